@@ -1,0 +1,199 @@
+"""Card codes, decks for every player count, and the cards whose role depends on trump.
+
+Codes are rank then suit (``AS``, ``10H``) or ``JOKER``. On input ``T`` is
+accepted for 10, suit symbols for letters, and case does not matter.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+SUITS = ("S", "H", "D", "C")
+TRUMPS = SUITS + ("NT",)
+RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
+POINT_RANKS = ("A", "K", "Q", "J", "10")
+JOKER = "JOKER"
+
+SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs", "NT": "no trump"}
+
+
+class CardCodeError(ValueError):
+    """A card code that names no card."""
+
+
+def parse_card(text: object) -> str:
+    """The canonical code of ``text``, or CardCodeError with a message a player understands."""
+    if not isinstance(text, str):
+        raise CardCodeError(f"A card must be written as text such as 'AS' or '10H', not {text!r}.")
+    cleaned = text.strip().upper()
+    for symbol, letter in SUIT_SYMBOLS.items():
+        cleaned = cleaned.replace(symbol, letter)
+    if cleaned in ("JOKER", "JK", "JO"):
+        return JOKER
+    rank, suit = cleaned[:-1], cleaned[-1:]
+    if rank == "T":
+        rank = "10"
+    if suit not in SUITS or rank not in RANKS:
+        raise CardCodeError(
+            f"'{text}' is not a card: write the rank then the suit, such as 'AS', '10H' or 'JOKER'."
+        )
+    return rank + suit
+
+
+def rank_of(card: str) -> str | None:
+    return None if card == JOKER else card[:-1]
+
+
+def suit_of(card: str) -> str | None:
+    return None if card == JOKER else card[-1]
+
+
+def is_point_card(card: str) -> bool:
+    """A, K, Q, J and 10 score one point each; the Joker scores nothing."""
+    return rank_of(card) in POINT_RANKS
+
+
+def point_count(cards) -> int:
+    return sum(1 for card in cards if is_point_card(card))
+
+
+def mighty(trump: str | None, *, spade_trump_keeps_mighty: bool = False) -> str:
+    """♠A, or ♦A when spades are trump (빨마). 관악 5마 keeps ♠A even then."""
+    if trump == "S" and not spade_trump_keeps_mighty:
+        return "AD"
+    return "AS"
+
+
+def ripper(trump: str | None, deck: "Deck | None" = None) -> str:
+    """♣3, or ♠3 when clubs are trump; the 3-player deck has no 3s, so it uses the 7s."""
+    rank = "7" if deck is not None and deck.ripper_rank == "7" else "3"
+    return rank + ("S" if trump == "C" else "C")
+
+
+def card_sort_key(card: str) -> tuple[int, int]:
+    if card == JOKER:
+        return (-1, 0)
+    return (SUITS.index(suit_of(card)), RANKS.index(rank_of(card)))
+
+
+@dataclass(frozen=True)
+class Deck:
+    """One deck (or pair of decks) with how it is dealt.
+
+    ``cards`` maps each code to how many copies the deck holds (1, or 2 in a
+    double deck). ``dealt`` is the number of cards each player first receives,
+    ``kitty`` the cards left face down, ``discards`` what the declarer buries.
+    """
+
+    name: str
+    description: str
+    cards: tuple[tuple[str, int], ...]
+    dealt: int
+    kitty: int
+    discards: int
+    ripper_rank: str = "3"
+
+    @property
+    def copies(self) -> dict[str, int]:
+        return dict(self.cards)
+
+    @property
+    def size(self) -> int:
+        return sum(count for _, count in self.cards)
+
+    @property
+    def double(self) -> bool:
+        return any(count > 1 for _, count in self.cards)
+
+    @property
+    def total_points(self) -> int:
+        return sum(count for card, count in self.cards if is_point_card(card))
+
+    def holds(self, card: str) -> bool:
+        return card in self.copies
+
+    def count(self, card: str) -> int:
+        return self.copies.get(card, 0)
+
+
+def _full_suits(removed: Counter | None = None, *, copies: int = 1, ranks=RANKS, jokers: int = 1):
+    removed = removed or Counter()
+    cards = []
+    for suit in SUITS:
+        for rank in ranks:
+            code = rank + suit
+            left = copies - removed[code]
+            if left > 0:
+                cards.append((code, left))
+    cards.append((JOKER, jokers))
+    return tuple(cards)
+
+
+def _without(*codes: str) -> Counter:
+    return Counter(codes)
+
+
+# Every deck of RULES.md §2, by name. The name is a system option (``deck``).
+DECKS: dict[str, Deck] = {
+    deck.name: deck
+    for deck in (
+        Deck("standard", "53 cards: 52 and the Joker", _full_suits(), 10, 3, 3),
+        Deck(
+            "three_player",
+            "33 cards: 2 to 6 removed, Joker added; the ripper is ♣7 (♠7 when clubs are trump)",
+            _full_suits(ranks=RANKS[:8]),
+            10, 3, 3, ripper_rank="7",
+        ),
+        Deck(
+            "jun_four_player",
+            "43 cards: all 2s and 4s and the red 3s removed, Joker added",
+            _full_suits(_without("2S", "2H", "2D", "2C", "4S", "4H", "4D", "4C", "3H", "3D")),
+            10, 3, 3,
+        ),
+        Deck(
+            "chicago_four_player",
+            "51 cards: ♥2 and ♣2 removed, Joker added",
+            _full_suits(_without("2H", "2C")),
+            12, 3, 3,
+        ),
+        Deck(
+            "six_player_knockout",
+            "53 cards, 8 each and 5 in the kitty; the declarer knocks one player out",
+            _full_suits(), 8, 5, 3,
+        ),
+        Deck(
+            "seven_player_knockout",
+            "53 cards, 7 each and 4 in the kitty; the declarer knocks two players out",
+            _full_suits(), 7, 4, 3,
+        ),
+        Deck(
+            "chicago_six_player",
+            "106 cards: two decks and two Jokers, 17 each",
+            _full_suits(copies=2, jokers=2), 17, 4, 4,
+        ),
+        Deck(
+            "chicago_seven_player",
+            "102 cards: two decks and two Jokers without the four ♣2 and ♥2",
+            _full_suits(_without("2C", "2C", "2H", "2H"), copies=2, jokers=2), 14, 4, 4,
+        ),
+        Deck(
+            "chicago_eight_player",
+            "100 cards: two decks and two Jokers without both ♣2 and ♥2, one ♦2 and one ♠2",
+            _full_suits(_without("2C", "2C", "2H", "2H", "2D", "2S"), copies=2, jokers=2), 12, 4, 4,
+        ),
+        Deck(
+            "two_player",
+            "23 cards: the 20 point cards, the Joker, ♠3 and ♣3 (Korean 2마); "
+            "dealt 10 each with 3 in the kitty",
+            tuple((rank + suit, 1) for suit in SUITS for rank in POINT_RANKS)
+            + (("3S", 1), ("3C", 1), (JOKER, 1)),
+            10, 3, 3,
+        ),
+    )
+}
+
+
+def deck_named(name: str) -> Deck:
+    return DECKS[name]
