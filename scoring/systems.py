@@ -1,0 +1,342 @@
+"""The options of a scoring system, and how a system is built from a preset plus overrides.
+
+A system is a tree of frozen dataclasses. Every field is an option of RULES.md
+§4–8; its type says which values it takes (``Literal`` for choices, ``int``
+with bounds in the field's metadata), so validation, the JSON shape, the
+description in words and the diff between two presets all come from the same
+declaration.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Literal
+
+from .cards import DECKS, Deck
+from .problems import InvalidInput, Problem
+
+When = Literal["never", "made", "set", "both"]
+Base = Literal["pagat", "over_ten", "over_min", "over_min_plus_one", "flat_bid", "over_bid", "hard", "table"]
+SetRule = Literal["shortfall", "same_as_made", "pays_back"]
+BackRunRule = Literal["defenders_at_least", "short_by", "defenders_reach_bid"]
+CallType = Literal["card", "first_trick", "none", "player"]
+DealMissCriterion = Literal[
+    "pagat_scale",
+    "pagat_scale_mighty_minus",
+    "korean_scale",
+    "no_points",
+    "lone_jack",
+    "lone_mighty",
+    "one_point_card",
+    "all_points",
+    "red_mighty_minus",
+]
+NextDealer = Literal["partner", "declarer", "partner_if_made", "rotation", "previous_dealer"]
+FirstBidder = Literal["declarer", "partner", "dealer", "left_of_dealer"]
+SitOut = Literal["none", "dealer", "previous_result", "declarer_and_partner", "knockout"]
+DealMissDealer = Literal["demander", "next", "previous", "same"]
+Threshold = Literal["0", "1/2", "1"]
+
+
+def bounded(default: int, low: int, high: int):
+    return field(default=default, metadata={"min": low, "max": high})
+
+
+@dataclass(frozen=True)
+class Doubles:
+    """Each double multiplies the score by 2 when it applies (RULES.md §7.2)."""
+
+    run: When = "made"
+    back_run: When = "set"
+    no_trump: When = "both"
+    no_friend: When = "both"
+    buried_mighty: When = "never"
+    buried_joker: When = "never"
+    grand_slam_bid: When = "never"
+
+
+@dataclass(frozen=True)
+class BackRun:
+    rule: BackRunRule = "defenders_at_least"
+    n: int = bounded(11, 1, 40)
+
+
+@dataclass(frozen=True)
+class TrumpChange:
+    """The raise needed to change trump after the kitty (RULES.md §4.3)."""
+
+    # suit → another suit, and NT → suit
+    suit: int = bounded(2, 0, 5)
+    # suit → NT
+    to_nt: int = bounded(1, 0, 5)
+    # pagat: a 19 bid may change suit by going to 20
+    nineteen_to_twenty: bool = True
+    # pagat: 20 in a suit may become 20 NT
+    twenty_to_no_trump: bool = True
+    # pagat allows raising the number while keeping trump; Denexa (seed 004) does not
+    same_trump_raise: bool = True
+    # pagat variant: a change announced before taking the kitty needs this much less
+    before_kitty_discount: int = bounded(0, 0, 2)
+
+
+@dataclass(frozen=True)
+class Auction:
+    """Bidding options (RULES.md §4.2)."""
+
+    # an NT bid ranks one point above its number (seed 003 footnote 4, 신촌, 광주)
+    nt_discount: bool = False
+    reenter_after_pass: bool = False
+    dealer_may_pass: bool = True
+    forced_minimum: bool = False
+    all_pass: Literal["redeal", "second_round"] = "redeal"
+
+
+@dataclass(frozen=True)
+class DealMiss:
+    """Who may demand a redeal and what follows (RULES.md §8)."""
+
+    criteria: tuple[DealMissCriterion, ...] = ("pagat_scale",)
+    threshold: Threshold = "1/2"
+    # lone_jack counts only the one-eyed jacks ♠J and ♥J
+    one_eyed_jacks_only: bool = False
+    bid_20_cancels: bool = False
+    before_bidding_only: bool = False
+    optional: bool = True
+    next_dealer: DealMissDealer = "demander"
+    # paid by the dealer into a pot that the winners of the next scored hand take
+    fine: int = bounded(0, 0, 1000)
+
+
+@dataclass(frozen=True)
+class PartnerInstruction:
+    """'Partner, take this trick' (pagat, seed 001)."""
+
+    allowed: bool = False
+    min_contract: int = bounded(17, 0, 40)
+    per_hand: int = bounded(1, 0, 2)
+
+
+@dataclass(frozen=True)
+class System:
+    """Every option of a scoring system. The defaults are pagat's standard 5-player game."""
+
+    players: int = bounded(5, 2, 8)
+    deck: Literal[tuple(DECKS)] = "standard"  # type: ignore[valid-type]
+    # how many play each hand; the rest sit out or are knocked out
+    active_players: int = bounded(5, 2, 8)
+    min_bid: int = bounded(13, 1, 40)
+    max_bid: int = bounded(20, 1, 40)
+    bids_above_max: bool = False
+    base: Base = "pagat"
+    set: SetRule = "shortfall"
+    minimum_score: int = bounded(0, 0, 1)
+    doubles: Doubles = Doubles()
+    back_run: BackRun = BackRun()
+    discards_count_for: Literal["declarer", "defenders"] = "declarer"
+    four_player_set_split: Literal["equal", "declarer_alone"] = "equal"
+    # 관악 5마: one less when there is a trump suit
+    trump_penalty: int = bounded(0, 0, 5)
+    # the lowest contract that may name a trump suit (관악 5마: 3 on its scale, contract 15)
+    min_suit_contract: int = bounded(0, 0, 40)
+    secret_solo: bool = True
+    # the declarer always plays alone (3 players, 제주 3마)
+    always_alone: bool = False
+    partner_calls: tuple[CallType, ...] = ("card", "first_trick", "none")
+    forbidden_calls: tuple[Literal["mighty", "joker"], ...] = ()
+    called_cards: int = bounded(1, 1, 2)
+    # 관악 5마: the Mighty stays ♠A when spades are trump
+    spade_trump_keeps_mighty: bool = False
+    trump_change: TrumpChange = TrumpChange()
+    auction: Auction = Auction()
+    partner_instruction: PartnerInstruction = PartnerInstruction()
+    deal_miss: DealMiss = DealMiss()
+    next_dealer: NextDealer = "partner"
+    first_bidder: FirstBidder = "declarer"
+    sit_out: SitOut = "none"
+
+    @property
+    def deck_cards(self) -> Deck:
+        return DECKS[self.deck]
+
+    @property
+    def total_points(self) -> int:
+        return self.deck_cards.total_points
+
+    @property
+    def threshold(self) -> Fraction:
+        return Fraction(self.deal_miss.threshold)
+
+
+@dataclass(frozen=True)
+class Preset:
+    slug: str
+    name: str
+    description: str
+    options: dict
+    source: str = ""
+
+    def system(self, overrides: dict | None = None) -> System:
+        return build_system(merge(self.options, overrides or {}))
+
+
+# --- building and validating ------------------------------------------------
+
+
+def merge(base: dict, overrides: dict) -> dict:
+    """Overrides win; nested option groups merge key by key."""
+    merged = dict(base)
+    for key, value in overrides.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def _hints(cls) -> dict:
+    return typing.get_type_hints(cls)
+
+
+def _is_dataclass_type(hint) -> bool:
+    return isinstance(hint, type) and dataclasses.is_dataclass(hint)
+
+
+def _convert(hint, value, path: str, spec: dataclasses.Field | None, problems: list[Problem]):
+    origin = typing.get_origin(hint)
+    if _is_dataclass_type(hint):
+        if not isinstance(value, dict):
+            problems.append(Problem(path, "bad_option", f"The option '{path}' must be an object."))
+            return hint()
+        return _build(hint, value, path, problems)
+    if origin is Literal:
+        allowed = typing.get_args(hint)
+        if value not in allowed:
+            choices = ", ".join(repr(a) for a in allowed)
+            problems.append(
+                Problem(path, "bad_option", f"The option '{path}' cannot be {value!r}: choose one of {choices}.")
+            )
+            return None
+        return value
+    if origin is tuple:
+        (item_hint, _ellipsis) = typing.get_args(hint)
+        if not isinstance(value, list | tuple):
+            problems.append(Problem(path, "bad_option", f"The option '{path}' must be a list."))
+            return ()
+        items = tuple(_convert(item_hint, item, f"{path}[{i}]", None, problems) for i, item in enumerate(value))
+        if len(set(items)) != len(items):
+            problems.append(Problem(path, "bad_option", f"The option '{path}' lists a value twice."))
+        return items
+    if hint is bool:
+        if not isinstance(value, bool):
+            problems.append(Problem(path, "bad_option", f"The option '{path}' must be true or false."))
+            return False
+        return value
+    if hint is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            problems.append(Problem(path, "bad_option", f"The option '{path}' must be a whole number."))
+            return 0
+        low, high = spec.metadata.get("min"), spec.metadata.get("max")
+        if (low is not None and value < low) or (high is not None and value > high):
+            problems.append(
+                Problem(path, "bad_option", f"The option '{path}' must be between {low} and {high}, not {value}.")
+            )
+        return value
+    raise TypeError(f"no converter for {hint!r}")  # a bug in the declarations, not bad input
+
+
+def _build(cls, options: dict, prefix: str, problems: list[Problem]):
+    hints = _hints(cls)
+    specs = {f.name: f for f in dataclasses.fields(cls)}
+    values = {}
+    for key, value in options.items():
+        path = f"{prefix}.{key}" if prefix else key
+        if key not in specs:
+            known = ", ".join(specs)
+            problems.append(Problem(f"options.{path}", "unknown_option", f"There is no option '{path}'. Known: {known}."))
+            continue
+        converted = _convert(hints[key], value, path, specs[key], problems)
+        if converted is not None:
+            values[key] = converted
+    return cls(**values)
+
+
+def _combination_problems(system: System) -> list[Problem]:
+    """Options that are valid one by one but cannot go together."""
+    problems = []
+    deck = system.deck_cards
+    total = deck.total_points
+
+    def bad(path: str, message: str) -> None:
+        problems.append(Problem(f"options.{path}", "impossible_options", message))
+
+    if system.active_players > system.players:
+        bad("active_players", "More players cannot be active in a hand than sit at the table.")
+    dealt_to = system.players if system.sit_out == "knockout" else system.active_players
+    if dealt_to * deck.dealt + deck.kitty != deck.size:
+        bad(
+            "deck",
+            f"The {deck.name} deck deals {deck.dealt} cards to each of {dealt_to} players and "
+            f"{deck.kitty} to the kitty, which is not its {deck.size} cards.",
+        )
+    if system.min_bid > system.max_bid:
+        bad("min_bid", "The minimum bid is above the maximum bid.")
+    if system.max_bid > total:
+        bad("max_bid", f"This deck holds only {total} point cards, so no bid can be above {total}.")
+    if system.base == "table" and system.doubles != Doubles(**{k: "never" for k in _hints(Doubles)}):
+        bad("doubles", "The Chicago tables already fix every payment: they take no doubles.")
+    if system.called_cards == 2 and not deck.double:
+        bad("called_cards", "Two partner cards can only be called with a double deck.")
+    if system.sit_out == "knockout" and system.active_players == system.players:
+        bad("sit_out", "A knockout game needs fewer active players than seats.")
+    return problems
+
+
+def build_system(options: dict) -> System:
+    """A validated System from a plain options mapping; InvalidInput lists every problem."""
+    if not isinstance(options, dict):
+        raise InvalidInput([Problem("options", "bad_option", "The options must be a JSON object.")])
+    problems: list[Problem] = []
+    system = _build(System, options, "", problems)
+    problems = [
+        p if p.field.startswith("options") else Problem(f"options.{p.field}", p.code, p.message) for p in problems
+    ]
+    if not problems:
+        problems = _combination_problems(system)
+    if problems:
+        raise InvalidInput(problems)
+    return system
+
+
+def system_as_options(system: System) -> dict:
+    """The HAND_JSON "Options" shape of a system."""
+
+    def plain(value):
+        if dataclasses.is_dataclass(value):
+            return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        if isinstance(value, tuple):
+            return [plain(v) for v in value]
+        return value
+
+    return plain(system)
+
+
+def option_paths(options: dict, prefix: str = "") -> dict[str, object]:
+    """Flatten nested options into dotted paths, for diffs and descriptions."""
+    flat = {}
+    for key, value in options.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, dict):
+            flat.update(option_paths(value, path + "."))
+        else:
+            flat[path] = value
+    return flat
+
+
+def system_diff(a: System, b: System) -> list[tuple[str, object, object]]:
+    """Every option where two systems differ, as (path, value in a, value in b)."""
+    left, right = option_paths(system_as_options(a)), option_paths(system_as_options(b))
+    return [(path, left[path], right[path]) for path in left if left[path] != right[path]]
+
