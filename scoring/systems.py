@@ -68,6 +68,8 @@ class BackRun:
 class TrumpChange:
     """The raise needed to change trump after the kitty (RULES.md §4.3)."""
 
+    # 관악 5마 names trump before the kitty is seen, and it cannot change afterwards
+    allowed: bool = True
     # suit → another suit, and NT → suit
     suit: int = bounded(2, 0, 5)
     # suit → NT

@@ -1,0 +1,261 @@
+"""A hand as entered at the table, parsed from the HAND_JSON request shape.
+
+Parsing only checks shape (types, known seats, card codes); whether the hand
+is legal under a system is legality.py's job.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .cards import TRUMPS, CardCodeError, parse_card
+from .problems import Problem
+
+CALL_TYPES = ("card", "first_trick", "none", "player")
+OUTCOMES = ("played", "conceded", "void")
+SIDES = ("declarer_team", "defenders")
+
+
+@dataclass(frozen=True)
+class Contract:
+    points: int
+    trump: str
+
+    @property
+    def no_trump(self) -> bool:
+        return self.trump == "NT"
+
+    def __str__(self) -> str:
+        return f"{self.points} {self.trump}"
+
+
+@dataclass(frozen=True)
+class PartnerCall:
+    type: str
+    cards: tuple[str, ...] = ()
+    seat: str | None = None
+
+
+@dataclass(frozen=True)
+class Hand:
+    seats: tuple[str, ...]
+    declarer: str
+    contract: Contract
+    partner_call: PartnerCall
+    system: str = "pagat-standard"
+    options: dict = field(default_factory=dict, hash=False, compare=False)
+    sitting_out: tuple[str, ...] = ()
+    dealer: str | None = None
+    bid: Contract | None = None
+    partners: tuple[str, ...] = ()
+    discards: tuple[str, ...] = ()
+    points: int | None = None
+    defender_points: int | None = None
+    outcome: str = "played"
+    conceded_by: str | None = None
+    # "partner, take this trick" instructions the declarer gave (pagat / seed 001 option)
+    instructions: int = 0
+    # the trump change was announced before the kitty was taken (pagat variant)
+    changed_before_kitty: bool = False
+    # 20 NT: the suit the declarer asked the partner to lead (informational)
+    lead_suit: str | None = None
+
+    @property
+    def auction_bid(self) -> Contract:
+        return self.bid or self.contract
+
+    @property
+    def active(self) -> tuple[str, ...]:
+        return tuple(seat for seat in self.seats if seat not in self.sitting_out)
+
+    @property
+    def defenders(self) -> tuple[str, ...]:
+        team = {self.declarer, *self.partners}
+        return tuple(seat for seat in self.active if seat not in team)
+
+    @property
+    def alone(self) -> bool:
+        return not self.partners
+
+    @property
+    def announced_no_friend(self) -> bool:
+        return self.partner_call.type == "none"
+
+
+class _Reader:
+    """Collects problems while reading a JSON object, so every mistake is reported at once."""
+
+    def __init__(self, data: dict):
+        self.data = data
+        self.problems: list[Problem] = []
+
+    def bad(self, field_name: str, code: str, message: str) -> None:
+        self.problems.append(Problem(field_name, code, message))
+
+    def integer(self, value, field_name: str, *, required: bool = False) -> int | None:
+        if value is None:
+            if required:
+                self.bad(field_name, "missing", f"'{field_name}' is required.")
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            if isinstance(value, float) and value.is_integer():
+                return int(value)
+            self.bad(field_name, "bad_type", f"'{field_name}' must be a whole number, not {value!r}.")
+            return None
+        return value
+
+    def seat(self, value, field_name: str, seats: tuple[str, ...], *, required: bool = False) -> str | None:
+        if value is None:
+            if required:
+                self.bad(field_name, "missing", f"'{field_name}' is required: name one of the seats.")
+            return None
+        if value not in seats:
+            self.bad(field_name, "unknown_seat", f"{value!r} in '{field_name}' is not one of the seats ({', '.join(seats)}).")
+            return None
+        return value
+
+    def seat_list(self, value, field_name: str, seats: tuple[str, ...]) -> tuple[str, ...]:
+        if value is None:
+            return ()
+        if not isinstance(value, list):
+            self.bad(field_name, "bad_type", f"'{field_name}' must be a list of seats.")
+            return ()
+        result = []
+        for i, item in enumerate(value):
+            seat = self.seat(item, f"{field_name}[{i}]", seats)
+            if seat is not None:
+                if seat in result:
+                    self.bad(f"{field_name}[{i}]", "duplicate_seat", f"{seat} is listed twice in '{field_name}'.")
+                else:
+                    result.append(seat)
+        return tuple(result)
+
+    def cards(self, value, field_name: str) -> tuple[str, ...]:
+        if value is None:
+            return ()
+        if not isinstance(value, list):
+            self.bad(field_name, "bad_type", f"'{field_name}' must be a list of card codes such as \"AS\".")
+            return ()
+        result = []
+        for i, item in enumerate(value):
+            try:
+                result.append(parse_card(item))
+            except CardCodeError as error:
+                self.bad(f"{field_name}[{i}]", "unknown_card", str(error))
+        return tuple(result)
+
+    def contract(self, value, field_name: str) -> Contract | None:
+        if value is None:
+            return None
+        if not isinstance(value, dict):
+            self.bad(field_name, "bad_type", f"'{field_name}' must be an object such as {{\"points\": 15, \"trump\": \"S\"}}.")
+            return None
+        points = self.integer(value.get("points"), f"{field_name}.points", required=True)
+        trump = value.get("trump")
+        if isinstance(trump, str):
+            trump = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "N": "NT", "NO_TRUMP": "NT"}.get(trump.upper(), trump.upper())
+        if trump not in TRUMPS:
+            self.bad(f"{field_name}.trump", "bad_trump", f"Trump must be one of S, H, D, C or NT, not {trump!r}.")
+            return None
+        if points is None:
+            return None
+        return Contract(points, trump)
+
+
+def parse_hand(data: object) -> tuple[Hand | None, list[Problem]]:
+    """Read a HAND_JSON hand; returns the hand (None when unusable) and every shape problem."""
+    if not isinstance(data, dict):
+        return None, [Problem("", "bad_type", "A hand must be a JSON object.")]
+    read = _Reader(data)
+
+    system = data.get("system", "pagat-standard")
+    if not isinstance(system, str):
+        read.bad("system", "bad_type", "'system' must be a preset name such as \"pagat-standard\".")
+        system = "pagat-standard"
+    options = data.get("options") or {}
+    if not isinstance(options, dict):
+        read.bad("options", "bad_type", "'options' must be a JSON object.")
+        options = {}
+
+    raw_seats = data.get("seats")
+    seats: tuple[str, ...] = ()
+    if not isinstance(raw_seats, list) or not raw_seats:
+        read.bad("seats", "bad_seats", "'seats' must list the players clockwise, such as [\"Ann\", \"Bo\", …].")
+    else:
+        names = []
+        for i, name in enumerate(raw_seats):
+            if not isinstance(name, str) or not name.strip():
+                read.bad(f"seats[{i}]", "bad_seats", "Every seat needs a non-empty name.")
+            elif name in names:
+                read.bad(f"seats[{i}]", "duplicate_seat", f"{name} sits twice at the table.")
+            else:
+                names.append(name)
+        seats = tuple(names)
+        if not 2 <= len(raw_seats) <= 8:
+            read.bad("seats", "bad_seats", f"Mighty is played by 2 to 8 players, not {len(raw_seats)}.")
+
+    sitting_out = read.seat_list(data.get("sitting_out"), "sitting_out", seats)
+    dealer = read.seat(data.get("dealer"), "dealer", seats)
+    declarer = read.seat(data.get("declarer"), "declarer", seats, required=True)
+    bid = read.contract(data.get("bid"), "bid")
+    contract = read.contract(data.get("contract"), "contract")
+    if contract is None and bid is None and "contract" not in data and "bid" not in data:
+        read.bad("contract", "missing", "'contract' is required: the points and trump the declarer played.")
+    contract = contract or bid
+
+    raw_call = data.get("partner_call", {"type": "none"} if data.get("partners") == [] else None)
+    call = None
+    if not isinstance(raw_call, dict):
+        read.bad("partner_call", "missing", "'partner_call' is required: a card, the first trick, no friend, or a player.")
+    elif raw_call.get("type") not in CALL_TYPES:
+        read.bad("partner_call.type", "bad_call", f"The partner call must be one of {', '.join(CALL_TYPES)}, not {raw_call.get('type')!r}.")
+    else:
+        cards = read.cards(raw_call.get("cards", [raw_call["card"]] if "card" in raw_call else None), "partner_call.cards")
+        seat_value = raw_call.get("seat", raw_call.get("player"))
+        seat = read.seat(seat_value, "partner_call.seat", seats) if raw_call["type"] == "player" else None
+        call = PartnerCall(raw_call["type"], cards, seat)
+
+    partners = read.seat_list(data.get("partners", []), "partners", seats)
+    discards = read.cards(data.get("discards"), "discards")
+    points = read.integer(data.get("points"), "points")
+    defender_points = read.integer(data.get("defender_points"), "defender_points")
+    instructions = read.integer(data.get("instructions", 0), "instructions") or 0
+
+    outcome = data.get("outcome", "played")
+    if outcome not in OUTCOMES:
+        read.bad("outcome", "bad_outcome", f"The outcome must be one of {', '.join(OUTCOMES)}, not {outcome!r}.")
+        outcome = "played"
+    conceded_by = data.get("conceded_by")
+    if outcome == "conceded" and conceded_by not in SIDES:
+        read.bad("conceded_by", "bad_outcome", "A conceded hand must say who conceded: \"declarer_team\" or \"defenders\".")
+    lead_suit = data.get("lead_suit")
+    changed_before_kitty = data.get("changed_before_kitty", False)
+    if not isinstance(changed_before_kitty, bool):
+        read.bad("changed_before_kitty", "bad_type", "'changed_before_kitty' must be true or false.")
+        changed_before_kitty = False
+
+    if read.problems or declarer is None or contract is None or call is None:
+        return None, read.problems
+    return (
+        Hand(
+            seats=seats,
+            declarer=declarer,
+            contract=contract,
+            partner_call=call,
+            system=system,
+            options=options,
+            sitting_out=sitting_out,
+            dealer=dealer,
+            bid=bid,
+            partners=partners,
+            discards=discards,
+            points=points,
+            defender_points=defender_points,
+            outcome=outcome,
+            conceded_by=conceded_by if outcome == "conceded" else None,
+            instructions=instructions,
+            changed_before_kitty=changed_before_kitty,
+            lead_suit=lead_suit if isinstance(lead_suit, str) else None,
+        ),
+        [],
+    )
