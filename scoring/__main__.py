@@ -1,0 +1,83 @@
+"""python -m scoring score|check|redeal|auction: HAND_JSON on stdin, one JSON result per line on stdout.
+
+Stdin holds one JSON object or JSON Lines. Exit status 2 when any request was
+illegal or malformed (for ``check``: when any hand is illegal), else 0.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from . import interface
+from .problems import InvalidInput
+
+USAGE = "usage: python -m scoring {score|check|redeal|auction} < requests.json"
+
+
+def _requests(text: str):
+    """Yield each request, or a ready error for a line that is not JSON."""
+    stripped = text.strip()
+    if not stripped:
+        return
+    try:
+        whole = json.loads(stripped)
+    except json.JSONDecodeError:
+        whole = None
+    else:
+        if isinstance(whole, list):
+            yield from whole
+        else:
+            yield whole
+        return
+    for number, line in enumerate(stripped.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            yield json.loads(line)
+        except json.JSONDecodeError as error:
+            yield _BadLine(number, error)
+
+
+class _BadLine:
+    def __init__(self, number: int, error: json.JSONDecodeError):
+        self.message = f"Line {number} is not valid JSON: {error.msg} at column {error.colno}."
+
+
+def _bad_json(message: str) -> dict:
+    return {"errors": [{"field": "", "code": "bad_json", "message": message}]}
+
+
+def answer(command: str, request) -> tuple[dict, bool]:
+    """The JSON answer to one request, and whether it counts as a failure for the exit status."""
+    if isinstance(request, _BadLine):
+        return _bad_json(request.message), True
+    handlers = {
+        "score": interface.score_request,
+        "check": interface.check_request,
+        "redeal": interface.redeal_request,
+        "auction": interface.auction_request,
+    }
+    try:
+        response = handlers[command](request)
+    except InvalidInput as error:
+        return error.as_json(), True
+    failed = command in ("check", "auction") and not response.get("legal", True)
+    return response, failed
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) != 1 or argv[0] not in ("score", "check", "redeal", "auction"):
+        print(USAGE, file=sys.stderr)
+        return 64
+    any_failed = False
+    for request in _requests(sys.stdin.read()):
+        response, failed = answer(argv[0], request)
+        any_failed = any_failed or failed
+        print(json.dumps(response, ensure_ascii=False), flush=True)
+    return 2 if any_failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

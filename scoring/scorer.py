@@ -1,0 +1,268 @@
+"""Hand + system → Result: whether the contract was made, the score, every seat's payment, and why.
+
+Notation follows RULES.md §7: B the final contract, P the declarer's team's
+points, M the minimum bid, T the point cards in the deck, S the base score.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import JOKER, mighty
+from .hand import Hand
+from .problems import InvalidInput
+from .systems import System
+
+DOUBLE_NAMES = {
+    "run": "run (the declarer's team took every point card)",
+    "back_run": "back run",
+    "no_trump": "no trump",
+    "no_friend": "announced no friend",
+    "buried_mighty": "Mighty buried",
+    "buried_joker": "Joker buried",
+    "grand_slam_bid": "grand-slam bid",
+}
+
+
+@dataclass(frozen=True)
+class Result:
+    made: bool | None
+    base: int
+    multiplier: int
+    doubles: tuple[str, ...]
+    score: int
+    payments: dict[str, int]
+    transfers: tuple
+    explanation: tuple[str, ...]
+    warnings: tuple[str, ...] = ()
+    outcome: str = "played"
+    points: int | None = None
+
+    def as_json(self) -> dict:
+        return {
+            "made": self.made,
+            "base": self.base,
+            "multiplier": self.multiplier,
+            "doubles": list(self.doubles),
+            "score": self.score,
+            "payments": dict(self.payments),
+            "transfers": [t.as_json() for t in self.transfers],
+            "explanation": list(self.explanation),
+            "warnings": list(self.warnings),
+            "outcome": self.outcome,
+            "points": self.points,
+        }
+
+
+def _signed(amount: int) -> str:
+    return f"+{amount}" if amount > 0 else ("0" if amount == 0 else f"−{-amount}")
+
+
+def _contract_words(hand: Hand) -> str:
+    contract = hand.contract
+    trump = "NT" if contract.no_trump else contract.trump
+    return f"{contract.points} {trump}"
+
+
+# --- the pieces of a score ---------------------------------------------------
+
+
+def outcome_points(hand: Hand, system: System, points: int | None) -> tuple[bool, int, list[str]]:
+    """Made or set, and the P the base is computed from (RULES.md §7.5 for concessions)."""
+    contract = hand.contract.points
+    if hand.outcome != "conceded":
+        return points >= contract, points, []
+    made = hand.conceded_by == "defenders"
+    who = "the defenders" if made else "the declarer's team"
+    if points is None:
+        assumed = contract if made else contract - 1
+        return made, assumed, [f"{who.capitalize()} conceded; with no points entered the hand counts P = {assumed}."]
+    # a concession decides the result; the points only size the base
+    clamped = max(points, contract) if made else min(points, contract - 1)
+    warnings = [] if clamped == points else [f"{who.capitalize()} conceded, so P counts as {clamped}, not {points}."]
+    return made, clamped, warnings
+
+
+def _made_base(kind: str, *, contract: int, points: int, minimum: int, half: int, hard_unit: int):
+    b, p, m = contract, points, minimum
+    formulas = {
+        "pagat": (2 * (b - m) + (p - b), f"2×({b}−{m})+({p}−{b})"),
+        "over_ten": (p - half, f"{p}−{half}"),
+        "over_min": (p - m, f"{p}−{m}"),
+        "over_min_plus_one": (p - m + 1, f"{p}−{m}+1"),
+        "flat_bid": (b - m + 1, f"{b}−{m}+1"),
+        "over_bid": (p - b, f"{p}−{b}"),
+        "hard": (b - hard_unit, f"{b}−{hard_unit}"),
+    }
+    value, words = formulas[kind]
+    return value, f"{words} = {value}"
+
+
+def base_score(system: System, contract: int, points: int, made: bool) -> tuple[int, str]:
+    """S before doubles, with the formula written out for the explanation (RULES.md §7.1)."""
+    half = system.total_points // 2
+    shape = {
+        "minimum": system.min_bid,
+        "half": half,
+        "hard_unit": 24 if system.deck_cards.double else 12,
+    }
+    if made:
+        return _made_base(system.base, contract=contract, points=points, **shape)
+    if system.base in ("flat_bid", "hard") or system.set == "same_as_made":
+        # pagat "previous version" and hard score pay the same either way; for bases that
+        # depend on P, "same as made" values a set hand as a contract made exactly
+        return _made_base(system.base, contract=contract, points=contract, **shape)
+    if system.set == "pays_back":
+        value = (contract - half) + (contract - points)
+        return value, f"({contract}−{half})+({contract}−{points}) = {value}"
+    return contract - points, f"{contract}−{points} = {contract - points}"
+
+
+def doubles_applied(hand: Hand, system: System, *, made: bool, points: int) -> tuple[str, ...]:
+    """The doubles whose condition holds and whose setting covers this result (RULES.md §7.2)."""
+    total = system.total_points
+    defenders = total - points
+    contract = hand.contract
+    conditions = {
+        "run": points == total,
+        "back_run": _back_run(system, contract.points, points, defenders),
+        "no_trump": contract.no_trump,
+        "no_friend": hand.announced_no_friend,
+        "buried_mighty": mighty(
+            contract.trump, spade_trump_keeps_mighty=system.spade_trump_keeps_mighty
+        ) in hand.discards,
+        "buried_joker": JOKER in hand.discards,
+        "grand_slam_bid": contract.points >= system.max_bid,
+    }
+    covers = ("made", "both") if made else ("set", "both")
+    settings = system.doubles
+    return tuple(name for name, holds in conditions.items() if holds and getattr(settings, name) in covers)
+
+
+def _back_run(system: System, contract: int, points: int, defenders: int) -> bool:
+    rule = system.back_run
+    if rule.rule == "defenders_at_least":
+        return defenders >= rule.n
+    if rule.rule == "short_by":
+        return contract - points >= rule.n
+    return defenders >= contract  # defenders_reach_bid
+
+
+def team_payments(hand: Hand, system: System, *, made: bool, score: int) -> tuple[dict[str, int], list[str]]:
+    """Who pays whom (RULES.md §7.3): each defender ∓S; each partner ±S; the declarer the rest."""
+    sign = 1 if made else -1
+    defenders = hand.defenders
+    payments = {seat: 0 for seat in hand.seats}
+    for seat in defenders:
+        payments[seat] = -sign * score
+    team_total = sign * score * len(defenders)
+    if hand.alone:
+        payments[hand.declarer] = team_total
+        return payments, [
+            f"{hand.declarer} plays alone: {_signed(team_total)} = {len(defenders)} × {score} from the defenders."
+        ]
+    if not made and system.players == 4 and system.four_player_set_split == "declarer_alone":
+        # pagat 4 players: by agreement a set declarer pays both opponents, the partner nothing
+        payments[hand.declarer] = team_total
+        return payments, [f"Set with four players: {hand.declarer} pays both defenders, the partner pays nothing."]
+    for seat in hand.partners:
+        payments[seat] = sign * score
+    payments[hand.declarer] = team_total - sign * score * len(hand.partners)
+    share = payments[hand.declarer] // (sign * score) if score else 0
+    return payments, [
+        f"{hand.declarer} (declarer) {_signed(payments[hand.declarer])}"
+        + (f" = {share} × {score}" if score and share != 1 else "")
+        + "; "
+        + ", ".join(f"{seat} (partner) {_signed(payments[seat])}" for seat in hand.partners)
+        + "."
+    ]
+
+
+def table_payments(hand: Hand, system: System, *, made: bool) -> tuple[int, dict[str, int], list[str]]:
+    """Chicago (seed 001): each defender wins or loses B − 12 (B − 24 with two decks); the team by the tables."""
+    from .tables import defender_amount, team_amounts
+
+    level = hand.contract.points
+    unit = defender_amount(level, system.deck_cards.double)
+    sign = 1 if made else -1
+    defenders = hand.defenders
+    payments = {seat: 0 for seat in hand.seats}
+    for seat in defenders:
+        payments[seat] = -sign * unit
+    lines = [f"Chicago table: each defender {_signed(-sign * unit)} ({level}−{24 if system.deck_cards.double else 12})."]
+    if hand.alone:
+        payments[hand.declarer] = sign * unit * len(defenders)
+        lines.append(f"{hand.declarer} plays alone and takes the defenders' whole total: {_signed(payments[hand.declarer])}.")
+        return unit, payments, lines
+    declarer_share, partner_share = team_amounts(len(hand.active), len(hand.partners), level)
+    payments[hand.declarer] = sign * declarer_share
+    for seat in hand.partners:
+        payments[seat] = sign * partner_share
+    lines.append(
+        f"Table for {len(hand.active)} players with {len(hand.partners)} partner"
+        f"{'s' if len(hand.partners) > 1 else ''} at {level}: declarer {_signed(sign * declarer_share)}, "
+        f"each partner {_signed(sign * partner_share)}."
+    )
+    return unit, payments, lines
+
+
+def score(hand: Hand, system: System) -> Result:
+    """Score a legal hand; InvalidInput with every problem when it is not legal."""
+    from .legality import check, team_points
+    from .settle import fewest_transfers
+
+    problems = check(hand, system)
+    if problems:
+        raise InvalidInput(problems)
+
+    if hand.outcome == "void":
+        zero = {seat: 0 for seat in hand.seats}
+        return Result(None, 0, 1, (), 0, zero, (), ("Void: the hand is kept but not scored; nobody pays.",),
+                      outcome="void", points=team_points(hand, system))
+
+    entered = team_points(hand, system)
+    made, points, warnings = outcome_points(hand, system, entered)
+    contract = hand.contract.points
+    total = system.total_points
+    verdict = "made" if made else "set"
+    explanation = [
+        f"Contract {_contract_words(hand)}; the declarer's team took {points} of {total}: {verdict}."
+        if hand.outcome == "played"
+        else f"Contract {_contract_words(hand)} conceded by "
+        f"{'the defenders' if made else 'the declarer' + chr(39) + 's team'}: scored as {verdict}."
+    ]
+
+    if system.base == "table":
+        unit, payments, lines = table_payments(hand, system, made=made)
+        explanation += lines
+        return Result(made, unit, 1, (), unit, payments, tuple(fewest_transfers(payments)),
+                      tuple(explanation), tuple(warnings), hand.outcome, entered)
+
+    base, formula = base_score(system, contract, points, made)
+    explanation.append(f"Base {'(made)' if made else '(set)'}: {formula}.")
+    if system.trump_penalty and not hand.contract.no_trump:
+        base -= system.trump_penalty
+        explanation.append(f"A trump suit costs {system.trump_penalty}: base {base}.")
+    floor = system.minimum_score if made else 0
+    if base < floor:
+        explanation.append(f"The base cannot be below {floor}: base {floor}.")
+        base = floor
+
+    doubles = doubles_applied(hand, system, made=made, points=points)
+    multiplier = 2 ** len(doubles)
+    running = base
+    for name in doubles:
+        running *= 2
+        explanation.append(f"{DOUBLE_NAMES[name].capitalize()}: ×2 → {running}.")
+    final = base * multiplier
+
+    payments, lines = team_payments(hand, system, made=made, score=final)
+    explanation += lines
+    if hand.defenders:
+        explanation.append(
+            f"Each defender ({', '.join(hand.defenders)}) {_signed(payments[hand.defenders[0]])}."
+        )
+    if hand.sitting_out:
+        explanation.append(f"Sitting out: {', '.join(hand.sitting_out)} (0).")
+    return Result(made, base, multiplier, doubles, final, payments, tuple(fewest_transfers(payments)),
+                  tuple(explanation), tuple(warnings), hand.outcome, entered)
