@@ -1,0 +1,172 @@
+"""The ledger's tables: groups, sessions at the table, and the hands they record.
+
+Scoring itself lives in the pure `scoring` package; models only store what was
+played and what `scoring` computed from it. Nothing is ever hard-deleted by the
+app: rows carry ``deleted_at`` and every change leaves a Revision.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+def new_token() -> str:
+    # 32 bytes from the OS: 256 bits, far past the 128 a capability link needs
+    return secrets.token_urlsafe(32)
+
+
+class LiveQuerySet(models.QuerySet):
+    def live(self):
+        return self.filter(deleted_at__isnull=True)
+
+    def deleted(self):
+        return self.filter(deleted_at__isnull=False)
+
+
+class Group(models.Model):
+    """Friends who play together. Reached only through its edit or view link."""
+
+    name = models.CharField(_("name"), max_length=80)
+    edit_token = models.CharField(max_length=64, unique=True, default=new_token)
+    view_token = models.CharField(max_length=64, unique=True, default=new_token)
+    created_at = models.DateTimeField(default=timezone.now)
+    deleted_at = models.DateTimeField(null=True, blank=True)
+
+    objects = LiveQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("group")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(_("name"), max_length=40)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["group", "name"], name="player_name_unique_in_group")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SessionQuerySet(LiveQuerySet):
+    def newest_first(self):
+        return self.order_by("-played_on", "-id")
+
+
+class Session(models.Model):
+    """One evening at the table: the seats, the scoring system (frozen), the stake."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="sessions")
+    played_on = models.DateField(_("date"), default=timezone.localdate)
+    title = models.CharField(_("title"), max_length=80, blank=True)
+    # player names, clockwise; names are unique in a group and a seated player cannot be renamed
+    seats = models.JSONField()
+    preset = models.CharField(_("scoring system"), max_length=40)
+    overrides = models.JSONField(default=dict, blank=True)
+    # every option of the system as it was when the session started, so later
+    # preset edits never change old scores
+    system_options = models.JSONField()
+    first_dealer = models.CharField(max_length=40)
+    stake_per_point = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
+    currency = models.CharField(max_length=8, blank=True)
+    rounding_unit = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
+    chips_start = models.PositiveIntegerField(null=True, blank=True)
+    chips_per_point = models.PositiveIntegerField(null=True, blank=True)
+    # derived, kept by the services in the same transaction as the hands they sum
+    totals = models.JSONField(default=dict)
+    pot = models.IntegerField(default=0)
+    hand_count = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+    deleted_at = models.DateTimeField(null=True, blank=True)
+
+    objects = SessionQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-played_on", "-id"]
+
+    def __str__(self) -> str:
+        return self.title or f"{self.played_on:%Y-%m-%d}"
+
+
+class HandQuerySet(LiveQuerySet):
+    def in_order(self):
+        return self.order_by("number")
+
+    def latest_first(self):
+        return self.order_by("-number")
+
+
+class Hand(models.Model):
+    """One deal at the table: a scored hand, a deal miss (redeal) or an all-pass throw-in."""
+
+    SCORED, DEAL_MISS, ALL_PASS = "scored", "deal_miss", "all_pass"
+    KINDS = [(SCORED, _("hand")), (DEAL_MISS, _("deal miss")), (ALL_PASS, _("all passed"))]
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField()
+    kind = models.CharField(max_length=12, choices=KINDS, default=SCORED)
+    # the HAND_JSON request as entered (for events: dealer, who showed the hand, the fine)
+    entry = models.JSONField()
+    # the HAND_JSON result the engine computed when the hand was saved
+    result = models.JSONField(null=True, blank=True)
+    payments = models.JSONField(default=dict)
+    running_totals = models.JSONField(default=dict)
+    pot_after = models.IntegerField(default=0)
+    version = models.PositiveIntegerField(default=1)
+    idempotency_key = models.CharField(max_length=200, null=True, blank=True)
+    request_fingerprint = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(auto_now=True)
+    deleted_at = models.DateTimeField(null=True, blank=True)
+
+    objects = HandQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "number"], name="hand_number_unique_in_session"),
+            models.UniqueConstraint(
+                fields=["session", "idempotency_key"],
+                condition=models.Q(idempotency_key__isnull=False),
+                name="hand_idempotency_key_unique_in_session",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.number}"
+
+
+class Revision(models.Model):
+    """Every change a link made, with the state before and after: nothing is silently lost."""
+
+    CREATED, AMENDED, DELETED, RESTORED = "created", "amended", "deleted", "restored"
+    ACTIONS = [
+        (CREATED, _("created")),
+        (AMENDED, _("edited")),
+        (DELETED, _("deleted")),
+        (RESTORED, _("restored")),
+    ]
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="revisions")
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, null=True, blank=True, related_name="revisions")
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, null=True, blank=True, related_name="revisions")
+    subject = models.CharField(max_length=12)  # group, player, session or hand
+    action = models.CharField(max_length=12, choices=ACTIONS)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    # which link made the change: "edit link …abcd" or "api …abcd"
+    by = models.CharField(max_length=40, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
