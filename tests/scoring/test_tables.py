@@ -60,9 +60,9 @@ def test_the_printed_tables_are_kept_verbatim():
 
 
 def test_the_one_correction():
-    assert CORRECTIONS == (
+    assert (
         Correction(players=8, partners=2, level=25, printed=(2, 1), corrected=(3, 1)),
-    )
+    ) == tables.CORRECTIONS
     assert str(CORRECTIONS[0]) == (
         "seed 001 prints 2 : 1 at level 25 for 8 players (2 partners), which is not "
         "zero-sum with 5 defenders; corrected to 3 : 1"
