@@ -1,0 +1,69 @@
+# Mighty Ledger: `make run` to play, `make test` before every commit.
+
+VENV := .venv
+PYTHON := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+PG_URL := postgres://postgres@127.0.0.1:5432/test
+PYTEST := $(PYTHON) -m pytest
+
+.PHONY: setup run test test-sqlite test-postgres bench lint messages clean
+
+# The venv is rebuilt whenever the dependencies in pyproject.toml change.
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(PYTHON) -m pip install --quiet --upgrade pip
+	$(PYTHON) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+setup: $(STAMP)
+
+run: setup
+	$(PYTHON) manage.py migrate --no-input
+	$(PYTHON) manage.py load_presets
+	$(PYTHON) manage.py runserver 127.0.0.1:8000
+
+test: setup
+	$(VENV)/bin/ruff check .
+	bash scripts/ensure_browser.sh
+	$(MAKE) --no-print-directory test-sqlite
+	$(MAKE) --no-print-directory test-postgres
+
+test-sqlite: setup
+	env -u DATABASE_URL $(PYTEST)
+
+# The database tests again on PostgreSQL, the production database. CI must
+# not pass silently without it; a developer without it gets a notice.
+test-postgres: setup
+	@if $(PYTHON) -c "import psycopg; psycopg.connect('$(PG_URL)', connect_timeout=3).close()" \
+			>/dev/null 2>&1; then \
+		echo "DATABASE_URL=$(PG_URL) $(PYTEST) -m django_db"; \
+		DATABASE_URL=$(PG_URL) $(PYTEST) -m django_db; \
+	elif [ "$${CI:-}" = "true" ]; then \
+		echo "PostgreSQL does not answer at 127.0.0.1:5432, and CI needs it." >&2; \
+		echo "Start it: pg_ctlcluster --skip-systemctl-redirect \$$(ls /etc/postgresql) main start" >&2; \
+		exit 1; \
+	else \
+		echo "Skipping the PostgreSQL pass: nothing answers at 127.0.0.1:5432."; \
+	fi
+
+bench: setup
+	@if [ -f benchmarks/__init__.py ]; then $(PYTHON) -m benchmarks; \
+	else echo "no benchmarks package"; fi
+
+# `ruff check` is enforced (make test runs it); formatting is advisory so that
+# nobody reformats files that someone else owns.
+lint: setup
+	$(VENV)/bin/ruff check .
+	@$(VENV)/bin/ruff format --check . \
+		|| echo "(advisory) run '$(VENV)/bin/ruff format FILE' on the files you changed"
+
+# After changing a translatable string: update the Korean catalog, translate
+# the new entries, then run this again to compile the committed .mo.
+messages: setup
+	$(PYTHON) manage.py makemessages -l ko --add-location=file \
+		--ignore=.venv --ignore=staticfiles --ignore=scoring --ignore=tests --ignore=benchmarks
+	$(PYTHON) manage.py compilemessages -l ko --ignore=.venv
+
+clean:
+	rm -rf $(VENV) staticfiles *.egg-info .pytest_cache .ruff_cache .hypothesis
+	find . -name __pycache__ -type d -prune -not -path './.git/*' -exec rm -rf {} +

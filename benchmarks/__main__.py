@@ -1,0 +1,6 @@
+def main() -> None:
+    print("no benchmarks yet")
+
+
+if __name__ == "__main__":
+    main()

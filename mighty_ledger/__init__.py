@@ -1,0 +1,1 @@
+"""Mighty Ledger: the Django project and its one app, around the pure `scoring` package."""

@@ -1,0 +1,24 @@
+import pytest
+
+# Fixtures that open the database. Tests using any of them get the `django_db`
+# mark, so `pytest -m django_db` (the PostgreSQL pass of `make test`) selects
+# every test that touches the database, marked by hand or not.
+DATABASE_FIXTURES = {
+    "db",
+    "transactional_db",
+    "django_db_reset_sequences",
+    "django_db_serialized_rollback",
+    "live_server",
+}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    from django.conf import settings
+
+    on_postgres = settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
+    for item in items:
+        if DATABASE_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.django_db)
+        if item.get_closest_marker("postgres_only") and not on_postgres:
+            item.add_marker(pytest.mark.skip(reason="needs PostgreSQL (set DATABASE_URL)"))
