@@ -1,0 +1,176 @@
+"""Settling up: the fewest transfers that clear a set of balances, money at a stake, and chips.
+
+Balances are keyed by seat, in seat order (a plain dict keeps its order); a
+positive balance is owed money, a negative one owes it. They always sum to
+zero, since every hand's payments do (RULES.md §7.3); a mapping that does not
+is a bug upstream, so it raises ValueError rather than returning a problem.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+Amount = int | Fraction | Decimal
+
+# Up to this many players with something to settle, the minimum is searched exactly
+# (2^10 subsets); beyond it the greedy settlement is used, which needs at most n − 1.
+EXACT_LIMIT = 10
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """``frm`` hands ``amount`` (always positive) to ``to``."""
+
+    frm: str
+    to: str
+    amount: Amount
+
+    def as_json(self) -> dict:
+        return {"from": self.frm, "to": self.to, "amount": _json_amount(self.amount)}
+
+
+def _json_amount(amount: Amount) -> int | str:
+    # Decimal and non-whole Fraction amounts go out as exact strings ("2.50", "5/2")
+    if isinstance(amount, Fraction):
+        return amount.numerator if amount.denominator == 1 else str(amount)
+    if isinstance(amount, Decimal):
+        return str(amount)
+    return amount
+
+
+def fewest_transfers(balances: Mapping[str, Amount]) -> list[Transfer]:
+    """The fewest transfers after which every balance is zero, in seat order.
+
+    Players who can settle among themselves form a zero-sum group; a group of k
+    needs k − 1 transfers, so the minimum is (players − number of groups) and the
+    search is for the most disjoint zero-sum groups (exact up to EXACT_LIMIT
+    players who owe or are owed; greedy beyond).
+    """
+    seats = list(balances)
+    if sum(balances.values()) != 0:
+        raise ValueError(f"Balances must sum to zero, not {sum(balances.values())}: {balances}")
+    owing = [seat for seat in seats if balances[seat] != 0]
+    if len(owing) <= EXACT_LIMIT:
+        groups = _most_zero_sum_groups([balances[seat] for seat in owing])
+    else:
+        groups = [list(range(len(owing)))]
+    transfers = [
+        transfer
+        for group in groups
+        for transfer in _greedy({owing[i]: balances[owing[i]] for i in group})
+    ]
+    order = {seat: index for index, seat in enumerate(seats)}
+    return sorted(transfers, key=lambda t: (order[t.frm], order[t.to]))
+
+
+def _most_zero_sum_groups(amounts: list[Amount]) -> list[list[int]]:
+    """Split the indices of ``amounts`` into as many zero-sum groups as possible.
+
+    most[mask] is the largest number of zero-sum "prefixes" of any order of the
+    players in mask; a best order, cut at those prefixes, gives the groups.
+    """
+    n = len(amounts)
+    full = (1 << n) - 1
+    total = [0] * (1 << n)
+    most = [0] * (1 << n)
+    for mask in range(1, full + 1):
+        low = (mask & -mask).bit_length() - 1
+        total[mask] = total[mask & (mask - 1)] + amounts[low]
+        best = max(most[mask & ~(1 << i)] for i in range(n) if mask >> i & 1)
+        most[mask] = best + (total[mask] == 0)
+    groups: list[list[int]] = []
+    mask, group = full, []
+    while mask:
+        # peel one player off, keeping the count of groups; the lowest index wins ties
+        player = next(
+            i
+            for i in range(n)
+            if mask >> i & 1 and most[mask & ~(1 << i)] + (total[mask] == 0) == most[mask]
+        )
+        group.append(player)
+        mask &= ~(1 << player)
+        if total[mask] == 0:
+            groups.append(sorted(group))
+            group = []
+    return groups
+
+
+def _greedy(balances: dict[str, Amount]) -> list[Transfer]:
+    """The largest debtor pays the largest creditor until all are settled (ties by seat).
+
+    Each transfer clears at least one player, so a zero-sum group of k takes at most
+    k − 1; a group with no zero-sum part inside it takes exactly k − 1.
+    """
+    seats = list(balances)
+    left = dict(balances)
+    transfers = []
+    while True:
+        debtor = min(seats, key=lambda seat: (left[seat], seats.index(seat)))
+        creditor = min(seats, key=lambda seat: (-left[seat], seats.index(seat)))
+        if left[debtor] == 0:
+            return transfers
+        amount = min(-left[debtor], left[creditor])
+        transfers.append(Transfer(debtor, creditor, amount))
+        left[debtor] += amount
+        left[creditor] -= amount
+
+
+# --- money ------------------------------------------------------------------
+
+
+def _round_half_away(value: Fraction) -> int:
+    whole = int(abs(value) + Fraction(1, 2))
+    return whole if value >= 0 else -whole
+
+
+def _units(points: Amount, stake: Decimal, unit: Decimal) -> Fraction:
+    if unit <= 0:
+        raise ValueError(f"The rounding unit must be positive, not {unit}.")
+    return Fraction(points) * Fraction(stake) / Fraction(unit)
+
+
+def to_money(points: Amount, stake_per_point: Decimal, rounding_unit: Decimal) -> Decimal:
+    """Points at a stake, rounded half away from zero to the unit (0.5 → 1, −0.5 → −1)."""
+    return _round_half_away(_units(points, stake_per_point, rounding_unit)) * rounding_unit
+
+
+def settle_money(totals: Mapping[str, Amount], stake: Decimal, unit: Decimal) -> dict[str, Decimal]:
+    """Every player's money, each within one unit of exact and summing to exactly zero.
+
+    Each amount is first rounded as ``to_money`` does; if the rounded amounts do not
+    balance, the players whose rounding moved them furthest the wrong way give back
+    (or get) one unit each, largest rounding first, ties by seat order.
+    """
+    if sum(totals.values()) != 0:
+        raise ValueError(f"Totals must sum to zero, not {sum(totals.values())}: {totals}")
+    exact = {seat: _units(points, stake, unit) for seat, points in totals.items()}
+    rounded = {seat: _round_half_away(value) for seat, value in exact.items()}
+    excess = sum(rounded.values())
+    step = 1 if excess > 0 else -1
+    # rounding error in the direction of the excess, largest first
+    by_error = sorted(exact, key=lambda seat: -step * (rounded[seat] - exact[seat]))
+    for seat in by_error[: abs(excess)]:
+        rounded[seat] -= step
+    return {seat: rounded[seat] * unit for seat in totals}
+
+
+# --- chips ------------------------------------------------------------------
+
+
+def chip_counts(
+    totals: Mapping[str, Amount], starting_stack: int, chips_per_point: int
+) -> dict[str, int]:
+    """The chips in front of each player: the starting stack plus the total in chips.
+
+    A count below zero means the player owes chips to the bank.
+    """
+    counts = {}
+    for seat, points in totals.items():
+        chips = Fraction(points) * chips_per_point
+        if chips.denominator != 1:
+            raise ValueError(f"{seat}'s {points} points are not a whole number of chips.")
+        counts[seat] = starting_stack + int(chips)
+    return counts
