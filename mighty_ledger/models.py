@@ -123,7 +123,8 @@ class Hand(models.Model):
     running_totals = models.JSONField(default=dict)
     pot_after = models.IntegerField(default=0)
     version = models.PositiveIntegerField(default=1)
-    idempotency_key = models.CharField(max_length=200, null=True, blank=True)
+    # NULL, not "", for hands sent without a key: the unique constraint applies only to real keys
+    idempotency_key = models.CharField(max_length=200, null=True, blank=True)  # noqa: DJ001
     request_fingerprint = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)
@@ -170,3 +171,6 @@ class Revision(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.subject} {self.action} by {self.by}"

@@ -8,4 +8,10 @@ urlpatterns = [
     # set_language: the language switcher in base.html posts here.
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    # the table app: groups, sessions, hands, scoreboard, settlement (reached by capability links)
+    path("", include("mighty_ledger.views.table_urls")),
+    # rules in words, preset comparison, the redeal calculator (public)
+    path("", include("mighty_ledger.views.rules_urls")),
+    # the REST API and its schema
+    path("", include("mighty_ledger.api.urls")),
 ]
