@@ -116,7 +116,7 @@ PRESETS = (
         "Five play and one sits out: the dealer deals to the other five and takes no part "
         "(sit_out: previous_result instead lets the previous hand decide: the partner deals and "
         "sits out when the declarer's side won, else the declarer). Scored as the 5-player game.",
-        {"players": 6, "active_players": 5, "sit_out": "dealer"},
+        {"players": 6, "active_players": 5, "sit_out": "dealer", "next_dealer": "rotation"},
         SOURCE,
     ),
     Preset(
