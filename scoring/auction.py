@@ -1,0 +1,396 @@
+"""The auction checker (RULES.md §4.2): walk the bids and passes in order and find the first
+illegal call, the winner and the winning bid.
+
+Seats are listed clockwise and bidding goes clockwise from the first bidder (the
+dealer unless told otherwise). A call is ``Call(seat, bid)`` with ``bid=None`` for
+a pass.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import SUIT_NAMES, TRUMPS
+from .hand import Contract
+from .problems import InvalidInput, Problem
+from .systems import System
+
+AUCTION_CODES = (
+    "not_your_turn",
+    "already_passed",
+    "auction_over",
+    "below_minimum",
+    "above_maximum",
+    "suit_needs_higher_contract",
+    "bid_not_higher",
+    "dealer_must_bid",
+    "must_bid_minimum",
+)
+
+_TRUMP_INPUT = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "N": "NT", "NO_TRUMP": "NT"}
+
+
+@dataclass(frozen=True)
+class Call:
+    seat: str
+    bid: Contract | None = None
+
+    @property
+    def passed(self) -> bool:
+        return self.bid is None
+
+
+@dataclass(frozen=True)
+class AuctionResult:
+    legal: bool
+    problems: tuple[Problem, ...]
+    # index of the first illegal call; the walk stops there
+    first_illegal: int | None
+    # the winner and the winning bid, once the auction has finished with a bid
+    declarer: str | None
+    bid: Contract | None
+    finished: bool
+    thrown_in: bool
+    # the standing bid so far, and whose turn it is (None once finished)
+    high_bidder: str | None = None
+    high_bid: Contract | None = None
+    next_seat: str | None = None
+    round: int = 1
+
+    def as_json(self) -> dict:
+        def plain(bid: Contract | None):
+            return None if bid is None else {"points": bid.points, "trump": bid.trump}
+
+        return {
+            "legal": self.legal,
+            "errors": [problem.as_json() for problem in self.problems],
+            "first_illegal": self.first_illegal,
+            "declarer": self.declarer,
+            "bid": plain(self.bid),
+            "finished": self.finished,
+            "thrown_in": self.thrown_in,
+            "high_bidder": self.high_bidder,
+            "high_bid": plain(self.high_bid),
+            "next_seat": self.next_seat,
+            "round": self.round,
+        }
+
+
+def bid_words(bid: Contract) -> str:
+    return f"{bid.points} {'no trump' if bid.no_trump else SUIT_NAMES[bid.trump]}"
+
+
+def bid_rank(bid: Contract, system: System) -> tuple[int, int]:
+    """Bids compare by this key. pagat: more points, or the same points in NT over a suit;
+    suits have no order. With nt_discount (seed 003 footnote 4, 신촌, 광주) an NT bid ranks
+    as one point more than its number, so NT 14 beats 15 in a suit but not 16."""
+    nt = 1 if bid.no_trump else 0
+    return (bid.points + (nt if system.auction.nt_discount else 0), nt)
+
+
+def outbids(new: Contract, standing: Contract, system: System) -> bool:
+    return bid_rank(new, system) > bid_rank(standing, system)
+
+
+def _bid_limits(bid: Contract, system: System, field: str) -> Problem | None:
+    low = system.min_bid
+    if bid.no_trump and system.auction.nt_discount:
+        # seed 003 footnote 4: a no-trump opening may be one under the minimum
+        low -= 1
+    if bid.points < low:
+        nt = f" ({low} in no trump)" if low < system.min_bid else ""
+        return Problem(field, "below_minimum",
+                       f"A bid of {bid.points} is below this system's minimum of {system.min_bid}{nt}.")
+    if bid.points > system.max_bid and not system.bids_above_max:
+        return Problem(field, "above_maximum",
+                       f"A bid of {bid.points} is above this system's maximum of {system.max_bid}.")
+    if not bid.no_trump and bid.points < system.min_suit_contract:
+        # 관악 5마: a trump suit needs 3 or more on its scale
+        return Problem(field, "suit_needs_higher_contract",
+                       f"A bid in {SUIT_NAMES[bid.trump]} needs {system.min_suit_contract} or more in "
+                       f"this system: {bid.points} may only be bid in no trump.")
+    return None
+
+
+def _first_bidder(seats: tuple[str, ...], dealer: str, system: System) -> str:
+    if system.first_bidder == "left_of_dealer":
+        # 관악 5마: the dealer bids last, so the player after the dealer opens
+        return seats[(seats.index(dealer) + 1) % len(seats)]
+    return dealer
+
+
+class _Walk:
+    """The state of an auction while its calls are read one by one."""
+
+    def __init__(self, system: System, bidders: tuple[str, ...], dealer: str, start: str):
+        self.system = system
+        self.bidders = bidders
+        self.dealer = dealer
+        self.start = start
+        self.turn = bidders.index(start)
+        self.passed: set[str] = set()
+        self.had_turn: set[str] = set()
+        self.passes_in_a_row = 0
+        self.high_bidder: str | None = None
+        self.high_bid: Contract | None = None
+        self.finished = False
+        self.thrown_in = False
+        self.round = 1
+
+    @property
+    def reenter(self) -> bool:
+        # seed 001: a player who passed "can reenter the bidding later"
+        return self.system.auction.reenter_after_pass
+
+    @property
+    def expected(self) -> str:
+        return self.bidders[self.turn]
+
+    def problem(self, index: int, call: Call) -> Problem | None:
+        field = f"auction[{index}]"
+        if self.finished:
+            return Problem(field, "auction_over", "The auction is over: no more calls can be made.")
+        if call.seat != self.expected:
+            if call.seat in self.passed and not self.reenter:
+                # pagat, 002, 004: a player who has passed cannot bid again
+                return Problem(field, "already_passed",
+                               f"{call.seat} has passed and may not bid again: it is "
+                               f"{self.expected}'s turn.")
+            if call.seat not in self.bidders:
+                return Problem(field, "not_your_turn",
+                               f"{call.seat} does not play this hand: it is {self.expected}'s turn.")
+            return Problem(field, "not_your_turn", f"It is {self.expected}'s turn, not {call.seat}'s.")
+        if call.passed:
+            return self._pass_problem(field, call)
+        return self._bid_problem(field, call.bid)
+
+    def _pass_problem(self, field: str, call: Call) -> Problem | None:
+        rules = self.system.auction
+        if not rules.dealer_may_pass and call.seat == self.dealer and call.seat not in self.had_turn:
+            # 신촌, 대구 (seed 003): the dealer may not pass at their first turn
+            return Problem(field, "dealer_must_bid",
+                           f"{call.seat} is the dealer, who may not pass at their first turn in this "
+                           f"system: bid at least {self.system.min_bid}.")
+        others = len(self.bidders) - 1
+        if rules.forced_minimum and self.round == 1 and self.high_bid is None and self.passes_in_a_row == others:
+            # pagat variant: if everyone else passes in the first round, the last must bid
+            return Problem(field, "must_bid_minimum",
+                           f"Everyone else has passed, so {call.seat} must bid at least "
+                           f"{self.system.min_bid}.")
+        return None
+
+    def _bid_problem(self, field: str, bid: Contract) -> Problem | None:
+        limit = _bid_limits(bid, self.system, field)
+        if limit is not None:
+            return limit
+        if self.high_bid is not None and not outbids(bid, self.high_bid, self.system):
+            return Problem(field, "bid_not_higher",
+                           f"{bid_words(bid)} does not beat the standing bid of "
+                           f"{bid_words(self.high_bid)} by {self.high_bidder}.")
+        return None
+
+    def apply(self, call: Call) -> None:
+        self.had_turn.add(call.seat)
+        if call.passed:
+            self.passed.add(call.seat)
+            self.passes_in_a_row += 1
+        else:
+            self.high_bidder, self.high_bid = call.seat, call.bid
+            self.passes_in_a_row = 0
+            self.passed.discard(call.seat)
+        if self._settle():
+            return
+        self._advance()
+
+    def _settle(self) -> bool:
+        """Finish the auction, or start the second round; True when the turn is already set."""
+        everyone = len(self.bidders)
+        if self.high_bid is None:
+            if self.passes_in_a_row < everyone:
+                return False
+            if self.system.auction.all_pass == "second_round" and self.round == 1:
+                # pagat variant: after five passes there is a second round of bidding
+                self.round = 2
+                self.passed.clear()
+                self.passes_in_a_row = 0
+                self.turn = self.bidders.index(self.start)
+                return True
+            # pagat: "the cards are thrown in and there is a redeal by the same dealer"
+            self.finished = self.thrown_in = True
+            return True
+        if self.reenter:
+            # seed 001: "The bidding continues until all players have passed a preceding bid"
+            done = self.passes_in_a_row >= everyone - 1
+        else:
+            done = all(seat in self.passed for seat in self.bidders if seat != self.high_bidder)
+        self.finished = done
+        return done
+
+    def _advance(self) -> None:
+        count = len(self.bidders)
+        for step in range(1, count + 1):
+            candidate = (self.turn + step) % count
+            if self.reenter or self.bidders[candidate] not in self.passed:
+                self.turn = candidate
+                return
+
+    def result(self, problems: list[Problem], first_illegal: int | None) -> AuctionResult:
+        won = self.finished and not self.thrown_in
+        return AuctionResult(
+            legal=not problems,
+            problems=tuple(problems),
+            first_illegal=first_illegal,
+            declarer=self.high_bidder if won else None,
+            bid=self.high_bid if won else None,
+            finished=self.finished,
+            thrown_in=self.thrown_in,
+            high_bidder=self.high_bidder,
+            high_bid=self.high_bid,
+            next_seat=None if self.finished else self.expected,
+            round=self.round,
+        )
+
+
+def check_auction(
+    system: System,
+    seats: tuple[str, ...],
+    dealer: str,
+    calls: list[Call | None],
+    *,
+    first_bidder: str | None = None,
+    sitting_out: tuple[str, ...] = (),
+    call_problems: dict[int, list[Problem]] | None = None,
+) -> AuctionResult:
+    """Walk ``calls`` in order and stop at the first illegal one.
+
+    ``None`` in ``calls`` stands for a call that could not be read; its problems are in
+    ``call_problems`` under its index, and the walk stops there as at an illegal call.
+    """
+    bidders = tuple(seat for seat in seats if seat not in sitting_out)
+    start = first_bidder or _first_bidder(tuple(seats), dealer, system)
+    if start not in bidders:
+        # pagat 6 players: the dealer who sits out does not bid; the next player opens
+        position = seats.index(start)
+        start = next(seats[(position + step) % len(seats)] for step in range(1, len(seats) + 1)
+                     if seats[(position + step) % len(seats)] in bidders)
+    walk = _Walk(system, bidders, dealer, start)
+    for index, call in enumerate(calls):
+        if call is None:
+            return walk.result(list((call_problems or {}).get(index, [])), index)
+        problem = walk.problem(index, call)
+        if problem is not None:
+            return walk.result([problem], index)
+        walk.apply(call)
+    return walk.result([], None)
+
+
+# --- the JSON boundary -----------------------------------------------------------------
+
+
+def _read_bid(value: object, field: str) -> tuple[Contract | None, list[Problem]]:
+    if not isinstance(value, dict):
+        return None, [Problem(field, "bad_call",
+                              "A bid must be an object such as {\"points\": 13, \"trump\": \"S\"}.")]
+    points, trump = value.get("points"), value.get("trump")
+    problems = []
+    if isinstance(points, float) and points.is_integer():
+        points = int(points)
+    if isinstance(points, bool) or not isinstance(points, int):
+        problems.append(Problem(field, "bad_type", f"A bid's points must be a whole number, not {points!r}."))
+    if isinstance(trump, str):
+        trump = _TRUMP_INPUT.get(trump.strip().upper(), trump.strip().upper())
+    if trump not in TRUMPS:
+        problems.append(Problem(field, "bad_trump", f"Trump must be one of S, H, D, C or NT, not {trump!r}."))
+    if problems:
+        return None, problems
+    return Contract(points, trump), []
+
+
+def read_call(value: object, index: int, seats: tuple[str, ...]) -> tuple[Call | None, list[Problem]]:
+    """One call of the request's ``auction`` list: ``{"seat", "bid"}`` or ``{"seat", "pass": true}``."""
+    field = f"auction[{index}]"
+    if not isinstance(value, dict):
+        return None, [Problem(field, "bad_call",
+                              "Each call must be an object such as {\"seat\": \"Ann\", \"pass\": true}.")]
+    seat = value.get("seat")
+    if seat not in seats:
+        return None, [Problem(field, "unknown_seat",
+                              f"{seat!r} in '{field}' is not one of the seats ({', '.join(seats)}).")]
+    passed = value.get("pass") is True
+    if passed == ("bid" in value and value["bid"] is not None):
+        return None, [Problem(field, "bad_call", "Each call is either a bid or a pass, not both or neither.")]
+    if passed:
+        return Call(seat), []
+    bid, problems = _read_bid(value["bid"], field)
+    return (Call(seat, bid) if bid else None), problems
+
+
+def _read_seats(data: dict) -> tuple[tuple[str, ...], list[Problem]]:
+    raw = data.get("seats")
+    if not isinstance(raw, list) or not raw:
+        return (), [Problem("seats", "bad_seats", "'seats' must list the players clockwise.")]
+    names = tuple(name for name in raw if isinstance(name, str) and name.strip())
+    if len(names) != len(raw) or len(set(names)) != len(names):
+        return (), [Problem("seats", "bad_seats", "Every seat needs a distinct, non-empty name.")]
+    return names, []
+
+
+def auction_from_request(data: dict, system: System) -> tuple[AuctionResult | None, list[Problem]]:
+    """Read seats, dealer, first_bidder, sitting_out and auction from a request and walk it.
+    Problems that stop the walk altogether (no seats, no dealer) come back as the list."""
+    seats, problems = _read_seats(data)
+    if problems:
+        return None, problems
+    dealer = data.get("dealer")
+    if dealer not in seats:
+        problems.append(Problem("dealer", "unknown_seat" if dealer is not None else "missing",
+                                "The auction needs the dealer: name one of the seats."))
+    first = data.get("first_bidder")
+    if first is not None and first not in seats:
+        problems.append(Problem("first_bidder", "unknown_seat",
+                                f"{first!r} in 'first_bidder' is not one of the seats."))
+    sitting_out = data.get("sitting_out") or []
+    if not isinstance(sitting_out, list) or any(seat not in seats for seat in sitting_out):
+        problems.append(Problem("sitting_out", "unknown_seat", "'sitting_out' must list seats."))
+        sitting_out = []
+    elif len(sitting_out) >= len(seats):
+        problems.append(Problem("sitting_out", "bad_seats", "Someone must be left to bid."))
+    raw_calls = data.get("auction")
+    if not isinstance(raw_calls, list):
+        problems.append(Problem("auction", "bad_type", "'auction' must be a list of bids and passes."))
+    if problems:
+        return None, problems
+    calls, call_problems = [], {}
+    for index, raw in enumerate(raw_calls):
+        call, trouble = read_call(raw, index, seats)
+        calls.append(call)
+        if trouble:
+            call_problems[index] = trouble
+    result = check_auction(system, seats, dealer, calls, first_bidder=first,
+                           sitting_out=tuple(sitting_out), call_problems=call_problems)
+    return result, []
+
+
+_EMPTY = {"first_illegal": None, "declarer": None, "bid": None, "finished": False, "thrown_in": False}
+
+
+def auction_request(data: object) -> dict:
+    """``{"system", "options", "seats", "dealer", "first_bidder"?, "sitting_out"?, "auction"}`` →
+    ``{"legal", "errors", "first_illegal", "declarer", "bid", "finished", "thrown_in", …}``."""
+    if not isinstance(data, dict):
+        problem = Problem("", "bad_type", "An auction request must be a JSON object.")
+        return {"legal": False, "errors": [problem.as_json()], **_EMPTY}
+    from .presets import resolve_system
+
+    options = data.get("options") or {}
+    if not isinstance(options, dict):
+        problem = Problem("options", "bad_type", "'options' must be a JSON object.")
+        return {"legal": False, "errors": [problem.as_json()], **_EMPTY}
+    try:
+        system = resolve_system(data.get("system", "pagat-standard"), options)
+    except InvalidInput as error:
+        return {"legal": False, "errors": [p.as_json() for p in error.problems], **_EMPTY}
+    result, problems = auction_from_request(data, system)
+    if result is None:
+        return {"legal": False, "errors": [p.as_json() for p in problems], **_EMPTY}
+    return result.as_json()

@@ -1,0 +1,642 @@
+"""Is a hand legal under a system? Every rule of RULES.md §4–6 as one small function.
+
+``check(hand, system)`` returns every problem at once, each a ``Problem`` with a
+stable code, the HAND_JSON field it concerns and a sentence a player at the
+table understands. Bad input is never an exception here: an empty list means
+the hand may be scored.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+
+from .cards import JOKER, SUIT_NAMES, SUITS, mighty, point_count
+from .hand import Contract, Hand, parse_hand
+from .problems import InvalidInput, Problem
+from .systems import System
+
+# Every code check() can return; tests/scoring/test_legality.py has a case for each.
+ERROR_CODES = (
+    # the table
+    "wrong_player_count",
+    "wrong_active_count",
+    "declarer_sitting_out",
+    "partner_sitting_out",
+    # limits
+    "below_minimum",
+    "above_maximum",
+    "suit_needs_higher_contract",
+    "unscoreable_level",
+    # changing trump after the kitty
+    "contract_below_bid",
+    "trump_change_not_allowed",
+    "trump_change_too_small",
+    "same_trump_raise_not_allowed",
+    # the partner call
+    "call_not_allowed",
+    "called_card_count",
+    "duplicate_called_card",
+    "card_not_in_deck",
+    "forbidden_call",
+    "partner_is_declarer",
+    "too_many_partners",
+    "partners_with_no_friend",
+    "player_call_mismatch",
+    "always_alone",
+    "secret_solo_not_allowed",
+    "called_card_discarded",
+    # discards
+    "wrong_discard_count",
+    "duplicate_discard",
+    # points
+    "points_inconsistent",
+    "missing_points",
+    "points_out_of_range",
+    "points_below_discards",
+    "defender_points_below_discards",
+    # during play
+    "illegal_instruction",
+    "lead_suit_not_allowed",
+)
+
+# Extra codes of check_request() when the request also carries the auction.
+AUCTION_CROSS_CODES = ("auction_unfinished", "auction_declarer_mismatch", "auction_bid_mismatch")
+
+Rule = Callable[[Hand, System], list[Problem]]
+
+
+def trump_words(trump: str) -> str:
+    return SUIT_NAMES[trump]
+
+
+def contract_words(contract: Contract) -> str:
+    return f"{contract.points} {'no trump' if contract.no_trump else 'in ' + SUIT_NAMES[contract.trump]}"
+
+
+def team_points(hand: Hand, system: System) -> int | None:
+    """The declarer's team's points: ``points``, or the total less ``defender_points``."""
+    if hand.points is not None:
+        return hand.points
+    if hand.defender_points is not None:
+        return system.total_points - hand.defender_points
+    return None
+
+
+# --- the table ---------------------------------------------------------------
+
+
+def seat_count(hand: Hand, system: System) -> list[Problem]:
+    if len(hand.seats) == system.players:
+        return []
+    return [Problem("seats", "wrong_player_count",
+                    f"This system is for {system.players} players, but {len(hand.seats)} seats were entered.")]
+
+
+def active_count(hand: Hand, system: System) -> list[Problem]:
+    active = len(hand.active)
+    if active == system.active_players:
+        return []
+    out = system.players - system.active_players
+    if out:
+        rule = f"{system.active_players} play each hand and {out} sit{'s' if out == 1 else ''} out"
+    else:
+        rule = f"all {system.players} play every hand"
+    return [Problem("sitting_out", "wrong_active_count",
+                    f"In this system {rule}, but {active} were entered as playing.")]
+
+
+def declarer_plays(hand: Hand, system: System) -> list[Problem]:
+    if hand.declarer not in hand.sitting_out:
+        return []
+    return [Problem("declarer", "declarer_sitting_out",
+                    f"{hand.declarer} sits out this hand, so cannot be the declarer.")]
+
+
+def partners_play(hand: Hand, system: System) -> list[Problem]:
+    return [
+        Problem(f"partners[{i}]", "partner_sitting_out",
+                f"{seat} sits out this hand, so cannot be a partner.")
+        for i, seat in enumerate(hand.partners)
+        if seat in hand.sitting_out
+    ]
+
+
+# --- limits (RULES.md §4.1) --------------------------------------------------
+
+
+def lowest_bid(system: System, trump: str) -> int:
+    # seed 003 footnote 4, 신촌, 광주: a no-trump bid may be one under the minimum
+    if trump == "NT" and system.auction.nt_discount:
+        return system.min_bid - 1
+    return system.min_bid
+
+
+def _limits(contract: Contract, system: System, field: str, what: str) -> list[Problem]:
+    low = lowest_bid(system, contract.trump)
+    if contract.points < low:
+        if low < system.min_bid:
+            rule = f"this system's minimum of {system.min_bid} ({low} in no trump)"
+        else:
+            rule = f"this system's minimum of {system.min_bid}"
+        return [Problem(field, "below_minimum", f"{what} of {contract.points} is below {rule}.")]
+    if contract.points > system.max_bid and not system.bids_above_max:
+        return [Problem(field, "above_maximum",
+                        f"{what} of {contract.points} is above this system's maximum of {system.max_bid}.")]
+    return []
+
+
+def bid_limits(hand: Hand, system: System) -> list[Problem]:
+    if hand.bid is None or hand.bid == hand.contract:
+        return []
+    return _limits(hand.bid, system, "bid.points", "A bid")
+
+
+def contract_limits(hand: Hand, system: System) -> list[Problem]:
+    return _limits(hand.contract, system, "contract.points", "A contract")
+
+
+def _suit_floor(contract: Contract, system: System, field: str, what: str) -> list[Problem]:
+    # 관악 5마 (seed 003 §6.6): a trump suit needs a bid of 3 or more on its scale
+    if contract.no_trump or contract.points >= system.min_suit_contract:
+        return []
+    return [Problem(field, "suit_needs_higher_contract",
+                    f"{what} in {trump_words(contract.trump)} needs {system.min_suit_contract} or more "
+                    f"in this system: {contract.points} may only be played in no trump.")]
+
+
+def suit_floor(hand: Hand, system: System) -> list[Problem]:
+    problems = _suit_floor(hand.contract, system, "contract.trump", "A contract")
+    if hand.bid is not None and hand.bid != hand.contract:
+        problems += _suit_floor(hand.bid, system, "bid.trump", "A bid")
+    return problems
+
+
+def scoreable_level(hand: Hand, system: System) -> list[Problem]:
+    """Chicago tables (seed 001) cannot score some levels; the declarer must switch up."""
+    if system.base != "table":
+        return []
+    from . import tables
+
+    level = hand.contract.points
+    players = system.active_players
+    levels = tables.TWO_DECK_LEVELS if system.deck_cards.double else tables.ONE_DECK_LEVELS
+    if level not in levels:
+        return []  # outside the table altogether: the limits say so
+    counts = [system.called_cards]
+    if hand.partners and len(hand.partners) not in counts:
+        counts.append(len(hand.partners))
+    for partners in counts:
+        with_whom = f"{players} players" + (" and two partners" if partners == 2 else "")
+        if (players, partners) not in tables.TABLES:
+            return [Problem("contract.points", "unscoreable_level",
+                            f"Seed 001 has no table for {with_whom}, so this hand cannot be scored.")]
+        if tables.team_amounts(players, partners, level) is not None:
+            continue
+        # 001: "If a bid is taken at these levels, the declarer must switch up to the
+        # lowest valid level."
+        target = tables.lowest_scoreable(players, partners, level)
+        advice = f"switch up to {target}" if target else "no higher level can be scored either"
+        return [Problem("contract.points", "unscoreable_level",
+                        f"A contract of {level} cannot be scored with {with_whom} "
+                        f"(Chicago tables): {advice}.")]
+    return []
+
+
+# --- changing trump after the kitty (RULES.md §4.3) ----------------------------
+
+
+def change_kind(bid: Contract, contract: Contract) -> str:
+    """'same', 'to_nt' (suit → NT) or 'suit' (suit → another suit, or NT → suit)."""
+    if bid.trump == contract.trump:
+        return "same"
+    return "to_nt" if contract.no_trump else "suit"
+
+
+def required_contract(bid: Contract, trump: str, system: System, *, before_kitty: bool = False) -> int:
+    """The lowest contract in ``trump`` that a winning ``bid`` may become."""
+    rules = system.trump_change
+    kind = change_kind(bid, Contract(bid.points, trump))
+    if kind == "same":
+        return bid.points
+    raise_by = rules.to_nt if kind == "to_nt" else rules.suit
+    if before_kitty:
+        # pagat variant: a change announced before taking the kitty needs one less
+        raise_by -= rules.before_kitty_discount
+    needed = bid.points + max(raise_by, 0)
+    top = system.max_bid
+    if needed > top:
+        if bid.points < top and rules.nineteen_to_twenty:
+            # pagat: "unless the bid was 19 in which case it is sufficient to increase it
+            # to 20": a bid just under the maximum may change trump by going to the maximum
+            needed = top
+        elif bid.points == top and kind == "to_nt" and rules.twenty_to_no_trump:
+            # pagat: "unless the bid was already 20 in which case it can be changed to
+            # '20 with no-trump'"
+            needed = top
+    return needed
+
+
+def contract_not_below_bid(hand: Hand, system: System) -> list[Problem]:
+    bid = hand.auction_bid
+    if hand.contract.points >= bid.points:
+        return []
+    return [Problem("contract.points", "contract_below_bid",
+                    f"The contract ({hand.contract.points}) cannot be lower than the winning bid "
+                    f"({bid.points}): the kitty only lets the declarer raise it.")]
+
+
+def trump_change(hand: Hand, system: System) -> list[Problem]:
+    bid, contract = hand.auction_bid, hand.contract
+    kind = change_kind(bid, contract)
+    if kind == "same" or contract.points < bid.points:
+        return []
+    change = f"Changing trump from {trump_words(bid.trump)} to {trump_words(contract.trump)}"
+    if not system.trump_change.allowed:
+        # 관악 5마: trump is named with the bid, before the kitty, and cannot change
+        return [Problem("contract.trump", "trump_change_not_allowed",
+                        f"{change} is not allowed in this system: trump stays as bid.")]
+    needed = required_contract(bid, contract.trump, system, before_kitty=hand.changed_before_kitty)
+    if contract.points >= needed:
+        return []
+    when = " (announced before the kitty)" if hand.changed_before_kitty else ""
+    if needed > system.max_bid and not system.bids_above_max:
+        return [Problem("contract.points", "trump_change_too_small",
+                        f"{change}{when} needs {needed} or more, above this system's maximum of "
+                        f"{system.max_bid}: from a bid of {bid.points} trump cannot change.")]
+    return [Problem("contract.points", "trump_change_too_small",
+                    f"{change}{when} needs {needed} or more: the bid was {bid.points}.")]
+
+
+def same_trump_raise(hand: Hand, system: System) -> list[Problem]:
+    bid, contract = hand.auction_bid, hand.contract
+    if system.trump_change.same_trump_raise or bid.trump != contract.trump:
+        return []
+    if contract.points <= bid.points:
+        return []
+    # Denexa (seed 004): the contract changes only with the trump suit
+    return [Problem("contract.points", "same_trump_raise_not_allowed",
+                    f"This system does not let the declarer raise the contract while keeping "
+                    f"{trump_words(bid.trump)}: the bid was {bid.points}, so the contract is {bid.points}.")]
+
+
+# --- the partner call (RULES.md §5) --------------------------------------------
+
+
+def call_type(hand: Hand, system: System) -> list[Problem]:
+    call = hand.partner_call.type
+    if call in system.partner_calls:
+        return []
+    words = {"card": "calling a card", "first_trick": "the first-trick partner",
+             "none": "announcing no friend", "player": "naming a player as partner"}
+    allowed = ", ".join(words[c] for c in system.partner_calls)
+    return [Problem("partner_call.type", "call_not_allowed",
+                    f"This system does not allow {words[call]}; it allows {allowed}.")]
+
+
+def called_card_count(hand: Hand, system: System) -> list[Problem]:
+    call = hand.partner_call
+    if call.type != "card" or len(call.cards) == system.called_cards:
+        return []
+    wanted = "one card" if system.called_cards == 1 else "two distinct cards (two decks)"
+    return [Problem("partner_call.cards", "called_card_count",
+                    f"The declarer calls exactly {wanted} in this system: "
+                    f"{len(call.cards)} {'was' if len(call.cards) == 1 else 'were'} entered.")]
+
+
+def called_cards_valid(hand: Hand, system: System) -> list[Problem]:
+    call = hand.partner_call
+    if call.type != "card":
+        return []
+    deck = system.deck_cards
+    problems, seen = [], set()
+    for i, card in enumerate(call.cards):
+        field = f"partner_call.cards[{i}]"
+        if card in seen:
+            problems.append(Problem(field, "duplicate_called_card",
+                                    f"{card} is called twice: the two called cards must differ (seed 001)."))
+        seen.add(card)
+        if not deck.holds(card):
+            problems.append(Problem(field, "card_not_in_deck",
+                                    f"{card} cannot be called: it is not in this deck ({deck.description})."))
+    return problems
+
+
+def forbidden_call(hand: Hand, system: System) -> list[Problem]:
+    call = hand.partner_call
+    if call.type != "card":
+        return []
+    # 003 §3.5 (Korean 4마): the Mighty and the Joker may not be called; pagat: some forbid
+    # calling the Joker with four. The Mighty is the card of the final trump.
+    banned = {}
+    if "mighty" in system.forbidden_calls:
+        card = mighty(hand.contract.trump, spade_trump_keeps_mighty=system.spade_trump_keeps_mighty)
+        banned[card] = f"the Mighty ({card} with {trump_words(hand.contract.trump)})"
+    if "joker" in system.forbidden_calls:
+        banned[JOKER] = "the Joker"
+    return [
+        Problem(f"partner_call.cards[{i}]", "forbidden_call",
+                f"This system does not allow calling {banned[card]} as partner card.")
+        for i, card in enumerate(call.cards)
+        if card in banned
+    ]
+
+
+def partner_not_declarer(hand: Hand, system: System) -> list[Problem]:
+    return [
+        Problem(f"partners[{i}]", "partner_is_declarer",
+                f"{seat} is the declarer and cannot also be their own partner.")
+        for i, seat in enumerate(hand.partners)
+        if seat == hand.declarer
+    ]
+
+
+def partner_count(hand: Hand, system: System) -> list[Problem]:
+    call, partners = hand.partner_call, hand.partners
+    if not partners:
+        return []
+    if system.always_alone:
+        # pagat 3 players, 제주 3마: the declarer always plays alone
+        return [Problem("partners", "always_alone",
+                        "In this system the declarer always plays alone: enter no partners.")]
+    if call.type == "none":
+        return [Problem("partners", "partners_with_no_friend",
+                        "The declarer announced no friend, so there can be no partner.")]
+    most = system.called_cards if call.type == "card" else 1
+    if len(partners) <= most:
+        return []
+    how = {"card": f"{most} called card{'s' if most > 1 else ''}",
+           "first_trick": "the winner of the first trick", "player": "the named player"}[call.type]
+    return [Problem("partners", "too_many_partners",
+                    f"{len(partners)} partners were entered, but {how} can make at most "
+                    f"{most} partner{'s' if most > 1 else ''}.")]
+
+
+def player_call(hand: Hand, system: System) -> list[Problem]:
+    call = hand.partner_call
+    if call.type != "player":
+        return []
+    seat = call.seat
+    if seat is None:
+        return [Problem("partner_call.seat", "player_call_mismatch",
+                        "A player call must name the seat that becomes the partner.")]
+    if seat == hand.declarer:
+        return [Problem("partner_call.seat", "partner_is_declarer",
+                        f"{seat} is the declarer and cannot name themselves as partner.")]
+    if seat in hand.sitting_out:
+        return [Problem("partner_call.seat", "partner_sitting_out",
+                        f"{seat} sits out this hand, so cannot be named as partner.")]
+    if hand.partners == (seat,) or system.always_alone:
+        return []
+    return [Problem("partners", "player_call_mismatch",
+                    f"The declarer named {seat} as partner, so the partners must be exactly {seat}.")]
+
+
+def secret_solo(hand: Hand, system: System) -> list[Problem]:
+    if hand.partner_call.type != "card" or hand.partners or system.secret_solo or system.always_alone:
+        return []
+    # 001 and a pagat variant: the called card may be neither held nor buried by the declarer,
+    # so a card call always finds a partner; playing alone means announcing no friend
+    return [Problem("partners", "secret_solo_not_allowed",
+                    "A card was called but no partner was entered: that would be a secret solo, "
+                    "which this system does not allow. Enter the partner, or announce no friend.")]
+
+
+def called_card_buried(hand: Hand, system: System) -> list[Problem]:
+    call = hand.partner_call
+    if system.secret_solo or call.type != "card":
+        return []
+    # 001: the declarer names a card "he neither possesses in his hand nor has buried"
+    return [
+        Problem(f"discards[{i}]", "called_card_discarded",
+                f"{card} was called as partner card, so the declarer may not bury it in this system.")
+        for i, card in enumerate(hand.discards)
+        if card in call.cards
+    ]
+
+
+# --- discards (RULES.md §5) ------------------------------------------------------
+
+
+def discard_count(hand: Hand, system: System) -> list[Problem]:
+    wanted = system.deck_cards.discards
+    if not hand.discards or len(hand.discards) == wanted:
+        return []
+    return [Problem("discards", "wrong_discard_count",
+                    f"The declarer buries exactly {wanted} cards in this game: "
+                    f"{len(hand.discards)} {'was' if len(hand.discards) == 1 else 'were'} entered.")]
+
+
+def discards_valid(hand: Hand, system: System) -> list[Problem]:
+    deck = system.deck_cards
+    problems, seen = [], Counter()
+    for i, card in enumerate(hand.discards):
+        field = f"discards[{i}]"
+        if not deck.holds(card):
+            problems.append(Problem(field, "card_not_in_deck",
+                                    f"{card} cannot be buried: it is not in this deck ({deck.description})."))
+            continue
+        seen[card] += 1
+        copies = deck.count(card)
+        if seen[card] > copies:
+            held = "one" if copies == 1 else "only two"
+            problems.append(Problem(field, "duplicate_discard",
+                                    f"{card} is buried {seen[card]} times, but this deck holds {held}."))
+    return problems
+
+
+# --- points (RULES.md §6) ----------------------------------------------------------
+
+
+def points_given(hand: Hand, system: System) -> list[Problem]:
+    if hand.points is not None or hand.defender_points is not None or hand.outcome != "played":
+        return []
+    return [Problem("points", "missing_points",
+                    "Enter the point cards the declarer's team took (or the defenders' count).")]
+
+
+def points_range(hand: Hand, system: System) -> list[Problem]:
+    total = system.total_points
+    problems = []
+    for field, value, whose in (("points", hand.points, "The declarer's team"),
+                                ("defender_points", hand.defender_points, "The defenders")):
+        if value is not None and not 0 <= value <= total:
+            problems.append(Problem(field, "points_out_of_range",
+                                    f"{whose} cannot take {value} point cards: there are {total} in this deck."))
+    return problems
+
+
+def _in_range(value: int | None, total: int) -> bool:
+    return value is not None and 0 <= value <= total
+
+
+def points_agree(hand: Hand, system: System) -> list[Problem]:
+    total = system.total_points
+    if not (_in_range(hand.points, total) and _in_range(hand.defender_points, total)):
+        return []
+    if hand.points + hand.defender_points == total:
+        return []
+    return [Problem("defender_points", "points_inconsistent",
+                    f"{hand.points} points for the declarer's team and {hand.defender_points} for the "
+                    f"defenders make {hand.points + hand.defender_points}, not the {total} point cards "
+                    f"in this deck: enter one of them, or make them add up.")]
+
+
+def points_cover_discards(hand: Hand, system: System) -> list[Problem]:
+    total = system.total_points
+    team = team_points(hand, system)
+    if not _in_range(team, total) or not hand.discards:
+        return []
+    if hand.points is not None and hand.defender_points is not None and hand.points + hand.defender_points != total:
+        return []  # points_inconsistent already says so
+    buried = point_count(card for card in hand.discards if system.deck_cards.holds(card))
+    if system.discards_count_for == "declarer":
+        if team >= buried:
+            return []
+        field = "points" if hand.points is not None else "defender_points"
+        return [Problem(field, "points_below_discards",
+                        f"The discards hold {buried} point card{'s' if buried != 1 else ''}, which count "
+                        f"for the declarer's team, but only {team} points were entered for it.")]
+    # 신촌 5마 (seed 003 §6.3): the buried point cards count for the defenders
+    defenders = total - team
+    if defenders >= buried:
+        return []
+    field = "defender_points" if hand.defender_points is not None else "points"
+    return [Problem(field, "defender_points_below_discards",
+                    f"The discards hold {buried} point card{'s' if buried != 1 else ''}, which count for "
+                    f"the defenders in this system, but the defenders were left only {defenders}.")]
+
+
+# --- during play (RULES.md §5) -------------------------------------------------------
+
+
+def instructions(hand: Hand, system: System) -> list[Problem]:
+    """'Partner, take this trick' (pagat after John Pannell; seed 001)."""
+    said = hand.instructions
+    if said <= 0 or hand.outcome != "played":
+        return []
+    rules = system.partner_instruction
+    reasons = []
+    if not rules.allowed:
+        reasons.append("this system does not allow telling the partner to take a trick")
+    else:
+        if hand.contract.points < rules.min_contract:
+            reasons.append(f"\"partner, take this trick\" needs a contract of {rules.min_contract} "
+                           f"or more, and this one is {hand.contract.points}")
+        if said > rules.per_hand:
+            times = "once" if rules.per_hand == 1 else f"{rules.per_hand} times"
+            reasons.append(f"it may be said {times} a hand, and it was said {said} times")
+    if not reasons:
+        return []
+    # 001: "Any other instruction, or instruction at a lower bid level, causes the contract to
+    # be immediately deemed set. If the partnership is not fully known at this point, the
+    # hand is not scored."
+    because = "; ".join(reasons)
+    return [Problem("instructions", "illegal_instruction",
+                    f"{because[0].upper()}{because[1:]}. The hand must be entered as conceded by the "
+                    f"declarer's team (or void if the partnership was not yet known).")]
+
+
+def lead_suit(hand: Hand, system: System) -> list[Problem]:
+    suit = hand.lead_suit
+    if suit is None:
+        return []
+    contract = hand.contract
+    # pagat, Denexa: only with 20 no trump may the declarer name a suit for the partner to lead
+    if contract.no_trump and contract.points >= system.max_bid:
+        if suit.strip().upper() in SUITS:
+            return []
+        return [Problem("lead_suit", "lead_suit_not_allowed",
+                        f"The suit for the partner to lead must be S, H, D or C, not {suit!r}.")]
+    return [Problem("lead_suit", "lead_suit_not_allowed",
+                    f"Only a {system.max_bid} no-trump contract may name a suit for the partner to lead: "
+                    f"this contract is {contract_words(contract)}.")]
+
+
+RULES: tuple[Rule, ...] = (
+    seat_count,
+    active_count,
+    declarer_plays,
+    partners_play,
+    bid_limits,
+    contract_limits,
+    suit_floor,
+    scoreable_level,
+    contract_not_below_bid,
+    trump_change,
+    same_trump_raise,
+    call_type,
+    called_card_count,
+    called_cards_valid,
+    forbidden_call,
+    partner_not_declarer,
+    partner_count,
+    player_call,
+    secret_solo,
+    called_card_buried,
+    discard_count,
+    discards_valid,
+    points_given,
+    points_range,
+    points_agree,
+    points_cover_discards,
+    instructions,
+    lead_suit,
+)
+
+
+def check(hand: Hand, system: System) -> list[Problem]:
+    """Every rule of RULES.md §4–6 that ``hand`` breaks under ``system``; [] when legal."""
+    problems: list[Problem] = []
+    for rule in RULES:
+        problems += rule(hand, system)
+    return problems
+
+
+# --- the JSON boundary -------------------------------------------------------------------
+
+
+def _auction_problems(data: dict, hand: Hand, system: System) -> list[Problem]:
+    """When the request carries the auction, it must be legal and end in this hand's bid."""
+    from .auction import auction_from_request
+
+    result, problems = auction_from_request(data, system)
+    if problems or result is None or not result.legal:
+        return problems + (list(result.problems) if result is not None else [])
+    if not result.finished:
+        return [Problem("auction", "auction_unfinished",
+                        "The auction entered has not finished: every player but one must pass.")]
+    if result.thrown_in:
+        return [Problem("auction", "auction_unfinished",
+                        "Everyone passed in the auction entered: the hand was thrown in, not played.")]
+    problems = []
+    if result.declarer != hand.declarer:
+        problems.append(Problem("declarer", "auction_declarer_mismatch",
+                                f"The auction was won by {result.declarer}, not {hand.declarer}."))
+    if result.bid != hand.auction_bid:
+        field = "bid" if hand.bid is not None else "contract"
+        problems.append(Problem(field, "auction_bid_mismatch",
+                                f"The auction ended at {contract_words(result.bid)}, but the bid entered "
+                                f"is {contract_words(hand.auction_bid)}."))
+    return problems
+
+
+def check_request(data: object) -> dict:
+    """A raw HAND_JSON request → ``{"legal": bool, "errors": [...]}``; never raises for bad input."""
+    hand, problems = parse_hand(data)
+    system = None
+    if isinstance(data, dict):
+        try:
+            from .presets import resolve_system
+
+            options = data.get("options") or {}
+            # parse_hand reports options that are not an object
+            system = resolve_system(data.get("system", "pagat-standard"),
+                                    options if isinstance(options, dict) else {})
+        except InvalidInput as error:
+            problems = problems + error.problems
+    if not problems and hand is not None and system is not None:
+        problems = check(hand, system)
+        if data.get("auction") is not None:
+            problems += _auction_problems(data, hand, system)
+    return {"legal": not problems, "errors": [problem.as_json() for problem in problems]}
