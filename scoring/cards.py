@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import cached_property
 
 SUITS = ("S", "H", "D", "C")
 TRUMPS = SUITS + ("NT",)
@@ -95,21 +96,23 @@ class Deck:
     discards: int
     ripper_rank: str = "3"
 
-    @property
+    @cached_property
     def copies(self) -> dict[str, int]:
         return dict(self.cards)
 
-    @property
+    @cached_property
     def size(self) -> int:
         return sum(count for _, count in self.cards)
 
-    @property
+    @cached_property
     def double(self) -> bool:
         return any(count > 1 for _, count in self.cards)
 
-    @property
+    @cached_property
     def total_points(self) -> int:
         return sum(count for card, count in self.cards if is_point_card(card))
+
+    # decks are immutable, so what is derived from their cards is computed once
 
     def holds(self, card: str) -> bool:
         return card in self.copies

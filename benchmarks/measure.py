@@ -1,0 +1,46 @@
+"""Side-by-side measurement: interleaved rounds of ours and a baseline, median ratio.
+
+CPU time of this thread, not wall-clock time: on a shared 2-core machine the
+wall clock drifts with whatever else runs, the thread's CPU time much less.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Comparison:
+    name: str
+    ours_seconds: float  # median per call
+    baseline_seconds: float
+    ratio: float  # median over rounds of ours / baseline
+
+    def line(self) -> str:
+        return (
+            f"{self.name}: {self.ours_seconds * 1e6:.1f} µs vs {self.baseline_seconds * 1e6:.1f} µs "
+            f"per call, ratio {self.ratio:.2f}"
+        )
+
+
+def per_call(work: Callable[[], object], calls: int) -> float:
+    start = time.thread_time()
+    for _ in range(calls):
+        work()
+    return (time.thread_time() - start) / calls
+
+
+def compare(name: str, ours: Callable[[], object], baseline: Callable[[], object], *,
+            rounds: int = 7, calls: int = 200) -> Comparison:
+    ours_times, base_times, ratios = [], [], []
+    for _ in range(rounds):
+        a = per_call(ours, calls)
+        b = per_call(baseline, calls)
+        ours_times.append(a)
+        base_times.append(b)
+        ratios.append(a / b if b else float("inf"))
+    return Comparison(name, statistics.median(ours_times), statistics.median(base_times),
+                      statistics.median(ratios))
