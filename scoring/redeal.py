@@ -1,0 +1,681 @@
+"""Deal miss (딜 미스): may this dealt hand demand a redeal, why, and how often does that happen.
+
+Every criterion of RULES.md §8 looks only at how many cards of a few kinds a
+hand holds (the Mighty, ♦A, Jokers, one-eyed jacks, other jacks, tens, other
+A K Q, and the rest). A criterion is a *judge* of those counts, shared by the
+verdict on one hand (which adds the value, the reason and the cards) and by the
+exact odds (which weigh every pattern of counts by how many real hands have
+it). No sampling: the odds are Fractions.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import operator
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+from .cards import (
+    JOKER,
+    CardCodeError,
+    Deck,
+    card_sort_key,
+    is_point_card,
+    mighty,
+    parse_card,
+    rank_of,
+)
+from .problems import InvalidInput, Problem
+from .systems import DealMiss, System
+
+# A deal miss is claimed before the bidding, when there is no trump yet: the Mighty is ♠A.
+MIGHTY = mighty(None)
+# 003 §7.1: some tables also count the red Mighty (빨마, ♦A) as a liability
+RED_MIGHTY = mighty("S")
+# 003 [18]: the one-eyed jacks (애꾸눈 잭) are the two seen in profile, ♠J and ♥J
+ONE_EYED_JACKS = ("JS", "JH")
+
+# The kinds of card the deal-miss rules tell apart; "honour" is any other A, K or Q.
+KINDS = ("mighty", "red_mighty", "joker", "one_eyed_jack", "other_jack", "ten", "honour", "plain")
+_KIND_INDEX = {kind: i for i, kind in enumerate(KINDS)}
+
+_SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def kind_of(card: str) -> str:
+    if card == MIGHTY:
+        return "mighty"
+    if card == RED_MIGHTY:
+        return "red_mighty"
+    if card == JOKER:
+        return "joker"
+    if card in ONE_EYED_JACKS:
+        return "one_eyed_jack"
+    if rank_of(card) == "J":
+        return "other_jack"
+    if rank_of(card) == "10":
+        return "ten"
+    return "honour" if is_point_card(card) else "plain"
+
+
+@dataclass(frozen=True)
+class Holding:
+    """How many cards of each kind a hand holds: all that any deal-miss rule looks at."""
+
+    counts: tuple[int, ...]  # in KINDS order
+
+    def __getitem__(self, kind: str) -> int:
+        return self.counts[_KIND_INDEX[kind]]
+
+    @property
+    def size(self) -> int:
+        return sum(self.counts)
+
+    @property
+    def points(self) -> int:
+        """The Mighty is a point card, the Joker is not."""
+        return self.size - self["joker"] - self["plain"]
+
+
+def holding_of(hand) -> Holding:
+    kinds = Counter(kind_of(card) for card in hand)
+    return Holding(tuple(kinds[kind] for kind in KINDS))
+
+
+# --- the scales --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Scale:
+    """What each kind of card is worth, in half points (pagat counts a 10 as ½)."""
+
+    words: str
+    halves: tuple[int, ...]  # in KINDS order
+    # 003 §7.1: ♠A and ♦A held together count 0 between them
+    mighty_pair_cancels: bool = False
+
+    def worth(self, card: str) -> Fraction:
+        return Fraction(self.halves[_KIND_INDEX[kind_of(card)]], 2)
+
+    def half_value(self, holding: Holding) -> int:
+        total = sum(map(operator.mul, holding.counts, self.halves))
+        if self.mighty_pair_cancels:
+            pair = self.halves[_KIND_INDEX["mighty"]] + self.halves[_KIND_INDEX["red_mighty"]]
+            total -= pair * min(holding["mighty"], holding["red_mighty"])
+        return total
+
+    def value(self, holding: Holding) -> Fraction:
+        return Fraction(self.half_value(holding), 2)
+
+
+def _scale(words: str, *, mighty_pair_cancels: bool = False, **halves: int) -> Scale:
+    return Scale(words, tuple(halves.get(kind, 0) for kind in KINDS), mighty_pair_cancels)
+
+
+# pagat: the default Mighty 0, Joker −1, each other A K Q J +1, each 10 +½, 2–9 nothing
+PAGAT_SCALE = _scale(
+    "♠A (the Mighty) as 0, the Joker as −1, other A K Q J as +1 and each 10 as +½",
+    mighty=0, red_mighty=2, joker=-2, one_eyed_jack=2, other_jack=2, ten=1, honour=2,
+)  # fmt: skip
+# pagat: "some count the Mighty as −1 instead of +0"
+PAGAT_SCALE_MIGHTY_MINUS = _scale(
+    "♠A (the Mighty) as −1, the Joker as −1, other A K Q J as +1 and each 10 as +½",
+    mighty=-2, red_mighty=2, joker=-2, one_eyed_jack=2, other_jack=2, ten=1, honour=2,
+)  # fmt: skip
+# 003 §6.1 표준 5마: each point card 1, the Mighty 0, the Joker −1
+KOREAN_SCALE = _scale(
+    "each point card as +1, ♠A (the Mighty) as 0 and the Joker as −1",
+    mighty=0, red_mighty=2, joker=-2, one_eyed_jack=2, other_jack=2, ten=2, honour=2,
+)  # fmt: skip
+# 003 §7.1: the Mighty −1, even the red Mighty −1, but the two held together 0
+RED_MIGHTY_MINUS_SCALE = _scale(
+    "each point card as +1, ♠A and ♦A as −1 each (0 when held together) and the Joker as −1",
+    mighty=-2, red_mighty=-2, joker=-2, one_eyed_jack=2, other_jack=2, ten=2, honour=2,
+    mighty_pair_cancels=True,
+)  # fmt: skip
+
+
+@lru_cache(maxsize=16)
+def _half_limit(threshold: str) -> int:
+    """The threshold in half points, rounded down: scale values are whole halves."""
+    return math.floor(2 * Fraction(threshold))
+
+
+# --- the judges: does a holding qualify? ---------------------------------------------
+
+
+def _lone(holding: Holding, *kinds: str) -> bool:
+    """The only point card is one of these kinds."""
+    return holding.points == 1 and any(holding[kind] for kind in kinds)
+
+
+def _pagat_scale_met(holding: Holding, rules: DealMiss) -> bool:
+    return PAGAT_SCALE.half_value(holding) <= _half_limit(rules.threshold)
+
+
+def _pagat_scale_mighty_minus_met(holding: Holding, rules: DealMiss) -> bool:
+    return PAGAT_SCALE_MIGHTY_MINUS.half_value(holding) <= _half_limit(rules.threshold)
+
+
+def _korean_scale_met(holding: Holding, rules: DealMiss) -> bool:
+    # 003 §6.1: a hand whose only point card is a single 10 is also a deal miss
+    low = KOREAN_SCALE.half_value(holding) <= _half_limit(rules.threshold)
+    return low or _lone(holding, "ten")
+
+
+def _red_mighty_minus_met(holding: Holding, rules: DealMiss) -> bool:
+    return RED_MIGHTY_MINUS_SCALE.half_value(holding) <= _half_limit(rules.threshold)
+
+
+def _no_points_met(holding: Holding, rules: DealMiss) -> bool:
+    return holding.points == 0
+
+
+def _lone_jack_met(holding: Holding, rules: DealMiss) -> bool:
+    # 003 신촌: some tables accept only a one-eyed jack
+    if rules.one_eyed_jacks_only:
+        return _lone(holding, "one_eyed_jack")
+    return _lone(holding, "one_eyed_jack", "other_jack")
+
+
+def _lone_mighty_met(holding: Holding, rules: DealMiss) -> bool:
+    return _lone(holding, "mighty")
+
+
+def _one_point_card_met(holding: Holding, rules: DealMiss) -> bool:
+    # 003 민사: the Joker lets one more point card be ignored (each Joker, in a double deck)
+    return 1 <= holding.points <= 1 + holding["joker"]
+
+
+def _all_points_met(holding: Holding, rules: DealMiss) -> bool:
+    return holding.size > 0 and holding.points == holding.size
+
+
+Judge = Callable[[Holding, DealMiss], bool]
+
+JUDGES: dict[str, Judge] = {
+    "pagat_scale": _pagat_scale_met,
+    "pagat_scale_mighty_minus": _pagat_scale_mighty_minus_met,
+    "korean_scale": _korean_scale_met,
+    "no_points": _no_points_met,
+    "lone_jack": _lone_jack_met,
+    "lone_mighty": _lone_mighty_met,
+    "one_point_card": _one_point_card_met,
+    "all_points": _all_points_met,
+    "red_mighty_minus": _red_mighty_minus_met,
+}
+
+# What each criterion asks, in words, for descriptions and the docs table.
+CRITERION_RULES: dict[str, str] = {
+    "pagat_scale": "value at or under the threshold, counting ♠A 0, Joker −1, "
+    "other A K Q J +1, 10 +½",
+    "pagat_scale_mighty_minus": "as pagat_scale, with ♠A at −1",
+    "korean_scale": "value at or under the threshold, counting point cards +1, ♠A 0, "
+    "Joker −1; or a single 10 as the only point card",
+    "no_points": "no point cards at all",
+    "lone_jack": "the only point card is one jack",
+    "lone_mighty": "the only point card is ♠A",
+    "one_point_card": "exactly one point card; the Joker lets one more be ignored",
+    "all_points": "every card is a point card",
+    "red_mighty_minus": "korean_scale's count with ♠A and ♦A −1 each, 0 together",
+}
+
+
+# --- verdicts on one hand: the judge's answer with the value, the reason and the cards ---
+
+
+@dataclass(frozen=True)
+class CriterionVerdict:
+    """What one criterion says about a hand."""
+
+    id: str
+    qualifies: bool
+    # exact, as "1/2", "-1" or "3"
+    value: str
+    reason: str
+    # the cards the criterion counted (point cards, and Jokers where they matter), in suit order
+    cards: tuple[str, ...]
+
+    def as_json(self) -> dict:
+        return {
+            "id": self.id,
+            "qualifies": self.qualifies,
+            "value": self.value,
+            "reason": self.reason,
+            "cards": list(self.cards),
+        }
+
+
+@dataclass(frozen=True)
+class DealMissVerdict:
+    """A hand may demand a redeal when any of the system's criteria says so."""
+
+    hand: tuple[str, ...]
+    criteria: tuple[CriterionVerdict, ...]
+
+    @property
+    def qualifies(self) -> bool:
+        return any(verdict.qualifies for verdict in self.criteria)
+
+
+def shown(card: str) -> str:
+    """A card as a player writes it: ♠A, ♥10, Joker."""
+    if card == JOKER:
+        return "Joker"
+    return _SUIT_SIGNS[card[-1]] + rank_of(card)
+
+
+def amount(value: Fraction) -> str:
+    """½, 1½, −1: a value as printed for people (the JSON keeps "1/2")."""
+    sign = "−" if value < 0 else ""
+    whole, part = divmod(abs(value), 1)
+    if part == 0:
+        return f"{sign}{whole}"
+    part_text = "½" if part == Fraction(1, 2) else f"{part.numerator}/{part.denominator}"
+    return f"{sign}{whole or ''}{part_text}"
+
+
+def _signed(value: Fraction) -> str:
+    return "0" if value == 0 else ("+" if value > 0 else "") + amount(value)
+
+
+def _in_order(cards) -> tuple[str, ...]:
+    return tuple(sorted(cards, key=card_sort_key))
+
+
+def _point_cards(hand) -> tuple[str, ...]:
+    return _in_order(card for card in hand if is_point_card(card))
+
+
+def _with_jokers(hand) -> tuple[str, ...]:
+    return _in_order(card for card in hand if is_point_card(card) or card == JOKER)
+
+
+def _holding_words(points: tuple[str, ...]) -> str:
+    if not points:
+        return "You hold no point cards"
+    listed = ", ".join(shown(card) for card in points)
+    noun = "point card" if len(points) == 1 else "point cards"
+    return f"You hold {len(points)} {noun} ({listed})"
+
+
+def _rules(rules: System | DealMiss) -> DealMiss:
+    """A criterion reads only the deal-miss options; it accepts the whole system too."""
+    return rules.deal_miss if isinstance(rules, System) else rules
+
+
+def _tally(hand, scale: Scale) -> list[tuple[str, Fraction]]:
+    """Each counted card with its worth; with the pair rule, ♠A ♦A pairs show as one 0."""
+    cards = list(_with_jokers(hand))
+    pairs = min(cards.count(MIGHTY), cards.count(RED_MIGHTY)) if scale.mighty_pair_cancels else 0
+    for _ in range(pairs):
+        cards.remove(MIGHTY)
+        cards.remove(RED_MIGHTY)
+    return [("♠A ♦A together", Fraction(0))] * pairs + [
+        (shown(card), scale.worth(card)) for card in cards
+    ]
+
+
+def _scale_verdict(
+    criterion: str, scale: Scale, hand, rules: DealMiss, also: str = ""
+) -> CriterionVerdict:
+    """A verdict for a counting rule; ``also`` names another way the judge may say yes."""
+    holding = holding_of(hand)
+    value = scale.value(holding)
+    qualifies = JUDGES[criterion](holding, rules)
+    threshold = Fraction(rules.threshold)
+    low_enough = value <= threshold
+    tally = _tally(hand, scale)
+    if tally:
+        gives = ", ".join(f"{label} {_signed(worth)}" for label, worth in tally)
+        gives += f" gives {amount(value)}"
+    else:
+        gives = "you hold none of these cards, which gives 0"
+    compared = f"{amount(threshold)} or less" if low_enough else f"more than {amount(threshold)}"
+    reason = f"Counting {scale.words}: {gives}, which is {compared}."
+    if qualifies and not low_enough:
+        reason += f" But {also}"
+    return CriterionVerdict(criterion, qualifies, str(value), reason, _with_jokers(hand))
+
+
+def pagat_scale(hand, rules: System | DealMiss) -> CriterionVerdict:
+    """pagat: a value of the threshold (½) or less on the pagat count."""
+    return _scale_verdict("pagat_scale", PAGAT_SCALE, hand, _rules(rules))
+
+
+def pagat_scale_mighty_minus(hand, rules: System | DealMiss) -> CriterionVerdict:
+    """pagat variant: the same count with the Mighty at −1."""
+    return _scale_verdict("pagat_scale_mighty_minus", PAGAT_SCALE_MIGHTY_MINUS, hand, _rules(rules))
+
+
+def korean_scale(hand, rules: System | DealMiss) -> CriterionVerdict:
+    """003 표준 5마: point cards +1, Mighty 0, Joker −1, at 0 or less; or a lone 10."""
+    also = "a single 10 as the only point card also qualifies."
+    return _scale_verdict("korean_scale", KOREAN_SCALE, hand, _rules(rules), also)
+
+
+def red_mighty_minus(hand, rules: System | DealMiss) -> CriterionVerdict:
+    """003 §7.1: the Korean count with ♠A and ♦A at −1 each, and 0 when held together."""
+    return _scale_verdict("red_mighty_minus", RED_MIGHTY_MINUS_SCALE, hand, _rules(rules))
+
+
+def _count_verdict(criterion: str, hand, rules: DealMiss, reason: str, cards=None):
+    points = _point_cards(hand)
+    qualifies = JUDGES[criterion](holding_of(hand), rules)
+    counted = points if cards is None else cards
+    return CriterionVerdict(criterion, qualifies, str(len(points)), reason, counted)
+
+
+def no_points(hand, rules: System | DealMiss) -> CriterionVerdict:
+    """000 variant, 003 §7: no A K Q J or 10 at all (the Mighty is one; the Joker is not)."""
+    points = _point_cards(hand)
+    if points:
+        reason = f"{_holding_words(points)}; this rule needs none."
+    else:
+        reason = "You hold no point cards (A K Q J 10, the Mighty included; the Joker is not one)."
+    return _count_verdict("no_points", hand, _rules(rules), reason)
+
+
+def lone_jack(hand, rules: System | DealMiss) -> CriterionVerdict:
+    """000, 003: the only point card is one jack (option: only ♠J or ♥J, the one-eyed jacks)."""
+    rules = _rules(rules)
+    points = _point_cards(hand)
+    which = "a one-eyed jack (♠J or ♥J)" if rules.one_eyed_jacks_only else "a jack"
+    if len(points) == 1 and rank_of(points[0]) == "J":
+        if JUDGES["lone_jack"](holding_of(hand), rules):
+            reason = f"Your only point card is {shown(points[0])}, {which}."
+        else:
+            reason = f"Your only point card is {shown(points[0])}, but only {which} counts here."
+    else:
+        reason = f"{_holding_words(points)}; this rule needs {which} as the only one."
+    return _count_verdict("lone_jack", hand, rules, reason)
+
+
+def lone_mighty(hand, rules: System | DealMiss) -> CriterionVerdict:
+    """003 신촌/대전/관악/제주: the only point card is the Mighty."""
+    points = _point_cards(hand)
+    if points == (MIGHTY,):
+        reason = "Your only point card is the Mighty (♠A)."
+    else:
+        reason = f"{_holding_words(points)}; this rule needs the Mighty (♠A) as the only one."
+    return _count_verdict("lone_mighty", hand, _rules(rules), reason)
+
+
+def one_point_card(hand, rules: System | DealMiss) -> CriterionVerdict:
+    """003 민사: exactly one point card; holding the Joker lets one more be ignored."""
+    points = _point_cards(hand)
+    jokers = sum(1 for card in hand if card == JOKER)
+    if not points:
+        reason = "You hold no point cards; this rule needs exactly one."
+    elif len(points) == 1:
+        reason = f"You hold exactly one point card ({shown(points[0])})."
+    elif not jokers:
+        reason = f"{_holding_words(points)}; this rule needs exactly one, or two with the Joker."
+    else:
+        left = len(points) - min(jokers, len(points) - 1)
+        if jokers == 1:
+            the_joker = "the Joker, which lets one"
+        else:
+            the_joker = f"{jokers} Jokers, which let up to {jokers}"
+        leaves = "exactly one" if left == 1 else f"{left}, more than one"
+        reason = f"{_holding_words(points)} and {the_joker} be ignored: that leaves {leaves}."
+    return _count_verdict("one_point_card", hand, _rules(rules), reason, _with_jokers(hand))
+
+
+def all_points(hand, rules: System | DealMiss) -> CriterionVerdict:
+    """000 variant, 003 신촌: every card in the hand is a point card."""
+    points = _point_cards(hand)
+    if hand and len(points) == len(hand):
+        reason = f"All {len(hand)} of your cards are point cards."
+    else:
+        reason = (
+            f"{len(points)} of your {len(hand)} cards are point cards; this rule needs all of them."
+        )
+    return _count_verdict("all_points", hand, _rules(rules), reason)
+
+
+Criterion = Callable[[tuple[str, ...], "System | DealMiss"], CriterionVerdict]
+
+CRITERIA: dict[str, Criterion] = {
+    "pagat_scale": pagat_scale,
+    "pagat_scale_mighty_minus": pagat_scale_mighty_minus,
+    "korean_scale": korean_scale,
+    "no_points": no_points,
+    "lone_jack": lone_jack,
+    "lone_mighty": lone_mighty,
+    "one_point_card": one_point_card,
+    "all_points": all_points,
+    "red_mighty_minus": red_mighty_minus,
+}
+
+
+def check_deal_miss(system: System, hand) -> DealMissVerdict:
+    """Every criterion of the system on a hand of canonical codes, in the system's order."""
+    hand = tuple(hand)
+    rules = system.deal_miss
+    return DealMissVerdict(hand, tuple(CRITERIA[c](hand, rules) for c in rules.criteria))
+
+
+# --- exact odds ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DealMissOdds:
+    """Exact chances that one player's random deal qualifies."""
+
+    qualifies: Fraction
+    # summed separately over the hands that fail, so the two adding to 1 checks the count
+    does_not_qualify: Fraction
+    by_criterion: tuple[tuple[str, Fraction], ...]
+
+
+def kind_sizes(deck: Deck) -> tuple[int, ...]:
+    """How many physical cards of each kind the deck holds (a double deck holds two of a code)."""
+    sizes = Counter()
+    for card, copies in deck.cards:
+        sizes[kind_of(card)] += copies
+    return tuple(sizes[kind] for kind in KINDS)
+
+
+def holding_patterns(deck: Deck, size: int | None = None) -> Iterator[tuple[Holding, int]]:
+    """Every holding a dealt hand can have, with how many hands of the deck have it."""
+    sizes = kind_sizes(deck)
+    size = deck.dealt if size is None else size
+    *specials, plain = sizes
+    ways = [[math.comb(n, k) for k in range(n + 1)] for n in sizes]
+    for counts in itertools.product(*(range(min(n, size) + 1) for n in specials)):
+        rest = size - sum(counts)
+        if 0 <= rest <= plain:
+            hands = ways[-1][rest]
+            for i, k in enumerate(counts):
+                hands *= ways[i][k]
+            yield Holding((*counts, rest)), hands
+
+
+@lru_cache(maxsize=256)
+def _odds(
+    deck: Deck, criteria: tuple[str, ...], threshold: str, one_eyed_jacks_only: bool
+) -> DealMissOdds:
+    rules = DealMiss(
+        criteria=criteria, threshold=threshold, one_eyed_jacks_only=one_eyed_jacks_only
+    )
+    judges = [(c, JUDGES[c]) for c in criteria]
+    qualifying = failing = 0
+    by_criterion = dict.fromkeys(criteria, 0)
+    for holding, hands in holding_patterns(deck):
+        met = [c for c, judge in judges if judge(holding, rules)]
+        for c in met:
+            by_criterion[c] += hands
+        if met:
+            qualifying += hands
+        else:
+            failing += hands
+    every_hand = math.comb(deck.size, deck.dealt)
+    return DealMissOdds(
+        Fraction(qualifying, every_hand),
+        Fraction(failing, every_hand),
+        tuple((c, Fraction(n, every_hand)) for c, n in by_criterion.items()),
+    )
+
+
+def deal_miss_odds(deck: Deck, deal_miss: DealMiss) -> DealMissOdds:
+    """The exact odds for a deck and deal-miss options (cached: they never change)."""
+    criteria = tuple(sorted(set(deal_miss.criteria)))
+    return _odds(deck, criteria, deal_miss.threshold, deal_miss.one_eyed_jacks_only)
+
+
+def deal_miss_probability(system: System) -> Fraction:
+    """The chance that one player's random deal qualifies under any of the system's criteria."""
+    return deal_miss_odds(system.deck_cards, system.deal_miss).qualifies
+
+
+def criterion_probabilities(system: System) -> dict[str, Fraction]:
+    """The chance of each criterion on its own, in the system's order."""
+    odds = dict(deal_miss_odds(system.deck_cards, system.deal_miss).by_criterion)
+    return {c: odds[c] for c in system.deal_miss.criteria}
+
+
+# --- the JSON boundary -------------------------------------------------------------------
+
+
+def _read_cards(raw: object, problems: list[Problem]) -> tuple[str, ...] | None:
+    if raw is None:
+        problems.append(
+            Problem("hand", "missing", "'hand' is required: list the cards you were dealt.")
+        )
+        return None
+    if not isinstance(raw, list):
+        problems.append(
+            Problem(
+                "hand", "bad_type", '\'hand\' must be a list of card codes such as ["AS", "10H"].'
+            )
+        )
+        return None
+    cards = []
+    for i, item in enumerate(raw):
+        try:
+            cards.append(parse_card(item))
+        except CardCodeError as error:
+            problems.append(Problem(f"hand[{i}]", "unknown_card", str(error)))
+            cards.append(None)
+    return tuple(cards)
+
+
+def _hand_problems(cards: tuple[str | None, ...], deck: Deck) -> list[Problem]:
+    """Cards this deck does not hold, more copies than it holds, and the wrong number of cards."""
+    problems = []
+    seen: Counter = Counter()
+    for i, card in enumerate(cards):
+        if card is None:
+            continue
+        seen[card] += 1
+        if not deck.holds(card):
+            problems.append(
+                Problem(
+                    f"hand[{i}]",
+                    "card_not_in_deck",
+                    f"{shown(card)} is not in this system's deck: {deck.description}.",
+                )
+            )
+        elif seen[card] > deck.count(card):
+            held = "once" if deck.count(card) == 1 else "twice"
+            problems.append(
+                Problem(
+                    f"hand[{i}]",
+                    "duplicate_card",
+                    f"{shown(card)} is in the hand more often than the deck holds it ({held}).",
+                )
+            )
+    if len(cards) != deck.dealt:
+        problems.append(
+            Problem(
+                "hand",
+                "wrong_hand_size",
+                f"A hand in this system has {deck.dealt} cards, not {len(cards)}.",
+            )
+        )
+    return problems
+
+
+def _read_system(request: dict, problems: list[Problem]) -> tuple[str, System | None]:
+    slug = request.get("system", "pagat-standard")
+    options = request.get("options") or {}
+    if not isinstance(slug, str):
+        problems.append(
+            Problem(
+                "system", "bad_type", "'system' must be a preset name such as \"pagat-standard\"."
+            )
+        )
+        return "", None
+    if not isinstance(options, dict):
+        problems.append(Problem("options", "bad_type", "'options' must be a JSON object."))
+        return slug, None
+    # imported here: the presets are data that load after the rules they describe
+    from .presets import get_preset
+
+    try:
+        return slug, get_preset(slug).system(options)
+    except InvalidInput as error:
+        problems.extend(error.problems)
+        return slug, None
+
+
+def _players_problems(raw: object, system: System) -> list[Problem]:
+    if raw is None:
+        return []
+    if isinstance(raw, bool) or not isinstance(raw, int):
+        return [Problem("players", "bad_type", f"'players' must be a whole number, not {raw!r}.")]
+    if raw != system.players:
+        return [
+            Problem(
+                "players",
+                "players_mismatch",
+                f"This system is for {system.players} players, not {raw}.",
+            )
+        ]
+    return []
+
+
+def read_redeal_request(request: object) -> tuple[str, System, tuple[str, ...]]:
+    """(slug, system, hand) from a HAND_JSON deal-miss request; InvalidInput lists every problem."""
+    if not isinstance(request, dict):
+        raise InvalidInput(
+            [
+                Problem(
+                    "",
+                    "bad_type",
+                    "A deal-miss request must be a JSON object with 'system' and 'hand'.",
+                )
+            ]
+        )
+    problems: list[Problem] = []
+    slug, system = _read_system(request, problems)
+    cards = _read_cards(request.get("hand"), problems)
+    if system is not None:
+        problems.extend(_players_problems(request.get("players"), system))
+        if cards is not None:
+            problems.extend(_hand_problems(cards, system.deck_cards))
+    if problems or system is None or cards is None:
+        raise InvalidInput(problems)
+    return slug, system, cards
+
+
+def redeal_response(request: object) -> dict:
+    """HAND_JSON deal-miss request → the verdict of every criterion and the exact odds."""
+    slug, system, hand = read_redeal_request(request)
+    verdict = check_deal_miss(system, hand)
+    chance = deal_miss_probability(system)
+    return {
+        "qualifies": verdict.qualifies,
+        "criteria": [criterion.as_json() for criterion in verdict.criteria],
+        "probability": float(chance),
+        "probability_exact": f"{chance.numerator}/{chance.denominator}",
+        "system": slug,
+        "players": system.players,
+        "hand_size": len(hand),
+        "hand": list(hand),
+    }
