@@ -94,9 +94,9 @@ def test_fewest_transfers(balances, expected):
 def test_seat_order_decides_the_order_of_transfers():
     balances = {"E": -5, "D": 5, "C": -5, "B": 10, "A": -5}
     assert [(t.frm, t.to) for t in fewest_transfers(balances)] == [
-        ("E", "D"),
+        ("E", "B"),
         ("C", "B"),
-        ("A", "B"),
+        ("A", "D"),
     ]
 
 
