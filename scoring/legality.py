@@ -184,7 +184,8 @@ def scoreable_level(hand: Hand, system: System) -> list[Problem]:
     if level not in levels:
         return []  # outside the table altogether: the limits say so
     counts = [system.called_cards]
-    if hand.partners and len(hand.partners) not in counts:
+    # a double-deck team may end with one partner: that table must score the level too
+    if 0 < len(hand.partners) < system.called_cards:
         counts.append(len(hand.partners))
     for partners in counts:
         with_whom = f"{players} players" + (" and two partners" if partners == 2 else "")
