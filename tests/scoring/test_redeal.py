@@ -114,19 +114,6 @@ def test_criterion(criterion, threshold, one_eyed, cards, qualifies, value):
     assert (verdict.id, verdict.qualifies, verdict.value) == (criterion, qualifies, value)
 
 
-@pytest.mark.parametrize(
-    ("criterion", "threshold", "one_eyed", "cards", "qualifies", "value"),
-    [pytest.param(*case[1:], id=case[0]) for case in CASES],
-)
-def test_the_odds_use_the_same_judgement_as_the_verdict(
-    criterion, threshold, one_eyed, cards, qualifies, value
-):
-    judged = JUDGES[criterion](
-        holding_of(dealt(cards)), rules(criterion, threshold=threshold, one_eyed=one_eyed)
-    )
-    assert judged is qualifies
-
-
 def test_pagat_reason_names_the_count_and_the_threshold():
     verdict = CRITERIA["pagat_scale"](dealt("AS JOKER KH 10C"), rules("pagat_scale"))
     assert verdict.reason == (
@@ -243,10 +230,12 @@ def brute_force(deck: Deck, deal_miss: DealMiss) -> Fraction:
     return Fraction(met, math.comb(deck.size, deck.dealt))
 
 
+# the threshold only moves the counting criteria
+COUNTING = ("pagat_scale", "pagat_scale_mighty_minus", "korean_scale", "red_mighty_minus")
 RULE_VARIANTS = [
     pytest.param((c,), t, j, id=f"{c}-{t}{'-one-eyed' if j else ''}")
     for c in CRITERIA
-    for t in ("0", "1/2", "1")
+    for t in (("0", "1/2", "1") if c in COUNTING else ("1/2",))
     for j in ((False, True) if c == "lone_jack" else (False,))
 ] + [
     pytest.param(tuple(CRITERIA), "1/2", False, id="every-criterion"),
@@ -345,7 +334,7 @@ def test_every_chance_is_a_probability_and_the_complement_adds_to_one(deck, deal
     assert max(singles, default=0) <= odds.qualifies <= sum(singles)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(deck=st.sampled_from(DECK_CHOICES), deal_miss=any_rules)
 def test_a_higher_threshold_never_makes_a_deal_miss_rarer(deck, deal_miss):
     chances = [
