@@ -7,6 +7,7 @@ is legal under a system is legality.py's job.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .cards import TRUMPS, CardCodeError, parse_card
 from .problems import Problem
@@ -64,11 +65,11 @@ class Hand:
     def auction_bid(self) -> Contract:
         return self.bid or self.contract
 
-    @property
+    @cached_property
     def active(self) -> tuple[str, ...]:
         return tuple(seat for seat in self.seats if seat not in self.sitting_out)
 
-    @property
+    @cached_property
     def defenders(self) -> tuple[str, ...]:
         team = {self.declarer, *self.partners}
         return tuple(seat for seat in self.active if seat not in team)

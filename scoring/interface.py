@@ -17,7 +17,8 @@ def hand_and_system(data: object) -> tuple[Hand, System]:
     """Parse a hand request and resolve its system; InvalidInput lists every shape problem."""
     hand, problems = parse_hand(data)
     system = None
-    if isinstance(data, dict):
+    # parse_hand already reports options that are not an object
+    if isinstance(data, dict) and isinstance(data.get("options") or {}, dict):
         try:
             system = resolve_system(data.get("system", "pagat-standard"), data.get("options") or {})
         except InvalidInput as error:

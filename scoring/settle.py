@@ -53,7 +53,10 @@ def fewest_transfers(balances: Mapping[str, Amount]) -> list[Transfer]:
     if sum(balances.values()) != 0:
         raise ValueError(f"Balances must sum to zero, not {sum(balances.values())}: {balances}")
     pairs, owing = _opposite_pairs(seats, balances)
-    if len(owing) <= EXACT_LIMIT:
+    if len(owing) <= 3:
+        # with opposite pairs gone, no one or two of three can settle among themselves
+        groups = [list(range(len(owing)))] if owing else []
+    elif len(owing) <= EXACT_LIMIT:
         groups = _most_zero_sum_groups([balances[seat] for seat in owing])
     else:
         groups = [list(range(len(owing)))]
@@ -133,11 +136,12 @@ def _greedy(balances: dict[str, Amount]) -> list[Transfer]:
     k − 1; a group with no zero-sum part inside it takes exactly k − 1.
     """
     seats = list(balances)
+    position = {seat: index for index, seat in enumerate(seats)}
     left = dict(balances)
     transfers = []
     while True:
-        debtor = min(seats, key=lambda seat: (left[seat], seats.index(seat)))
-        creditor = min(seats, key=lambda seat: (-left[seat], seats.index(seat)))
+        debtor = min(seats, key=lambda seat: (left[seat], position[seat]))
+        creditor = min(seats, key=lambda seat: (-left[seat], position[seat]))
         if left[debtor] == 0:
             return transfers
         amount = min(-left[debtor], left[creditor])

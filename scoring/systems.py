@@ -10,6 +10,8 @@ declaration.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import json
 import typing
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -177,11 +179,19 @@ class Preset:
     slug: str
     name: str
     description: str
-    options: dict
+    options: dict = field(hash=False)
     source: str = ""
 
     def system(self, overrides: dict | None = None) -> System:
-        return build_system(merge(self.options, overrides or {}))
+        if not isinstance(overrides or {}, dict):
+            raise InvalidInput([Problem("options", "bad_option", "The options must be a JSON object.")])
+        # systems are immutable, so each distinct (preset, overrides) is built and checked once
+        return _cached_system(self, json.dumps(overrides or {}, sort_keys=True))
+
+
+@functools.lru_cache(maxsize=512)
+def _cached_system(preset: Preset, overrides_json: str) -> System:
+    return build_system(merge(preset.options, json.loads(overrides_json)))
 
 
 # --- building and validating ------------------------------------------------
@@ -198,6 +208,7 @@ def merge(base: dict, overrides: dict) -> dict:
     return merged
 
 
+@functools.cache
 def _hints(cls) -> dict:
     return typing.get_type_hints(cls)
 
