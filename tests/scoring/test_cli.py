@@ -1,0 +1,61 @@
+"""`python -m scoring`: HAND_JSON on stdin, one JSON answer per line, exit 2 when anything was illegal."""
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from scoring.__main__ import main
+
+from .hands import hand
+
+
+def run(command: str, stdin: str, monkeypatch, capsys) -> tuple[int, list[dict]]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    status = main([command])
+    return status, [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+
+def test_one_hand_scores_with_exit_zero(monkeypatch, capsys):
+    status, answers = run("score", json.dumps(hand("16 NT", 18)), monkeypatch, capsys)
+    assert status == 0
+    assert answers[0]["payments"]["Ann"] == 32
+
+
+def test_json_lines_answer_line_by_line_and_an_illegal_hand_exits_two(monkeypatch, capsys):
+    lines = "\n".join([json.dumps(hand("15 D", 16)), json.dumps(hand("12 D", 16)), "not json"])
+    status, answers = run("score", lines, monkeypatch, capsys)
+    assert status == 2
+    assert answers[0]["score"] == 5
+    assert answers[1]["errors"][0]["code"] == "below_minimum"
+    assert answers[2]["errors"][0]["code"] == "bad_json"
+
+
+def test_check_prints_legal_or_every_error(monkeypatch, capsys):
+    status, answers = run("check", json.dumps(hand("15 D", 16)), monkeypatch, capsys)
+    assert (status, answers) == (0, [{"legal": True, "errors": []}])
+    status, answers = run("check", json.dumps(hand("15 D", 21)), monkeypatch, capsys)
+    assert status == 2 and answers[0]["legal"] is False
+
+
+def test_redeal_answers_the_deal_miss_request(monkeypatch, capsys):
+    request = {"system": "korean-standard", "players": 5,
+               "hand": ["AS", "JOKER", "7H", "2C", "3D", "4D", "5D", "6D", "7D", "8D"]}
+    status, answers = run("redeal", json.dumps(request), monkeypatch, capsys)
+    assert status == 0 and answers[0]["qualifies"] is True
+    assert 0 < answers[0]["probability"] < 1
+
+
+def test_unknown_command_is_a_usage_error():
+    assert main(["frobnicate"]) == 64
+
+
+@pytest.mark.parametrize("command", ["score", "check", "redeal", "auction"])
+def test_the_module_runs_as_a_program(command):
+    completed = subprocess.run(
+        [sys.executable, "-m", "scoring", command], input="{}", capture_output=True, text=True, check=False
+    )
+    assert completed.returncode == 2
+    assert "errors" in json.loads(completed.stdout.splitlines()[0])
