@@ -34,6 +34,9 @@ def parse_card(text: object) -> str:
     if cleaned in ("JOKER", "JK", "JO"):
         return JOKER
     rank, suit = cleaned[:-1], cleaned[-1:]
+    if suit not in SUITS and cleaned[:1] in SUITS:
+        # players often write the suit first ("♠A", "H10"); suits and ranks share no letter
+        suit, rank = cleaned[:1], cleaned[1:]
     if rank == "T":
         rank = "10"
     if suit not in SUITS or rank not in RANKS:

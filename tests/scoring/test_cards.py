@@ -1,0 +1,51 @@
+"""Card codes as people type them, and the decks of RULES.md §2."""
+
+import pytest
+
+from scoring.cards import DECKS, CardCodeError, mighty, parse_card, ripper
+
+
+@pytest.mark.parametrize(
+    ("typed", "code"),
+    [("AS", "AS"), ("as", "AS"), ("10h", "10H"), ("TH", "10H"), ("A♠", "AS"), ("♠A", "AS"),
+     ("H10", "10H"), ("joker", "JOKER"), (" qd ", "QD"), ("♣3", "3C")],
+)
+def test_card_codes_are_read_the_way_players_write_them(typed, code):
+    assert parse_card(typed) == code
+
+
+@pytest.mark.parametrize("typed", ["", "1S", "AX", "11H", "S", 12, None])
+def test_a_code_that_names_no_card_gets_a_friendly_error(typed):
+    with pytest.raises(CardCodeError, match="card"):
+        parse_card(typed)
+
+
+@pytest.mark.parametrize(
+    ("deck", "size", "points", "dealt", "players_dealt_to"),
+    [
+        ("standard", 53, 20, 10, 5),
+        ("three_player", 33, 20, 10, 3),
+        ("jun_four_player", 43, 20, 10, 4),
+        ("chicago_four_player", 51, 20, 12, 4),
+        ("six_player_knockout", 53, 20, 8, 6),
+        ("seven_player_knockout", 53, 20, 7, 7),
+        ("chicago_six_player", 106, 40, 17, 6),
+        ("chicago_seven_player", 102, 40, 14, 7),
+        ("chicago_eight_player", 100, 40, 12, 8),
+        ("two_player", 23, 20, 10, 2),
+    ],
+)
+def test_every_deck_deals_out_exactly(deck, size, points, dealt, players_dealt_to):
+    deck = DECKS[deck]
+    assert (deck.size, deck.total_points, deck.dealt) == (size, points, dealt)
+    assert players_dealt_to * deck.dealt + deck.kitty == deck.size
+
+
+def test_the_mighty_turns_red_when_spades_are_trump():
+    assert (mighty("H"), mighty("NT"), mighty("S")) == ("AS", "AS", "AD")
+    assert mighty("S", spade_trump_keeps_mighty=True) == "AS"
+
+
+def test_the_ripper_is_the_club_three_or_the_black_seven_with_three_players():
+    assert (ripper("S"), ripper("C")) == ("3C", "3S")
+    assert ripper("H", DECKS["three_player"]) == "7C"
