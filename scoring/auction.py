@@ -99,16 +99,25 @@ def _bid_limits(bid: Contract, system: System, field: str) -> Problem | None:
         low -= 1
     if bid.points < low:
         nt = f" ({low} in no trump)" if low < system.min_bid else ""
-        return Problem(field, "below_minimum",
-                       f"A bid of {bid.points} is below this system's minimum of {system.min_bid}{nt}.")
+        return Problem(
+            field,
+            "below_minimum",
+            f"A bid of {bid.points} is below this system's minimum of {system.min_bid}{nt}.",
+        )
     if bid.points > system.max_bid and not system.bids_above_max:
-        return Problem(field, "above_maximum",
-                       f"A bid of {bid.points} is above this system's maximum of {system.max_bid}.")
+        return Problem(
+            field,
+            "above_maximum",
+            f"A bid of {bid.points} is above this system's maximum of {system.max_bid}.",
+        )
     if not bid.no_trump and bid.points < system.min_suit_contract:
         # 관악 5마: a trump suit needs 3 or more on its scale
-        return Problem(field, "suit_needs_higher_contract",
-                       f"A bid in {SUIT_NAMES[bid.trump]} needs {system.min_suit_contract} or more in "
-                       f"this system: {bid.points} may only be bid in no trump.")
+        return Problem(
+            field,
+            "suit_needs_higher_contract",
+            f"A bid in {SUIT_NAMES[bid.trump]} needs {system.min_suit_contract} or more in "
+            f"this system: {bid.points} may only be bid in no trump.",
+        )
     return None
 
 
@@ -153,30 +162,52 @@ class _Walk:
         if call.seat != self.expected:
             if call.seat in self.passed and not self.reenter:
                 # pagat, 002, 004: a player who has passed cannot bid again
-                return Problem(field, "already_passed",
-                               f"{call.seat} has passed and may not bid again: it is "
-                               f"{self.expected}'s turn.")
+                return Problem(
+                    field,
+                    "already_passed",
+                    f"{call.seat} has passed and may not bid again: it is {self.expected}'s turn.",
+                )
             if call.seat not in self.bidders:
-                return Problem(field, "not_your_turn",
-                               f"{call.seat} does not play this hand: it is {self.expected}'s turn.")
-            return Problem(field, "not_your_turn", f"It is {self.expected}'s turn, not {call.seat}'s.")
+                return Problem(
+                    field,
+                    "not_your_turn",
+                    f"{call.seat} does not play this hand: it is {self.expected}'s turn.",
+                )
+            return Problem(
+                field, "not_your_turn", f"It is {self.expected}'s turn, not {call.seat}'s."
+            )
         if call.passed:
             return self._pass_problem(field, call)
         return self._bid_problem(field, call.bid)
 
     def _pass_problem(self, field: str, call: Call) -> Problem | None:
         rules = self.system.auction
-        if not rules.dealer_may_pass and call.seat == self.dealer and call.seat not in self.had_turn:
+        if (
+            not rules.dealer_may_pass
+            and call.seat == self.dealer
+            and call.seat not in self.had_turn
+        ):
             # 신촌, 대구 (seed 003): the dealer may not pass at their first turn
-            return Problem(field, "dealer_must_bid",
-                           f"{call.seat} is the dealer, who may not pass at their first turn in this "
-                           f"system: bid at least {self.system.min_bid}.")
+            return Problem(
+                field,
+                "dealer_must_bid",
+                f"{call.seat} is the dealer, who may not pass at their first turn in this "
+                f"system: bid at least {self.system.min_bid}.",
+            )
         others = len(self.bidders) - 1
-        if rules.forced_minimum and self.round == 1 and self.high_bid is None and self.passes_in_a_row == others:
+        if (
+            rules.forced_minimum
+            and self.round == 1
+            and self.high_bid is None
+            and self.passes_in_a_row == others
+        ):
             # pagat variant: if everyone else passes in the first round, the last must bid
-            return Problem(field, "must_bid_minimum",
-                           f"Everyone else has passed, so {call.seat} must bid at least "
-                           f"{self.system.min_bid}.")
+            return Problem(
+                field,
+                "must_bid_minimum",
+                f"Everyone else has passed, so {call.seat} must bid at least "
+                f"{self.system.min_bid}.",
+            )
         return None
 
     def _bid_problem(self, field: str, bid: Contract) -> Problem | None:
@@ -184,9 +215,12 @@ class _Walk:
         if limit is not None:
             return limit
         if self.high_bid is not None and not outbids(bid, self.high_bid, self.system):
-            return Problem(field, "bid_not_higher",
-                           f"{bid_words(bid)} does not beat the standing bid of "
-                           f"{bid_words(self.high_bid)} by {self.high_bidder}.")
+            return Problem(
+                field,
+                "bid_not_higher",
+                f"{bid_words(bid)} does not beat the standing bid of "
+                f"{bid_words(self.high_bid)} by {self.high_bidder}.",
+            )
         return None
 
     def apply(self, call: Call) -> None:
@@ -271,8 +305,11 @@ def check_auction(
     if start not in bidders:
         # pagat 6 players: the dealer who sits out does not bid; the next player opens
         position = seats.index(start)
-        start = next(seats[(position + step) % len(seats)] for step in range(1, len(seats) + 1)
-                     if seats[(position + step) % len(seats)] in bidders)
+        start = next(
+            seats[(position + step) % len(seats)]
+            for step in range(1, len(seats) + 1)
+            if seats[(position + step) % len(seats)] in bidders
+        )
     walk = _Walk(system, bidders, dealer, start)
     for index, call in enumerate(calls):
         if call is None:
@@ -289,36 +326,58 @@ def check_auction(
 
 def _read_bid(value: object, field: str) -> tuple[Contract | None, list[Problem]]:
     if not isinstance(value, dict):
-        return None, [Problem(field, "bad_call",
-                              "A bid must be an object such as {\"points\": 13, \"trump\": \"S\"}.")]
+        return None, [
+            Problem(
+                field, "bad_call", 'A bid must be an object such as {"points": 13, "trump": "S"}.'
+            )
+        ]
     points, trump = value.get("points"), value.get("trump")
     problems = []
     if isinstance(points, float) and points.is_integer():
         points = int(points)
     if isinstance(points, bool) or not isinstance(points, int):
-        problems.append(Problem(field, "bad_type", f"A bid's points must be a whole number, not {points!r}."))
+        problems.append(
+            Problem(field, "bad_type", f"A bid's points must be a whole number, not {points!r}.")
+        )
     if isinstance(trump, str):
         trump = _TRUMP_INPUT.get(trump.strip().upper(), trump.strip().upper())
     if trump not in TRUMPS:
-        problems.append(Problem(field, "bad_trump", f"Trump must be one of S, H, D, C or NT, not {trump!r}."))
+        problems.append(
+            Problem(field, "bad_trump", f"Trump must be one of S, H, D, C or NT, not {trump!r}.")
+        )
     if problems:
         return None, problems
     return Contract(points, trump), []
 
 
-def read_call(value: object, index: int, seats: tuple[str, ...]) -> tuple[Call | None, list[Problem]]:
-    """One call of the request's ``auction`` list: ``{"seat", "bid"}`` or ``{"seat", "pass": true}``."""
+def read_call(
+    value: object, index: int, seats: tuple[str, ...]
+) -> tuple[Call | None, list[Problem]]:
+    """One call of the request's ``auction`` list: ``{"seat", "bid"}`` or
+    ``{"seat", "pass": true}``."""
     field = f"auction[{index}]"
     if not isinstance(value, dict):
-        return None, [Problem(field, "bad_call",
-                              "Each call must be an object such as {\"seat\": \"Ann\", \"pass\": true}.")]
+        return None, [
+            Problem(
+                field,
+                "bad_call",
+                'Each call must be an object such as {"seat": "Ann", "pass": true}.',
+            )
+        ]
     seat = value.get("seat")
     if seat not in seats:
-        return None, [Problem(field, "unknown_seat",
-                              f"{seat!r} in '{field}' is not one of the seats ({', '.join(seats)}).")]
+        return None, [
+            Problem(
+                field,
+                "unknown_seat",
+                f"{seat!r} in '{field}' is not one of the seats ({', '.join(seats)}).",
+            )
+        ]
     passed = value.get("pass") is True
     if passed == ("bid" in value and value["bid"] is not None):
-        return None, [Problem(field, "bad_call", "Each call is either a bid or a pass, not both or neither.")]
+        return None, [
+            Problem(field, "bad_call", "Each call is either a bid or a pass, not both or neither.")
+        ]
     if passed:
         return Call(seat), []
     bid, problems = _read_bid(value["bid"], field)
@@ -343,12 +402,22 @@ def auction_from_request(data: dict, system: System) -> tuple[AuctionResult | No
         return None, problems
     dealer = data.get("dealer")
     if dealer not in seats:
-        problems.append(Problem("dealer", "unknown_seat" if dealer is not None else "missing",
-                                "The auction needs the dealer: name one of the seats."))
+        problems.append(
+            Problem(
+                "dealer",
+                "unknown_seat" if dealer is not None else "missing",
+                "The auction needs the dealer: name one of the seats.",
+            )
+        )
     first = data.get("first_bidder")
     if first is not None and first not in seats:
-        problems.append(Problem("first_bidder", "unknown_seat",
-                                f"{first!r} in 'first_bidder' is not one of the seats."))
+        problems.append(
+            Problem(
+                "first_bidder",
+                "unknown_seat",
+                f"{first!r} in 'first_bidder' is not one of the seats.",
+            )
+        )
     sitting_out = data.get("sitting_out") or []
     if not isinstance(sitting_out, list) or any(seat not in seats for seat in sitting_out):
         problems.append(Problem("sitting_out", "unknown_seat", "'sitting_out' must list seats."))
@@ -357,7 +426,9 @@ def auction_from_request(data: dict, system: System) -> tuple[AuctionResult | No
         problems.append(Problem("sitting_out", "bad_seats", "Someone must be left to bid."))
     raw_calls = data.get("auction")
     if not isinstance(raw_calls, list):
-        problems.append(Problem("auction", "bad_type", "'auction' must be a list of bids and passes."))
+        problems.append(
+            Problem("auction", "bad_type", "'auction' must be a list of bids and passes.")
+        )
     if problems:
         return None, problems
     calls, call_problems = [], {}
@@ -366,12 +437,25 @@ def auction_from_request(data: dict, system: System) -> tuple[AuctionResult | No
         calls.append(call)
         if trouble:
             call_problems[index] = trouble
-    result = check_auction(system, seats, dealer, calls, first_bidder=first,
-                           sitting_out=tuple(sitting_out), call_problems=call_problems)
+    result = check_auction(
+        system,
+        seats,
+        dealer,
+        calls,
+        first_bidder=first,
+        sitting_out=tuple(sitting_out),
+        call_problems=call_problems,
+    )
     return result, []
 
 
-_EMPTY = {"first_illegal": None, "declarer": None, "bid": None, "finished": False, "thrown_in": False}
+_EMPTY = {
+    "first_illegal": None,
+    "declarer": None,
+    "bid": None,
+    "finished": False,
+    "thrown_in": False,
+}
 
 
 def auction_request(data: object) -> dict:

@@ -71,7 +71,9 @@ def trump_words(trump: str) -> str:
 
 
 def contract_words(contract: Contract) -> str:
-    return f"{contract.points} {'no trump' if contract.no_trump else 'in ' + SUIT_NAMES[contract.trump]}"
+    if contract.no_trump:
+        return f"{contract.points} no trump"
+    return f"{contract.points} in {SUIT_NAMES[contract.trump]}"
 
 
 def team_points(hand: Hand, system: System) -> int | None:
@@ -89,8 +91,14 @@ def team_points(hand: Hand, system: System) -> int | None:
 def seat_count(hand: Hand, system: System) -> list[Problem]:
     if len(hand.seats) == system.players:
         return []
-    return [Problem("seats", "wrong_player_count",
-                    f"This system is for {system.players} players, but {len(hand.seats)} seats were entered.")]
+    return [
+        Problem(
+            "seats",
+            "wrong_player_count",
+            f"This system is for {system.players} players, "
+            f"but {len(hand.seats)} seats were entered.",
+        )
+    ]
 
 
 def active_count(hand: Hand, system: System) -> list[Problem]:
@@ -102,21 +110,34 @@ def active_count(hand: Hand, system: System) -> list[Problem]:
         rule = f"{system.active_players} play each hand and {out} sit{'s' if out == 1 else ''} out"
     else:
         rule = f"all {system.players} play every hand"
-    return [Problem("sitting_out", "wrong_active_count",
-                    f"In this system {rule}, but {active} were entered as playing.")]
+    return [
+        Problem(
+            "sitting_out",
+            "wrong_active_count",
+            f"In this system {rule}, but {active} were entered as playing.",
+        )
+    ]
 
 
 def declarer_plays(hand: Hand, system: System) -> list[Problem]:
     if hand.declarer not in hand.sitting_out:
         return []
-    return [Problem("declarer", "declarer_sitting_out",
-                    f"{hand.declarer} sits out this hand, so cannot be the declarer.")]
+    return [
+        Problem(
+            "declarer",
+            "declarer_sitting_out",
+            f"{hand.declarer} sits out this hand, so cannot be the declarer.",
+        )
+    ]
 
 
 def partners_play(hand: Hand, system: System) -> list[Problem]:
     return [
-        Problem(f"partners[{i}]", "partner_sitting_out",
-                f"{seat} sits out this hand, so cannot be a partner.")
+        Problem(
+            f"partners[{i}]",
+            "partner_sitting_out",
+            f"{seat} sits out this hand, so cannot be a partner.",
+        )
         for i, seat in enumerate(hand.partners)
         if seat in hand.sitting_out
     ]
@@ -141,8 +162,13 @@ def _limits(contract: Contract, system: System, field: str, what: str) -> list[P
             rule = f"this system's minimum of {system.min_bid}"
         return [Problem(field, "below_minimum", f"{what} of {contract.points} is below {rule}.")]
     if contract.points > system.max_bid and not system.bids_above_max:
-        return [Problem(field, "above_maximum",
-                        f"{what} of {contract.points} is above this system's maximum of {system.max_bid}.")]
+        return [
+            Problem(
+                field,
+                "above_maximum",
+                f"{what} of {contract.points} is above this system's maximum of {system.max_bid}.",
+            )
+        ]
     return []
 
 
@@ -160,9 +186,14 @@ def _suit_floor(contract: Contract, system: System, field: str, what: str) -> li
     # 관악 5마 (seed 003 §6.6): a trump suit needs a bid of 3 or more on its scale
     if contract.no_trump or contract.points >= system.min_suit_contract:
         return []
-    return [Problem(field, "suit_needs_higher_contract",
-                    f"{what} in {trump_words(contract.trump)} needs {system.min_suit_contract} or more "
-                    f"in this system: {contract.points} may only be played in no trump.")]
+    return [
+        Problem(
+            field,
+            "suit_needs_higher_contract",
+            f"{what} in {trump_words(contract.trump)} needs {system.min_suit_contract} or more "
+            f"in this system: {contract.points} may only be played in no trump.",
+        )
+    ]
 
 
 def suit_floor(hand: Hand, system: System) -> list[Problem]:
@@ -190,17 +221,27 @@ def scoreable_level(hand: Hand, system: System) -> list[Problem]:
     for partners in counts:
         with_whom = f"{players} players" + (" and two partners" if partners == 2 else "")
         if (players, partners) not in tables.TABLES:
-            return [Problem("contract.points", "unscoreable_level",
-                            f"Seed 001 has no table for {with_whom}, so this hand cannot be scored.")]
+            return [
+                Problem(
+                    "contract.points",
+                    "unscoreable_level",
+                    f"Seed 001 has no table for {with_whom}, so this hand cannot be scored.",
+                )
+            ]
         if tables.team_amounts(players, partners, level) is not None:
             continue
         # 001: "If a bid is taken at these levels, the declarer must switch up to the
         # lowest valid level."
         target = tables.lowest_scoreable(players, partners, level)
         advice = f"switch up to {target}" if target else "no higher level can be scored either"
-        return [Problem("contract.points", "unscoreable_level",
-                        f"A contract of {level} cannot be scored with {with_whom} "
-                        f"(Chicago tables): {advice}.")]
+        return [
+            Problem(
+                "contract.points",
+                "unscoreable_level",
+                f"A contract of {level} cannot be scored with {with_whom} "
+                f"(Chicago tables): {advice}.",
+            )
+        ]
     return []
 
 
@@ -214,7 +255,9 @@ def change_kind(bid: Contract, contract: Contract) -> str:
     return "to_nt" if contract.no_trump else "suit"
 
 
-def required_contract(bid: Contract, trump: str, system: System, *, before_kitty: bool = False) -> int:
+def required_contract(
+    bid: Contract, trump: str, system: System, *, before_kitty: bool = False
+) -> int:
     """The lowest contract in ``trump`` that a winning ``bid`` may become."""
     rules = system.trump_change
     kind = change_kind(bid, Contract(bid.points, trump))
@@ -242,9 +285,14 @@ def contract_not_below_bid(hand: Hand, system: System) -> list[Problem]:
     bid = hand.auction_bid
     if hand.contract.points >= bid.points:
         return []
-    return [Problem("contract.points", "contract_below_bid",
-                    f"The contract ({hand.contract.points}) cannot be lower than the winning bid "
-                    f"({bid.points}): the kitty only lets the declarer raise it.")]
+    return [
+        Problem(
+            "contract.points",
+            "contract_below_bid",
+            f"The contract ({hand.contract.points}) cannot be lower than the winning bid "
+            f"({bid.points}): the kitty only lets the declarer raise it.",
+        )
+    ]
 
 
 def trump_change(hand: Hand, system: System) -> list[Problem]:
@@ -255,18 +303,33 @@ def trump_change(hand: Hand, system: System) -> list[Problem]:
     change = f"Changing trump from {trump_words(bid.trump)} to {trump_words(contract.trump)}"
     if not system.trump_change.allowed:
         # 관악 5마: trump is named with the bid, before the kitty, and cannot change
-        return [Problem("contract.trump", "trump_change_not_allowed",
-                        f"{change} is not allowed in this system: trump stays as bid.")]
+        return [
+            Problem(
+                "contract.trump",
+                "trump_change_not_allowed",
+                f"{change} is not allowed in this system: trump stays as bid.",
+            )
+        ]
     needed = required_contract(bid, contract.trump, system, before_kitty=hand.changed_before_kitty)
     if contract.points >= needed:
         return []
     when = " (announced before the kitty)" if hand.changed_before_kitty else ""
     if needed > system.max_bid and not system.bids_above_max:
-        return [Problem("contract.points", "trump_change_too_small",
-                        f"{change}{when} needs {needed} or more, above this system's maximum of "
-                        f"{system.max_bid}: from a bid of {bid.points} trump cannot change.")]
-    return [Problem("contract.points", "trump_change_too_small",
-                    f"{change}{when} needs {needed} or more: the bid was {bid.points}.")]
+        return [
+            Problem(
+                "contract.points",
+                "trump_change_too_small",
+                f"{change}{when} needs {needed} or more, above this system's maximum of "
+                f"{system.max_bid}: from a bid of {bid.points} trump cannot change.",
+            )
+        ]
+    return [
+        Problem(
+            "contract.points",
+            "trump_change_too_small",
+            f"{change}{when} needs {needed} or more: the bid was {bid.points}.",
+        )
+    ]
 
 
 def same_trump_raise(hand: Hand, system: System) -> list[Problem]:
@@ -276,9 +339,14 @@ def same_trump_raise(hand: Hand, system: System) -> list[Problem]:
     if contract.points <= bid.points:
         return []
     # Denexa (seed 004): the contract changes only with the trump suit
-    return [Problem("contract.points", "same_trump_raise_not_allowed",
-                    f"This system does not let the declarer raise the contract while keeping "
-                    f"{trump_words(bid.trump)}: the bid was {bid.points}, so the contract is {bid.points}.")]
+    return [
+        Problem(
+            "contract.points",
+            "same_trump_raise_not_allowed",
+            f"This system does not let the declarer raise the contract while keeping "
+            f"{trump_words(bid.trump)}: the bid was {bid.points}, so the contract is {bid.points}.",
+        )
+    ]
 
 
 # --- the partner call (RULES.md §5) --------------------------------------------
@@ -288,11 +356,20 @@ def call_type(hand: Hand, system: System) -> list[Problem]:
     call = hand.partner_call.type
     if call in system.partner_calls:
         return []
-    words = {"card": "calling a card", "first_trick": "the first-trick partner",
-             "none": "announcing no friend", "player": "naming a player as partner"}
+    words = {
+        "card": "calling a card",
+        "first_trick": "the first-trick partner",
+        "none": "announcing no friend",
+        "player": "naming a player as partner",
+    }
     allowed = ", ".join(words[c] for c in system.partner_calls)
-    return [Problem("partner_call.type", "call_not_allowed",
-                    f"This system does not allow {words[call]}; it allows {allowed}.")]
+    return [
+        Problem(
+            "partner_call.type",
+            "call_not_allowed",
+            f"This system does not allow {words[call]}; it allows {allowed}.",
+        )
+    ]
 
 
 def called_card_count(hand: Hand, system: System) -> list[Problem]:
@@ -300,9 +377,14 @@ def called_card_count(hand: Hand, system: System) -> list[Problem]:
     if call.type != "card" or len(call.cards) == system.called_cards:
         return []
     wanted = "one card" if system.called_cards == 1 else "two distinct cards (two decks)"
-    return [Problem("partner_call.cards", "called_card_count",
-                    f"The declarer calls exactly {wanted} in this system: "
-                    f"{len(call.cards)} {'was' if len(call.cards) == 1 else 'were'} entered.")]
+    return [
+        Problem(
+            "partner_call.cards",
+            "called_card_count",
+            f"The declarer calls exactly {wanted} in this system: "
+            f"{len(call.cards)} {'was' if len(call.cards) == 1 else 'were'} entered.",
+        )
+    ]
 
 
 def called_cards_valid(hand: Hand, system: System) -> list[Problem]:
@@ -314,12 +396,22 @@ def called_cards_valid(hand: Hand, system: System) -> list[Problem]:
     for i, card in enumerate(call.cards):
         field = f"partner_call.cards[{i}]"
         if card in seen:
-            problems.append(Problem(field, "duplicate_called_card",
-                                    f"{card} is called twice: the two called cards must differ (seed 001)."))
+            problems.append(
+                Problem(
+                    field,
+                    "duplicate_called_card",
+                    f"{card} is called twice: the two called cards must differ (seed 001).",
+                )
+            )
         seen.add(card)
         if not deck.holds(card):
-            problems.append(Problem(field, "card_not_in_deck",
-                                    f"{card} cannot be called: it is not in this deck ({deck.description})."))
+            problems.append(
+                Problem(
+                    field,
+                    "card_not_in_deck",
+                    f"{card} cannot be called: it is not in this deck ({deck.description}).",
+                )
+            )
     return problems
 
 
@@ -336,8 +428,11 @@ def forbidden_call(hand: Hand, system: System) -> list[Problem]:
     if "joker" in system.forbidden_calls:
         banned[JOKER] = "the Joker"
     return [
-        Problem(f"partner_call.cards[{i}]", "forbidden_call",
-                f"This system does not allow calling {banned[card]} as partner card.")
+        Problem(
+            f"partner_call.cards[{i}]",
+            "forbidden_call",
+            f"This system does not allow calling {banned[card]} as partner card.",
+        )
         for i, card in enumerate(call.cards)
         if card in banned
     ]
@@ -345,8 +440,11 @@ def forbidden_call(hand: Hand, system: System) -> list[Problem]:
 
 def partner_not_declarer(hand: Hand, system: System) -> list[Problem]:
     return [
-        Problem(f"partners[{i}]", "partner_is_declarer",
-                f"{seat} is the declarer and cannot also be their own partner.")
+        Problem(
+            f"partners[{i}]",
+            "partner_is_declarer",
+            f"{seat} is the declarer and cannot also be their own partner.",
+        )
         for i, seat in enumerate(hand.partners)
         if seat == hand.declarer
     ]
@@ -358,19 +456,37 @@ def partner_count(hand: Hand, system: System) -> list[Problem]:
         return []
     if system.always_alone:
         # pagat 3 players, 제주 3마: the declarer always plays alone
-        return [Problem("partners", "always_alone",
-                        "In this system the declarer always plays alone: enter no partners.")]
+        return [
+            Problem(
+                "partners",
+                "always_alone",
+                "In this system the declarer always plays alone: enter no partners.",
+            )
+        ]
     if call.type == "none":
-        return [Problem("partners", "partners_with_no_friend",
-                        "The declarer announced no friend, so there can be no partner.")]
+        return [
+            Problem(
+                "partners",
+                "partners_with_no_friend",
+                "The declarer announced no friend, so there can be no partner.",
+            )
+        ]
     most = system.called_cards if call.type == "card" else 1
     if len(partners) <= most:
         return []
-    how = {"card": f"{most} called card{'s' if most > 1 else ''}",
-           "first_trick": "the winner of the first trick", "player": "the named player"}[call.type]
-    return [Problem("partners", "too_many_partners",
-                    f"{len(partners)} partners were entered, but {how} can make at most "
-                    f"{most} partner{'s' if most > 1 else ''}.")]
+    how = {
+        "card": f"{most} called card{'s' if most > 1 else ''}",
+        "first_trick": "the winner of the first trick",
+        "player": "the named player",
+    }[call.type]
+    return [
+        Problem(
+            "partners",
+            "too_many_partners",
+            f"{len(partners)} partners were entered, but {how} can make at most "
+            f"{most} partner{'s' if most > 1 else ''}.",
+        )
+    ]
 
 
 def player_call(hand: Hand, system: System) -> list[Problem]:
@@ -379,28 +495,58 @@ def player_call(hand: Hand, system: System) -> list[Problem]:
         return []
     seat = call.seat
     if seat is None:
-        return [Problem("partner_call.seat", "player_call_mismatch",
-                        "A player call must name the seat that becomes the partner.")]
+        return [
+            Problem(
+                "partner_call.seat",
+                "player_call_mismatch",
+                "A player call must name the seat that becomes the partner.",
+            )
+        ]
     if seat == hand.declarer:
-        return [Problem("partner_call.seat", "partner_is_declarer",
-                        f"{seat} is the declarer and cannot name themselves as partner.")]
+        return [
+            Problem(
+                "partner_call.seat",
+                "partner_is_declarer",
+                f"{seat} is the declarer and cannot name themselves as partner.",
+            )
+        ]
     if seat in hand.sitting_out:
-        return [Problem("partner_call.seat", "partner_sitting_out",
-                        f"{seat} sits out this hand, so cannot be named as partner.")]
+        return [
+            Problem(
+                "partner_call.seat",
+                "partner_sitting_out",
+                f"{seat} sits out this hand, so cannot be named as partner.",
+            )
+        ]
     if hand.partners == (seat,) or system.always_alone:
         return []
-    return [Problem("partners", "player_call_mismatch",
-                    f"The declarer named {seat} as partner, so the partners must be exactly {seat}.")]
+    return [
+        Problem(
+            "partners",
+            "player_call_mismatch",
+            f"The declarer named {seat} as partner, so the partners must be exactly {seat}.",
+        )
+    ]
 
 
 def secret_solo(hand: Hand, system: System) -> list[Problem]:
-    if hand.partner_call.type != "card" or hand.partners or system.secret_solo or system.always_alone:
+    if (
+        hand.partner_call.type != "card"
+        or hand.partners
+        or system.secret_solo
+        or system.always_alone
+    ):
         return []
     # 001 and a pagat variant: the called card may be neither held nor buried by the declarer,
     # so a card call always finds a partner; playing alone means announcing no friend
-    return [Problem("partners", "secret_solo_not_allowed",
-                    "A card was called but no partner was entered: that would be a secret solo, "
-                    "which this system does not allow. Enter the partner, or announce no friend.")]
+    return [
+        Problem(
+            "partners",
+            "secret_solo_not_allowed",
+            "A card was called but no partner was entered: that would be a secret solo, "
+            "which this system does not allow. Enter the partner, or announce no friend.",
+        )
+    ]
 
 
 def called_card_buried(hand: Hand, system: System) -> list[Problem]:
@@ -409,8 +555,11 @@ def called_card_buried(hand: Hand, system: System) -> list[Problem]:
         return []
     # 001: the declarer names a card "he neither possesses in his hand nor has buried"
     return [
-        Problem(f"discards[{i}]", "called_card_discarded",
-                f"{card} was called as partner card, so the declarer may not bury it in this system.")
+        Problem(
+            f"discards[{i}]",
+            "called_card_discarded",
+            f"{card} was called as partner card, so the declarer may not bury it in this system.",
+        )
         for i, card in enumerate(hand.discards)
         if card in call.cards
     ]
@@ -423,9 +572,14 @@ def discard_count(hand: Hand, system: System) -> list[Problem]:
     wanted = system.deck_cards.discards
     if not hand.discards or len(hand.discards) == wanted:
         return []
-    return [Problem("discards", "wrong_discard_count",
-                    f"The declarer buries exactly {wanted} cards in this game: "
-                    f"{len(hand.discards)} {'was' if len(hand.discards) == 1 else 'were'} entered.")]
+    return [
+        Problem(
+            "discards",
+            "wrong_discard_count",
+            f"The declarer buries exactly {wanted} cards in this game: "
+            f"{len(hand.discards)} {'was' if len(hand.discards) == 1 else 'were'} entered.",
+        )
+    ]
 
 
 def discards_valid(hand: Hand, system: System) -> list[Problem]:
@@ -434,15 +588,25 @@ def discards_valid(hand: Hand, system: System) -> list[Problem]:
     for i, card in enumerate(hand.discards):
         field = f"discards[{i}]"
         if not deck.holds(card):
-            problems.append(Problem(field, "card_not_in_deck",
-                                    f"{card} cannot be buried: it is not in this deck ({deck.description})."))
+            problems.append(
+                Problem(
+                    field,
+                    "card_not_in_deck",
+                    f"{card} cannot be buried: it is not in this deck ({deck.description}).",
+                )
+            )
             continue
         seen[card] += 1
         copies = deck.count(card)
         if seen[card] > copies:
             held = "one" if copies == 1 else "only two"
-            problems.append(Problem(field, "duplicate_discard",
-                                    f"{card} is buried {seen[card]} times, but this deck holds {held}."))
+            problems.append(
+                Problem(
+                    field,
+                    "duplicate_discard",
+                    f"{card} is buried {seen[card]} times, but this deck holds {held}.",
+                )
+            )
     return problems
 
 
@@ -452,18 +616,30 @@ def discards_valid(hand: Hand, system: System) -> list[Problem]:
 def points_given(hand: Hand, system: System) -> list[Problem]:
     if hand.points is not None or hand.defender_points is not None or hand.outcome != "played":
         return []
-    return [Problem("points", "missing_points",
-                    "Enter the point cards the declarer's team took (or the defenders' count).")]
+    return [
+        Problem(
+            "points",
+            "missing_points",
+            "Enter the point cards the declarer's team took (or the defenders' count).",
+        )
+    ]
 
 
 def points_range(hand: Hand, system: System) -> list[Problem]:
     total = system.total_points
     problems = []
-    for field, value, whose in (("points", hand.points, "The declarer's team"),
-                                ("defender_points", hand.defender_points, "The defenders")):
+    for field, value, whose in (
+        ("points", hand.points, "The declarer's team"),
+        ("defender_points", hand.defender_points, "The defenders"),
+    ):
         if value is not None and not 0 <= value <= total:
-            problems.append(Problem(field, "points_out_of_range",
-                                    f"{whose} cannot take {value} point cards: there are {total} in this deck."))
+            problems.append(
+                Problem(
+                    field,
+                    "points_out_of_range",
+                    f"{whose} cannot take {value} point cards: there are {total} in this deck.",
+                )
+            )
     return problems
 
 
@@ -477,10 +653,15 @@ def points_agree(hand: Hand, system: System) -> list[Problem]:
         return []
     if hand.points + hand.defender_points == total:
         return []
-    return [Problem("defender_points", "points_inconsistent",
-                    f"{hand.points} points for the declarer's team and {hand.defender_points} for the "
-                    f"defenders make {hand.points + hand.defender_points}, not the {total} point cards "
-                    f"in this deck: enter one of them, or make them add up.")]
+    return [
+        Problem(
+            "defender_points",
+            "points_inconsistent",
+            f"{hand.points} points for the declarer's team and {hand.defender_points} for the "
+            f"defenders make {hand.points + hand.defender_points}, not the {total} point cards "
+            f"in this deck: enter one of them, or make them add up.",
+        )
+    ]
 
 
 def points_cover_discards(hand: Hand, system: System) -> list[Problem]:
@@ -488,24 +669,38 @@ def points_cover_discards(hand: Hand, system: System) -> list[Problem]:
     team = team_points(hand, system)
     if not _in_range(team, total) or not hand.discards:
         return []
-    if hand.points is not None and hand.defender_points is not None and hand.points + hand.defender_points != total:
+    if (
+        hand.points is not None
+        and hand.defender_points is not None
+        and hand.points + hand.defender_points != total
+    ):
         return []  # points_inconsistent already says so
     buried = point_count(card for card in hand.discards if system.deck_cards.holds(card))
     if system.discards_count_for == "declarer":
         if team >= buried:
             return []
         field = "points" if hand.points is not None else "defender_points"
-        return [Problem(field, "points_below_discards",
-                        f"The discards hold {buried} point card{'s' if buried != 1 else ''}, which count "
-                        f"for the declarer's team, but only {team} points were entered for it.")]
+        return [
+            Problem(
+                field,
+                "points_below_discards",
+                f"The discards hold {buried} point card{'s' if buried != 1 else ''}, which count "
+                f"for the declarer's team, but only {team} points were entered for it.",
+            )
+        ]
     # 신촌 5마 (seed 003 §6.3): the buried point cards count for the defenders
     defenders = total - team
     if defenders >= buried:
         return []
     field = "defender_points" if hand.defender_points is not None else "points"
-    return [Problem(field, "defender_points_below_discards",
-                    f"The discards hold {buried} point card{'s' if buried != 1 else ''}, which count for "
-                    f"the defenders in this system, but the defenders were left only {defenders}.")]
+    return [
+        Problem(
+            field,
+            "defender_points_below_discards",
+            f"The discards hold {buried} point card{'s' if buried != 1 else ''}, which count for "
+            f"the defenders in this system, but the defenders were left only {defenders}.",
+        )
+    ]
 
 
 # --- during play (RULES.md §5) -------------------------------------------------------
@@ -522,8 +717,10 @@ def instructions(hand: Hand, system: System) -> list[Problem]:
         reasons.append("this system does not allow telling the partner to take a trick")
     else:
         if hand.contract.points < rules.min_contract:
-            reasons.append(f"\"partner, take this trick\" needs a contract of {rules.min_contract} "
-                           f"or more, and this one is {hand.contract.points}")
+            reasons.append(
+                f'"partner, take this trick" needs a contract of {rules.min_contract} '
+                f"or more, and this one is {hand.contract.points}"
+            )
         if said > rules.per_hand:
             times = "once" if rules.per_hand == 1 else f"{rules.per_hand} times"
             reasons.append(f"it may be said {times} a hand, and it was said {said} times")
@@ -533,9 +730,14 @@ def instructions(hand: Hand, system: System) -> list[Problem]:
     # be immediately deemed set. If the partnership is not fully known at this point, the
     # hand is not scored."
     because = "; ".join(reasons)
-    return [Problem("instructions", "illegal_instruction",
-                    f"{because[0].upper()}{because[1:]}. The hand must be entered as conceded by the "
-                    f"declarer's team (or void if the partnership was not yet known).")]
+    return [
+        Problem(
+            "instructions",
+            "illegal_instruction",
+            f"{because[0].upper()}{because[1:]}. The hand must be entered as conceded by the "
+            f"declarer's team (or void if the partnership was not yet known).",
+        )
+    ]
 
 
 def lead_suit(hand: Hand, system: System) -> list[Problem]:
@@ -547,11 +749,21 @@ def lead_suit(hand: Hand, system: System) -> list[Problem]:
     if contract.no_trump and contract.points >= system.max_bid:
         if suit.strip().upper() in SUITS:
             return []
-        return [Problem("lead_suit", "lead_suit_not_allowed",
-                        f"The suit for the partner to lead must be S, H, D or C, not {suit!r}.")]
-    return [Problem("lead_suit", "lead_suit_not_allowed",
-                    f"Only a {system.max_bid} no-trump contract may name a suit for the partner to lead: "
-                    f"this contract is {contract_words(contract)}.")]
+        return [
+            Problem(
+                "lead_suit",
+                "lead_suit_not_allowed",
+                f"The suit for the partner to lead must be S, H, D or C, not {suit!r}.",
+            )
+        ]
+    return [
+        Problem(
+            "lead_suit",
+            "lead_suit_not_allowed",
+            f"Only a {system.max_bid} no-trump contract may name a suit for the partner to lead: "
+            f"this contract is {contract_words(contract)}.",
+        )
+    ]
 
 
 RULES: tuple[Rule, ...] = (
@@ -605,25 +817,45 @@ def _auction_problems(data: dict, hand: Hand, system: System) -> list[Problem]:
     if problems or result is None or not result.legal:
         return problems + (list(result.problems) if result is not None else [])
     if not result.finished:
-        return [Problem("auction", "auction_unfinished",
-                        "The auction entered has not finished: every player but one must pass.")]
+        return [
+            Problem(
+                "auction",
+                "auction_unfinished",
+                "The auction entered has not finished: every player but one must pass.",
+            )
+        ]
     if result.thrown_in:
-        return [Problem("auction", "auction_unfinished",
-                        "Everyone passed in the auction entered: the hand was thrown in, not played.")]
+        return [
+            Problem(
+                "auction",
+                "auction_unfinished",
+                "Everyone passed in the auction entered: the hand was thrown in, not played.",
+            )
+        ]
     problems = []
     if result.declarer != hand.declarer:
-        problems.append(Problem("declarer", "auction_declarer_mismatch",
-                                f"The auction was won by {result.declarer}, not {hand.declarer}."))
+        problems.append(
+            Problem(
+                "declarer",
+                "auction_declarer_mismatch",
+                f"The auction was won by {result.declarer}, not {hand.declarer}.",
+            )
+        )
     if result.bid != hand.auction_bid:
         field = "bid" if hand.bid is not None else "contract"
-        problems.append(Problem(field, "auction_bid_mismatch",
-                                f"The auction ended at {contract_words(result.bid)}, but the bid entered "
-                                f"is {contract_words(hand.auction_bid)}."))
+        problems.append(
+            Problem(
+                field,
+                "auction_bid_mismatch",
+                f"The auction ended at {contract_words(result.bid)}, but the bid entered "
+                f"is {contract_words(hand.auction_bid)}.",
+            )
+        )
     return problems
 
 
 def check_request(data: object) -> dict:
-    """A raw HAND_JSON request → ``{"legal": bool, "errors": [...]}``; never raises for bad input."""
+    """A raw HAND_JSON request → ``{"legal": bool, "errors": [...]}``; never raises on bad input."""
     hand, problems = parse_hand(data)
     system = None
     if isinstance(data, dict):
@@ -632,8 +864,9 @@ def check_request(data: object) -> dict:
 
             options = data.get("options") or {}
             # parse_hand reports options that are not an object
-            system = resolve_system(data.get("system", "pagat-standard"),
-                                    options if isinstance(options, dict) else {})
+            system = resolve_system(
+                data.get("system", "pagat-standard"), options if isinstance(options, dict) else {}
+            )
         except InvalidInput as error:
             problems = problems + error.problems
     if not problems and hand is not None and system is not None:

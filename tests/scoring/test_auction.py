@@ -22,7 +22,9 @@ def passes(*seats: str) -> list[dict]:
     return [{"seat": seat, "pass": True} for seat in seats]
 
 
-def walk(calls: list[dict], system: str = "pagat-standard", options: dict | None = None, **extra) -> dict:
+def walk(
+    calls: list[dict], system: str = "pagat-standard", options: dict | None = None, **extra
+) -> dict:
     from scoring.auction import auction_request
 
     request = {"system": system, "seats": FIVE, "dealer": "Ann", "auction": calls, **extra}
@@ -69,26 +71,54 @@ def test_003_gwanak_5_the_dealer_bids_last():
 
 def test_pagat_6p_the_dealer_who_sits_out_does_not_bid():
     seats = [*FIVE, "Fay"]
-    answer = walk([bid("Ann", "13 S"), *passes("Bo", "Cy", "Di", "Ed")], system="pagat-6p-rotation",
-                  seats=seats, dealer="Fay", sitting_out=["Fay"])
+    answer = walk(
+        [bid("Ann", "13 S"), *passes("Bo", "Cy", "Di", "Ed")],
+        system="pagat-6p-rotation",
+        seats=seats,
+        dealer="Fay",
+        sitting_out=["Fay"],
+    )
     assert answer["legal"] and answer["declarer"] == "Ann"
 
 
 def test_pagat_6p_a_seat_that_sits_out_may_not_bid():
     seats = [*FIVE, "Fay"]
-    answer = walk([bid("Ann", "13 S"), bid("Fay", "14 S")], system="pagat-6p-rotation",
-                  seats=seats, dealer="Ed", sitting_out=["Fay"], first_bidder="Ann")
+    answer = walk(
+        [bid("Ann", "13 S"), bid("Fay", "14 S")],
+        system="pagat-6p-rotation",
+        seats=seats,
+        dealer="Ed",
+        sitting_out=["Fay"],
+        first_bidder="Ann",
+    )
     assert first_error(answer) == (1, "not_your_turn")
 
 
-@pytest.mark.parametrize(("calls", "expected"), [
-    pytest.param([bid("Ann", "12 S")], (0, "below_minimum"), id="pagat-minimum-13"),
-    pytest.param([bid("Ann", "21 S")], (0, "above_maximum"), id="pagat-maximum-20"),
-    pytest.param([bid("Ann", "14 S"), bid("Bo", "14 H")], (1, "bid_not_higher"), id="pagat-suits-unordered"),
-    pytest.param([bid("Ann", "14 NT"), bid("Bo", "14 S")], (1, "bid_not_higher"), id="pagat-nt-beats-suit"),
-    pytest.param([bid("Ann", "14 NT"), bid("Bo", "14 NT")], (1, "bid_not_higher"), id="pagat-equal-nt"),
-    pytest.param([bid("Ann", "15 S"), bid("Bo", "14 NT")], (1, "bid_not_higher"), id="pagat-no-nt-discount"),
-])
+@pytest.mark.parametrize(
+    ("calls", "expected"),
+    [
+        pytest.param([bid("Ann", "12 S")], (0, "below_minimum"), id="pagat-minimum-13"),
+        pytest.param([bid("Ann", "21 S")], (0, "above_maximum"), id="pagat-maximum-20"),
+        pytest.param(
+            [bid("Ann", "14 S"), bid("Bo", "14 H")],
+            (1, "bid_not_higher"),
+            id="pagat-suits-unordered",
+        ),
+        pytest.param(
+            [bid("Ann", "14 NT"), bid("Bo", "14 S")],
+            (1, "bid_not_higher"),
+            id="pagat-nt-beats-suit",
+        ),
+        pytest.param(
+            [bid("Ann", "14 NT"), bid("Bo", "14 NT")], (1, "bid_not_higher"), id="pagat-equal-nt"
+        ),
+        pytest.param(
+            [bid("Ann", "15 S"), bid("Bo", "14 NT")],
+            (1, "bid_not_higher"),
+            id="pagat-no-nt-discount",
+        ),
+    ],
+)
 def test_pagat_each_bid_must_be_higher_and_within_limits(calls, expected):
     assert first_error(walk(calls)) == expected
 
@@ -111,21 +141,37 @@ def test_003_gwanak_5_a_suit_needs_15():
 
 
 def test_pagat_a_player_who_passed_may_not_bid_again():
-    calls = [bid("Ann", "13 S"), *passes("Bo", "Cy", "Di"), bid("Ed", "14 S"), bid("Ann", "15 S"),
-             bid("Bo", "16 S")]
+    calls = [
+        bid("Ann", "13 S"),
+        *passes("Bo", "Cy", "Di"),
+        bid("Ed", "14 S"),
+        bid("Ann", "15 S"),
+        bid("Bo", "16 S"),
+    ]
     assert first_error(walk(calls)) == (6, "already_passed")
 
 
 def test_pagat_players_who_passed_are_skipped():
-    calls = [bid("Ann", "13 S"), *passes("Bo", "Cy", "Di"), bid("Ed", "14 S"), bid("Ann", "15 S"),
-             *passes("Ed")]
+    calls = [
+        bid("Ann", "13 S"),
+        *passes("Bo", "Cy", "Di"),
+        bid("Ed", "14 S"),
+        bid("Ann", "15 S"),
+        *passes("Ed"),
+    ]
     answer = walk(calls)
     assert answer["legal"] and answer["declarer"] == "Ann" and answer["bid"] == c("15 S")
 
 
 def test_001_a_player_who_passed_may_reenter():
-    calls = [bid("Ann", "13 S"), *passes("Bo", "Cy", "Di"), bid("Ed", "14 S"), bid("Ann", "15 S"),
-             bid("Bo", "16 S"), *passes("Cy", "Di", "Ed", "Ann")]
+    calls = [
+        bid("Ann", "13 S"),
+        *passes("Bo", "Cy", "Di"),
+        bid("Ed", "14 S"),
+        bid("Ann", "15 S"),
+        bid("Bo", "16 S"),
+        *passes("Cy", "Di", "Ed", "Ann"),
+    ]
     answer = walk(calls, system="chicago-5p")
     assert answer["legal"] and answer["declarer"] == "Bo" and answer["bid"] == c("16 S")
 
@@ -188,8 +234,10 @@ def test_pagat_variant_all_pass_gives_a_second_round_first():
     answer = walk(passes(*FIVE), options=options)
     assert not answer["finished"] and not answer["thrown_in"]
     assert answer["round"] == 2 and answer["next_seat"] == "Ann"
-    answer = walk([*passes(*FIVE), *passes("Ann"), bid("Bo", "13 H"), *passes("Cy", "Di", "Ed")],
-                  options=options)
+    answer = walk(
+        [*passes(*FIVE), *passes("Ann"), bid("Bo", "13 H"), *passes("Cy", "Di", "Ed")],
+        options=options,
+    )
     assert answer["finished"] and answer["declarer"] == "Bo"
 
 
@@ -201,17 +249,30 @@ def test_pagat_variant_two_rounds_of_passes_throw_in():
 # --- no-trump discount (seed 003 footnote 4, 신촌, 광주) ---------------------------------------
 
 
-@pytest.mark.parametrize(("calls", "legal"), [
-    pytest.param([bid("Ann", "13 NT")], True, id="003-sinchon-nt-opening-one-under"),
-    pytest.param([bid("Ann", "12 NT")], False, id="003-sinchon-nt-opening-not-two-under"),
-    pytest.param([bid("Ann", "13 S")], False, id="003-sinchon-suit-opening-at-minimum"),
-    pytest.param([bid("Ann", "15 S"), bid("Bo", "14 NT")], True, id="003-sinchon-nt-one-under-a-suit"),
-    pytest.param([bid("Ann", "15 S"), bid("Bo", "15 NT")], True, id="003-sinchon-nt-equal-to-a-suit"),
-    pytest.param([bid("Ann", "15 S"), bid("Bo", "13 NT")], False, id="003-sinchon-nt-not-two-under"),
-    pytest.param([bid("Ann", "14 NT"), bid("Bo", "15 S")], False, id="003-sinchon-suit-must-pass-nt-rank"),
-    pytest.param([bid("Ann", "14 NT"), bid("Bo", "16 S")], True, id="003-sinchon-suit-two-over-nt"),
-    pytest.param([bid("Ann", "14 NT"), bid("Bo", "15 NT")], True, id="003-sinchon-higher-nt"),
-])
+@pytest.mark.parametrize(
+    ("calls", "legal"),
+    [
+        pytest.param([bid("Ann", "13 NT")], True, id="003-sinchon-nt-opening-one-under"),
+        pytest.param([bid("Ann", "12 NT")], False, id="003-sinchon-nt-opening-not-two-under"),
+        pytest.param([bid("Ann", "13 S")], False, id="003-sinchon-suit-opening-at-minimum"),
+        pytest.param(
+            [bid("Ann", "15 S"), bid("Bo", "14 NT")], True, id="003-sinchon-nt-one-under-a-suit"
+        ),
+        pytest.param(
+            [bid("Ann", "15 S"), bid("Bo", "15 NT")], True, id="003-sinchon-nt-equal-to-a-suit"
+        ),
+        pytest.param(
+            [bid("Ann", "15 S"), bid("Bo", "13 NT")], False, id="003-sinchon-nt-not-two-under"
+        ),
+        pytest.param(
+            [bid("Ann", "14 NT"), bid("Bo", "15 S")], False, id="003-sinchon-suit-must-pass-nt-rank"
+        ),
+        pytest.param(
+            [bid("Ann", "14 NT"), bid("Bo", "16 S")], True, id="003-sinchon-suit-two-over-nt"
+        ),
+        pytest.param([bid("Ann", "14 NT"), bid("Bo", "15 NT")], True, id="003-sinchon-higher-nt"),
+    ],
+)
 def test_003_nt_discount(calls, legal):
     assert walk(calls, system="korean-sinchon")["legal"] is legal
 
@@ -245,7 +306,10 @@ def test_a_malformed_call_stops_the_walk_there():
 def test_errors_name_the_call():
     answer = walk([bid("Ann", "14 S"), bid("Bo", "14 H")])
     assert answer["errors"][0]["field"] == "auction[1]"
-    assert answer["errors"][0]["message"] == "14 hearts does not beat the standing bid of 14 spades by Ann."
+    assert (
+        answer["errors"][0]["message"]
+        == "14 hearts does not beat the standing bid of 14 spades by Ann."
+    )
 
 
 def test_an_unknown_system_is_an_error_not_a_crash():

@@ -35,10 +35,12 @@ def legal(system: str = "pagat-standard", options: dict | None = None, **changes
     request = {
         "system": system,
         "seats": seats,
-        "sitting_out": seats[rules.active_players:],
+        "sitting_out": seats[rules.active_players :],
         "declarer": "Ann",
         "contract": {"points": level, "trump": "H"},
-        "partner_call": {"type": "none"} if rules.always_alone else {"type": "card", "cards": cards},
+        "partner_call": {"type": "none"}
+        if rules.always_alone
+        else {"type": "card", "cards": cards},
         "partners": [] if rules.always_alone else ["Cy"],
         "points": level,
     }
@@ -64,196 +66,543 @@ FOUR_POINT_CARDS = ["AS", "KS", "QS", "2D"]
 
 CASES = [
     # --- the table (RULES.md §2) ---
-    Case("rules-2-five-seats", "wrong_player_count", "seats",
-         legal(seats=NAMES[:4]), legal()),
-    Case("pagat-6p-rotation-one-sits-out", "wrong_active_count", "sitting_out",
-         legal("pagat-6p-rotation", sitting_out=[]), legal("pagat-6p-rotation")),
-    Case("pagat-6p-rotation-declarer-plays", "declarer_sitting_out", "declarer",
-         legal("pagat-6p-rotation", sitting_out=["Ann"]), legal("pagat-6p-rotation")),
-    Case("pagat-6p-knockout-partner-plays", "partner_sitting_out", "partners[0]",
-         legal("pagat-6p-knockout", partners=["Fay"]), legal("pagat-6p-knockout", partners=["Ed"])),
+    Case("rules-2-five-seats", "wrong_player_count", "seats", legal(seats=NAMES[:4]), legal()),
+    Case(
+        "pagat-6p-rotation-one-sits-out",
+        "wrong_active_count",
+        "sitting_out",
+        legal("pagat-6p-rotation", sitting_out=[]),
+        legal("pagat-6p-rotation"),
+    ),
+    Case(
+        "pagat-6p-rotation-declarer-plays",
+        "declarer_sitting_out",
+        "declarer",
+        legal("pagat-6p-rotation", sitting_out=["Ann"]),
+        legal("pagat-6p-rotation"),
+    ),
+    Case(
+        "pagat-6p-knockout-partner-plays",
+        "partner_sitting_out",
+        "partners[0]",
+        legal("pagat-6p-knockout", partners=["Fay"]),
+        legal("pagat-6p-knockout", partners=["Ed"]),
+    ),
     # --- limits (RULES.md §4.1) ---
-    Case("pagat-minimum-13", "below_minimum", "contract.points",
-         legal(contract=c("12 S"), points=12), legal(contract=c("13 S"), points=13)),
-    Case("pagat-minimum-13-for-the-bid", "below_minimum", "bid.points",
-         legal(bid=c("12 S"), contract=c("14 S")), legal(bid=c("13 S"), contract=c("14 S"))),
-    Case("003-standard-minimum-14", "below_minimum", "contract.points",
-         legal("korean-standard", contract=c("13 S")), legal("pagat-standard", contract=c("13 S"))),
-    Case("003-sinchon-nt-opening-one-under", "below_minimum", "contract.points",
-         legal("korean-standard", contract=c("13 NT")), legal("korean-sinchon", contract=c("13 NT"))),
-    Case("003-gwangju-nt-one-under-not-two", "below_minimum", "contract.points",
-         legal("korean-gwangju", contract=c("10 NT")), legal("korean-gwangju", contract=c("11 NT"))),
-    Case("pagat-maximum-20", "above_maximum", "contract.points",
-         legal(contract=c("21 S"), points=20), legal(contract=c("20 S"), points=20)),
-    Case("003-gyeonggibuk-bids-above-20", "above_maximum", "contract.points",
-         legal("korean-standard", contract=c("21 S"), points=20),
-         legal("korean-gyeonggibuk", contract=c("21 S"), points=20)),
-    Case("003-gwanak-5-suit-needs-3", "suit_needs_higher_contract", "contract.trump",
-         legal("korean-gwanak-5", contract=c("14 S")), legal("korean-gwanak-5", contract=c("14 NT"))),
-    Case("001-13-unscoreable-with-four", "unscoreable_level", "contract.points",
-         legal("chicago-4p", contract=c("13 S")), legal("chicago-4p", contract=c("14 S"))),
-    Case("001-25-unscoreable-with-six", "unscoreable_level", "contract.points",
-         legal("chicago-6p", {"min_bid": 25}, contract=c("25 S"), partners=["Cy", "Ed"]),
-         legal("chicago-6p", {"min_bid": 25}, contract=c("27 S"), partners=["Cy", "Ed"])),
+    Case(
+        "pagat-minimum-13",
+        "below_minimum",
+        "contract.points",
+        legal(contract=c("12 S"), points=12),
+        legal(contract=c("13 S"), points=13),
+    ),
+    Case(
+        "pagat-minimum-13-for-the-bid",
+        "below_minimum",
+        "bid.points",
+        legal(bid=c("12 S"), contract=c("14 S")),
+        legal(bid=c("13 S"), contract=c("14 S")),
+    ),
+    Case(
+        "003-standard-minimum-14",
+        "below_minimum",
+        "contract.points",
+        legal("korean-standard", contract=c("13 S")),
+        legal("pagat-standard", contract=c("13 S")),
+    ),
+    Case(
+        "003-sinchon-nt-opening-one-under",
+        "below_minimum",
+        "contract.points",
+        legal("korean-standard", contract=c("13 NT")),
+        legal("korean-sinchon", contract=c("13 NT")),
+    ),
+    Case(
+        "003-gwangju-nt-one-under-not-two",
+        "below_minimum",
+        "contract.points",
+        legal("korean-gwangju", contract=c("10 NT")),
+        legal("korean-gwangju", contract=c("11 NT")),
+    ),
+    Case(
+        "pagat-maximum-20",
+        "above_maximum",
+        "contract.points",
+        legal(contract=c("21 S"), points=20),
+        legal(contract=c("20 S"), points=20),
+    ),
+    Case(
+        "003-gyeonggibuk-bids-above-20",
+        "above_maximum",
+        "contract.points",
+        legal("korean-standard", contract=c("21 S"), points=20),
+        legal("korean-gyeonggibuk", contract=c("21 S"), points=20),
+    ),
+    Case(
+        "003-gwanak-5-suit-needs-3",
+        "suit_needs_higher_contract",
+        "contract.trump",
+        legal("korean-gwanak-5", contract=c("14 S")),
+        legal("korean-gwanak-5", contract=c("14 NT")),
+    ),
+    Case(
+        "001-13-unscoreable-with-four",
+        "unscoreable_level",
+        "contract.points",
+        legal("chicago-4p", contract=c("13 S")),
+        legal("chicago-4p", contract=c("14 S")),
+    ),
+    Case(
+        "001-25-unscoreable-with-six",
+        "unscoreable_level",
+        "contract.points",
+        legal("chicago-6p", {"min_bid": 25}, contract=c("25 S"), partners=["Cy", "Ed"]),
+        legal("chicago-6p", {"min_bid": 25}, contract=c("27 S"), partners=["Cy", "Ed"]),
+    ),
     # --- changing trump (RULES.md §4.3) ---
-    Case("rules-4-3-contract-not-below-bid", "contract_below_bid", "contract.points",
-         legal(bid=c("15 S"), contract=c("14 S")), legal(bid=c("15 S"), contract=c("15 S"))),
-    Case("003-gwanak-5-trump-fixed", "trump_change_not_allowed", "contract.trump",
-         legal("korean-gwanak-5", bid=c("15 S"), contract=c("17 H")),
-         legal("korean-gwanak-5", bid=c("15 S"), contract=c("17 S"))),
-    Case("pagat-suit-change-plus-two", "trump_change_too_small", "contract.points",
-         legal(bid=c("15 S"), contract=c("16 H")), legal(bid=c("15 S"), contract=c("17 H"))),
-    Case("pagat-nt-to-suit-plus-two", "trump_change_too_small", "contract.points",
-         legal(bid=c("15 NT"), contract=c("16 S")), legal(bid=c("15 NT"), contract=c("17 S"))),
-    Case("pagat-suit-to-nt-plus-one", "trump_change_too_small", "contract.points",
-         legal(bid=c("15 S"), contract=c("15 NT")), legal(bid=c("15 S"), contract=c("16 NT"))),
-    Case("pagat-19-to-20-suit-change", "trump_change_too_small", "contract.points",
-         legal(options={"trump_change": {"nineteen_to_twenty": False}}, bid=c("19 S"), contract=c("20 H")),
-         legal(bid=c("19 S"), contract=c("20 H"))),
-    Case("pagat-20-suit-to-20-nt", "trump_change_too_small", "contract.points",
-         legal(options={"trump_change": {"twenty_to_no_trump": False}}, bid=c("20 S"), contract=c("20 NT")),
-         legal(bid=c("20 S"), contract=c("20 NT"))),
-    Case("pagat-20-suit-cannot-change-suit", "trump_change_too_small", "contract.points",
-         legal(bid=c("20 S"), contract=c("20 H")), legal(bid=c("20 S"), contract=c("20 S"))),
-    Case("pagat-change-before-kitty-one-less", "trump_change_too_small", "contract.points",
-         legal(options={"trump_change": {"before_kitty_discount": 1}}, bid=c("14 H"), contract=c("15 S")),
-         legal(options={"trump_change": {"before_kitty_discount": 1}}, bid=c("14 H"), contract=c("15 S"),
-               changed_before_kitty=True)),
-    Case("001-double-deck-plus-three", "trump_change_too_small", "contract.points",
-         legal("chicago-6p", bid=c("27 S"), contract=c("29 H")),
-         legal("chicago-6p", bid=c("27 S"), contract=c("30 H"))),
-    Case("001-double-deck-nt-plus-two", "trump_change_too_small", "contract.points",
-         legal("chicago-6p", bid=c("27 S"), contract=c("28 NT")),
-         legal("chicago-6p", bid=c("27 S"), contract=c("29 NT"))),
-    Case("003-standard-nt-change-plus-two", "trump_change_too_small", "contract.points",
-         legal("korean-standard", bid=c("15 S"), contract=c("16 NT")),
-         legal("korean-standard", bid=c("15 S"), contract=c("17 NT"))),
-    Case("003-sinchon-nt-change-plus-one", "trump_change_too_small", "contract.points",
-         legal("korean-sinchon", bid=c("15 S"), contract=c("15 NT")),
-         legal("korean-sinchon", bid=c("15 S"), contract=c("16 NT"))),
-    Case("003-gyeonggi-change-needs-no-raise", "trump_change_too_small", "contract.points",
-         legal("korean-uos", bid=c("15 S"), contract=c("15 H")),
-         legal("korean-gyeonggi", bid=c("15 S"), contract=c("15 H"))),
-    Case("003-gwanak-6-nt-change-one-less", "trump_change_too_small", "contract.points",
-         legal("korean-daejeon-6", bid=c("15 S"), contract=c("15 NT")),
-         legal("korean-gwanak-6", bid=c("15 S"), contract=c("15 NT"))),
-    Case("004-no-raise-keeping-trump", "same_trump_raise_not_allowed", "contract.points",
-         legal("hard-score", bid=c("15 S"), contract=c("16 S")),
-         legal("pagat-standard", bid=c("15 S"), contract=c("16 S"))),
+    Case(
+        "rules-4-3-contract-not-below-bid",
+        "contract_below_bid",
+        "contract.points",
+        legal(bid=c("15 S"), contract=c("14 S")),
+        legal(bid=c("15 S"), contract=c("15 S")),
+    ),
+    Case(
+        "003-gwanak-5-trump-fixed",
+        "trump_change_not_allowed",
+        "contract.trump",
+        legal("korean-gwanak-5", bid=c("15 S"), contract=c("17 H")),
+        legal("korean-gwanak-5", bid=c("15 S"), contract=c("17 S")),
+    ),
+    Case(
+        "pagat-suit-change-plus-two",
+        "trump_change_too_small",
+        "contract.points",
+        legal(bid=c("15 S"), contract=c("16 H")),
+        legal(bid=c("15 S"), contract=c("17 H")),
+    ),
+    Case(
+        "pagat-nt-to-suit-plus-two",
+        "trump_change_too_small",
+        "contract.points",
+        legal(bid=c("15 NT"), contract=c("16 S")),
+        legal(bid=c("15 NT"), contract=c("17 S")),
+    ),
+    Case(
+        "pagat-suit-to-nt-plus-one",
+        "trump_change_too_small",
+        "contract.points",
+        legal(bid=c("15 S"), contract=c("15 NT")),
+        legal(bid=c("15 S"), contract=c("16 NT")),
+    ),
+    Case(
+        "pagat-19-to-20-suit-change",
+        "trump_change_too_small",
+        "contract.points",
+        legal(
+            options={"trump_change": {"nineteen_to_twenty": False}},
+            bid=c("19 S"),
+            contract=c("20 H"),
+        ),
+        legal(bid=c("19 S"), contract=c("20 H")),
+    ),
+    Case(
+        "pagat-20-suit-to-20-nt",
+        "trump_change_too_small",
+        "contract.points",
+        legal(
+            options={"trump_change": {"twenty_to_no_trump": False}},
+            bid=c("20 S"),
+            contract=c("20 NT"),
+        ),
+        legal(bid=c("20 S"), contract=c("20 NT")),
+    ),
+    Case(
+        "pagat-20-suit-cannot-change-suit",
+        "trump_change_too_small",
+        "contract.points",
+        legal(bid=c("20 S"), contract=c("20 H")),
+        legal(bid=c("20 S"), contract=c("20 S")),
+    ),
+    Case(
+        "pagat-change-before-kitty-one-less",
+        "trump_change_too_small",
+        "contract.points",
+        legal(
+            options={"trump_change": {"before_kitty_discount": 1}},
+            bid=c("14 H"),
+            contract=c("15 S"),
+        ),
+        legal(
+            options={"trump_change": {"before_kitty_discount": 1}},
+            bid=c("14 H"),
+            contract=c("15 S"),
+            changed_before_kitty=True,
+        ),
+    ),
+    Case(
+        "001-double-deck-plus-three",
+        "trump_change_too_small",
+        "contract.points",
+        legal("chicago-6p", bid=c("27 S"), contract=c("29 H")),
+        legal("chicago-6p", bid=c("27 S"), contract=c("30 H")),
+    ),
+    Case(
+        "001-double-deck-nt-plus-two",
+        "trump_change_too_small",
+        "contract.points",
+        legal("chicago-6p", bid=c("27 S"), contract=c("28 NT")),
+        legal("chicago-6p", bid=c("27 S"), contract=c("29 NT")),
+    ),
+    Case(
+        "003-standard-nt-change-plus-two",
+        "trump_change_too_small",
+        "contract.points",
+        legal("korean-standard", bid=c("15 S"), contract=c("16 NT")),
+        legal("korean-standard", bid=c("15 S"), contract=c("17 NT")),
+    ),
+    Case(
+        "003-sinchon-nt-change-plus-one",
+        "trump_change_too_small",
+        "contract.points",
+        legal("korean-sinchon", bid=c("15 S"), contract=c("15 NT")),
+        legal("korean-sinchon", bid=c("15 S"), contract=c("16 NT")),
+    ),
+    Case(
+        "003-gyeonggi-change-needs-no-raise",
+        "trump_change_too_small",
+        "contract.points",
+        legal("korean-uos", bid=c("15 S"), contract=c("15 H")),
+        legal("korean-gyeonggi", bid=c("15 S"), contract=c("15 H")),
+    ),
+    Case(
+        "003-gwanak-6-nt-change-one-less",
+        "trump_change_too_small",
+        "contract.points",
+        legal("korean-daejeon-6", bid=c("15 S"), contract=c("15 NT")),
+        legal("korean-gwanak-6", bid=c("15 S"), contract=c("15 NT")),
+    ),
+    Case(
+        "004-no-raise-keeping-trump",
+        "same_trump_raise_not_allowed",
+        "contract.points",
+        legal("hard-score", bid=c("15 S"), contract=c("16 S")),
+        legal("pagat-standard", bid=c("15 S"), contract=c("16 S")),
+    ),
     # --- the partner call (RULES.md §5) ---
-    Case("pagat-variant-name-a-player", "call_not_allowed", "partner_call.type",
-         legal(partner_call=PLAYER_DI, partners=["Di"]),
-         legal("korean-standard", partner_call=PLAYER_DI, partners=["Di"])),
-    Case("001-two-called-cards", "called_card_count", "partner_call.cards",
-         legal("chicago-6p", partner_call={"type": "card", "cards": ["AH"]}),
-         legal("chicago-6p", partner_call=TWO_CARDS)),
-    Case("001-two-distinct-cards", "duplicate_called_card", "partner_call.cards[1]",
-         legal("chicago-6p", partner_call={"type": "card", "cards": ["AH", "AH"]}),
-         legal("chicago-6p", partner_call=TWO_CARDS)),
-    Case("001-four-player-deck-has-no-2h", "card_not_in_deck", "partner_call.cards[0]",
-         legal("chicago-4p", partner_call={"type": "card", "cards": ["2H"]}),
-         legal("chicago-4p", partner_call={"type": "card", "cards": ["3H"]})),
-    Case("000-three-player-deck-has-no-2s", "card_not_in_deck", "discards[0]",
-         legal("pagat-3p", discards=["2S", "7S", "8S"]), legal("pagat-3p", discards=["9S", "7S", "8S"])),
-    Case("003-korean-4-no-joker-call", "forbidden_call", "partner_call.cards[0]",
-         legal("korean-4", partner_call={"type": "card", "cards": ["JOKER"]}),
-         legal("korean-4", partner_call={"type": "card", "cards": ["KS"]})),
-    Case("003-korean-4-no-mighty-call-red-mighty", "forbidden_call", "partner_call.cards[0]",
-         legal("korean-4", contract=c("16 S"), partner_call={"type": "card", "cards": ["AD"]}),
-         legal("korean-4", contract=c("16 S"), partner_call={"type": "card", "cards": ["AS"]})),
-    Case("pagat-4p-option-no-joker-call", "forbidden_call", "partner_call.cards[0]",
-         legal("pagat-4p-jun", {"forbidden_calls": ["joker"]}, partner_call={"type": "card", "cards": ["JOKER"]}),
-         legal("pagat-4p-jun", partner_call={"type": "card", "cards": ["JOKER"]})),
-    Case("rules-5-partner-not-declarer", "partner_is_declarer", "partners[0]",
-         legal(partners=["Ann"]), legal(partners=["Cy"])),
-    Case("rules-5-player-call-not-declarer", "partner_is_declarer", "partner_call.seat",
-         legal("korean-standard", partner_call={"type": "player", "seat": "Ann"}, partners=[]),
-         legal("korean-standard", partner_call=PLAYER_DI, partners=["Di"])),
-    Case("pagat-one-called-card-one-partner", "too_many_partners", "partners",
-         legal(partners=["Cy", "Di"]), legal(partners=["Cy"])),
-    Case("pagat-first-trick-one-partner", "too_many_partners", "partners",
-         legal(partner_call={"type": "first_trick"}, partners=["Cy", "Di"]),
-         legal(partner_call={"type": "first_trick"}, partners=[])),
-    Case("001-two-cards-two-partners", "too_many_partners", "partners",
-         legal("chicago-6p", partners=["Bo", "Cy", "Di"]), legal("chicago-6p", partners=["Bo", "Cy"])),
-    Case("pagat-no-friend-has-no-partner", "partners_with_no_friend", "partners",
-         legal(partner_call=NO_FRIEND, partners=["Cy"]), legal(partner_call=NO_FRIEND, partners=[])),
-    Case("pagat-variant-named-player-is-partner", "player_call_mismatch", "partners",
-         legal("korean-standard", partner_call=PLAYER_DI, partners=["Cy"]),
-         legal("korean-standard", partner_call=PLAYER_DI, partners=["Di"])),
-    Case("pagat-3p-always-alone", "always_alone", "partners",
-         legal("pagat-3p", partners=["Cy"]), legal("pagat-3p", partners=[])),
-    Case("003-jeju-3-no-friend-ever", "always_alone", "partners",
-         legal("korean-jeju-3", partner_call={"type": "card", "cards": ["KH"]}, partners=["Bo"]),
-         legal("korean-jeju-3", partner_call={"type": "card", "cards": ["KH"]}, partners=[])),
-    Case("001-no-secret-solo", "secret_solo_not_allowed", "partners",
-         legal("chicago-5p", partners=[]), legal("pagat-standard", partners=[])),
-    Case("001-called-card-not-buried", "called_card_discarded", "discards[0]",
-         legal("chicago-5p", discards=["KH", "2S", "3S"]), legal("chicago-5p", discards=["4S", "2S", "3S"])),
-    Case("pagat-secret-solo-may-bury-called-card", "called_card_discarded", "discards[0]",
-         legal(options={"secret_solo": False}, partners=["Cy"], discards=["KH", "2S", "3S"]),
-         legal(partners=[], discards=["KH", "2S", "3S"])),
+    Case(
+        "pagat-variant-name-a-player",
+        "call_not_allowed",
+        "partner_call.type",
+        legal(partner_call=PLAYER_DI, partners=["Di"]),
+        legal("korean-standard", partner_call=PLAYER_DI, partners=["Di"]),
+    ),
+    Case(
+        "001-two-called-cards",
+        "called_card_count",
+        "partner_call.cards",
+        legal("chicago-6p", partner_call={"type": "card", "cards": ["AH"]}),
+        legal("chicago-6p", partner_call=TWO_CARDS),
+    ),
+    Case(
+        "001-two-distinct-cards",
+        "duplicate_called_card",
+        "partner_call.cards[1]",
+        legal("chicago-6p", partner_call={"type": "card", "cards": ["AH", "AH"]}),
+        legal("chicago-6p", partner_call=TWO_CARDS),
+    ),
+    Case(
+        "001-four-player-deck-has-no-2h",
+        "card_not_in_deck",
+        "partner_call.cards[0]",
+        legal("chicago-4p", partner_call={"type": "card", "cards": ["2H"]}),
+        legal("chicago-4p", partner_call={"type": "card", "cards": ["3H"]}),
+    ),
+    Case(
+        "000-three-player-deck-has-no-2s",
+        "card_not_in_deck",
+        "discards[0]",
+        legal("pagat-3p", discards=["2S", "7S", "8S"]),
+        legal("pagat-3p", discards=["9S", "7S", "8S"]),
+    ),
+    Case(
+        "003-korean-4-no-joker-call",
+        "forbidden_call",
+        "partner_call.cards[0]",
+        legal("korean-4", partner_call={"type": "card", "cards": ["JOKER"]}),
+        legal("korean-4", partner_call={"type": "card", "cards": ["KS"]}),
+    ),
+    Case(
+        "003-korean-4-no-mighty-call-red-mighty",
+        "forbidden_call",
+        "partner_call.cards[0]",
+        legal("korean-4", contract=c("16 S"), partner_call={"type": "card", "cards": ["AD"]}),
+        legal("korean-4", contract=c("16 S"), partner_call={"type": "card", "cards": ["AS"]}),
+    ),
+    Case(
+        "pagat-4p-option-no-joker-call",
+        "forbidden_call",
+        "partner_call.cards[0]",
+        legal(
+            "pagat-4p-jun",
+            {"forbidden_calls": ["joker"]},
+            partner_call={"type": "card", "cards": ["JOKER"]},
+        ),
+        legal("pagat-4p-jun", partner_call={"type": "card", "cards": ["JOKER"]}),
+    ),
+    Case(
+        "rules-5-partner-not-declarer",
+        "partner_is_declarer",
+        "partners[0]",
+        legal(partners=["Ann"]),
+        legal(partners=["Cy"]),
+    ),
+    Case(
+        "rules-5-player-call-not-declarer",
+        "partner_is_declarer",
+        "partner_call.seat",
+        legal("korean-standard", partner_call={"type": "player", "seat": "Ann"}, partners=[]),
+        legal("korean-standard", partner_call=PLAYER_DI, partners=["Di"]),
+    ),
+    Case(
+        "pagat-one-called-card-one-partner",
+        "too_many_partners",
+        "partners",
+        legal(partners=["Cy", "Di"]),
+        legal(partners=["Cy"]),
+    ),
+    Case(
+        "pagat-first-trick-one-partner",
+        "too_many_partners",
+        "partners",
+        legal(partner_call={"type": "first_trick"}, partners=["Cy", "Di"]),
+        legal(partner_call={"type": "first_trick"}, partners=[]),
+    ),
+    Case(
+        "001-two-cards-two-partners",
+        "too_many_partners",
+        "partners",
+        legal("chicago-6p", partners=["Bo", "Cy", "Di"]),
+        legal("chicago-6p", partners=["Bo", "Cy"]),
+    ),
+    Case(
+        "pagat-no-friend-has-no-partner",
+        "partners_with_no_friend",
+        "partners",
+        legal(partner_call=NO_FRIEND, partners=["Cy"]),
+        legal(partner_call=NO_FRIEND, partners=[]),
+    ),
+    Case(
+        "pagat-variant-named-player-is-partner",
+        "player_call_mismatch",
+        "partners",
+        legal("korean-standard", partner_call=PLAYER_DI, partners=["Cy"]),
+        legal("korean-standard", partner_call=PLAYER_DI, partners=["Di"]),
+    ),
+    Case(
+        "pagat-3p-always-alone",
+        "always_alone",
+        "partners",
+        legal("pagat-3p", partners=["Cy"]),
+        legal("pagat-3p", partners=[]),
+    ),
+    Case(
+        "003-jeju-3-no-friend-ever",
+        "always_alone",
+        "partners",
+        legal("korean-jeju-3", partner_call={"type": "card", "cards": ["KH"]}, partners=["Bo"]),
+        legal("korean-jeju-3", partner_call={"type": "card", "cards": ["KH"]}, partners=[]),
+    ),
+    Case(
+        "001-no-secret-solo",
+        "secret_solo_not_allowed",
+        "partners",
+        legal("chicago-5p", partners=[]),
+        legal("pagat-standard", partners=[]),
+    ),
+    Case(
+        "001-called-card-not-buried",
+        "called_card_discarded",
+        "discards[0]",
+        legal("chicago-5p", discards=["KH", "2S", "3S"]),
+        legal("chicago-5p", discards=["4S", "2S", "3S"]),
+    ),
+    Case(
+        "pagat-secret-solo-may-bury-called-card",
+        "called_card_discarded",
+        "discards[0]",
+        legal(options={"secret_solo": False}, partners=["Cy"], discards=["KH", "2S", "3S"]),
+        legal(partners=[], discards=["KH", "2S", "3S"]),
+    ),
     # --- discards (RULES.md §2, §5) ---
-    Case("pagat-declarer-buries-three", "wrong_discard_count", "discards",
-         legal(discards=["2S", "3S"]), legal(discards=["2S", "3S", "4S"])),
-    Case("000-double-deck-buries-four", "wrong_discard_count", "discards",
-         legal("chicago-6p", discards=["2S", "3S", "4S"]), legal("chicago-6p", discards=["2S", "3S", "4S", "5S"])),
-    Case("rules-2-one-deck-one-copy", "duplicate_discard", "discards[1]",
-         legal(discards=["2S", "2S", "3S"]), legal(discards=["2S", "4S", "3S"])),
-    Case("rules-2-double-deck-two-copies", "duplicate_discard", "discards[2]",
-         legal("chicago-6p", discards=["2S", "2S", "2S", "3S"]),
-         legal("chicago-6p", discards=["2S", "2S", "4S", "3S"])),
-    Case("001-seven-players-no-2c", "card_not_in_deck", "discards[0]",
-         legal("chicago-7p", discards=["2C", "3C", "4C", "5C"]),
-         legal("chicago-7p", discards=["2D", "3C", "4C", "5C"])),
+    Case(
+        "pagat-declarer-buries-three",
+        "wrong_discard_count",
+        "discards",
+        legal(discards=["2S", "3S"]),
+        legal(discards=["2S", "3S", "4S"]),
+    ),
+    Case(
+        "000-double-deck-buries-four",
+        "wrong_discard_count",
+        "discards",
+        legal("chicago-6p", discards=["2S", "3S", "4S"]),
+        legal("chicago-6p", discards=["2S", "3S", "4S", "5S"]),
+    ),
+    Case(
+        "rules-2-one-deck-one-copy",
+        "duplicate_discard",
+        "discards[1]",
+        legal(discards=["2S", "2S", "3S"]),
+        legal(discards=["2S", "4S", "3S"]),
+    ),
+    Case(
+        "rules-2-double-deck-two-copies",
+        "duplicate_discard",
+        "discards[2]",
+        legal("chicago-6p", discards=["2S", "2S", "2S", "3S"]),
+        legal("chicago-6p", discards=["2S", "2S", "4S", "3S"]),
+    ),
+    Case(
+        "001-seven-players-no-2c",
+        "card_not_in_deck",
+        "discards[0]",
+        legal("chicago-7p", discards=["2C", "3C", "4C", "5C"]),
+        legal("chicago-7p", discards=["2D", "3C", "4C", "5C"]),
+    ),
     # --- points (RULES.md §6) ---
-    Case("rules-3-points-or-defender-points", "points_inconsistent", "defender_points",
-         legal(points=16, defender_points=5), legal(points=16, defender_points=4)),
-    Case("rules-3-points-are-needed", "missing_points", "points",
-         legal(points=None), legal(points=None, defender_points=4)),
-    Case("rules-7-5-conceded-may-omit-points", "missing_points", "points",
-         legal(points=None), legal(points=None, outcome="conceded", conceded_by="declarer_team")),
-    Case("rules-6-at-most-20", "points_out_of_range", "points",
-         legal(points=21), legal(points=20)),
-    Case("rules-6-not-negative", "points_out_of_range", "defender_points",
-         legal(points=None, defender_points=-1), legal(points=None, defender_points=0)),
-    Case("rules-6-at-most-40-with-two-decks", "points_out_of_range", "points",
-         legal("chicago-6p", points=41), legal("chicago-6p", points=40)),
-    Case("pagat-discards-count-for-declarer", "points_below_discards", "points",
-         legal(discards=FOUR_POINT_CARDS[:3], points=2), legal(discards=FOUR_POINT_CARDS[:3], points=3)),
-    Case("sinchon-discards-count-for-defenders", "defender_points_below_discards", "points",
-         legal("korean-sinchon", discards=FOUR_POINT_CARDS[:3], points=18),
-         legal("korean-sinchon", discards=FOUR_POINT_CARDS[:3], points=17)),
+    Case(
+        "rules-3-points-or-defender-points",
+        "points_inconsistent",
+        "defender_points",
+        legal(points=16, defender_points=5),
+        legal(points=16, defender_points=4),
+    ),
+    Case(
+        "rules-3-points-are-needed",
+        "missing_points",
+        "points",
+        legal(points=None),
+        legal(points=None, defender_points=4),
+    ),
+    Case(
+        "rules-7-5-conceded-may-omit-points",
+        "missing_points",
+        "points",
+        legal(points=None),
+        legal(points=None, outcome="conceded", conceded_by="declarer_team"),
+    ),
+    Case("rules-6-at-most-20", "points_out_of_range", "points", legal(points=21), legal(points=20)),
+    Case(
+        "rules-6-not-negative",
+        "points_out_of_range",
+        "defender_points",
+        legal(points=None, defender_points=-1),
+        legal(points=None, defender_points=0),
+    ),
+    Case(
+        "rules-6-at-most-40-with-two-decks",
+        "points_out_of_range",
+        "points",
+        legal("chicago-6p", points=41),
+        legal("chicago-6p", points=40),
+    ),
+    Case(
+        "pagat-discards-count-for-declarer",
+        "points_below_discards",
+        "points",
+        legal(discards=FOUR_POINT_CARDS[:3], points=2),
+        legal(discards=FOUR_POINT_CARDS[:3], points=3),
+    ),
+    Case(
+        "sinchon-discards-count-for-defenders",
+        "defender_points_below_discards",
+        "points",
+        legal("korean-sinchon", discards=FOUR_POINT_CARDS[:3], points=18),
+        legal("korean-sinchon", discards=FOUR_POINT_CARDS[:3], points=17),
+    ),
     # --- during play (RULES.md §5) ---
-    Case("pagat-instruction-not-in-standard", "illegal_instruction", "instructions",
-         legal(instructions=1), legal(instructions=1, outcome="conceded", conceded_by="declarer_team")),
-    Case("001-instruction-needs-17", "illegal_instruction", "instructions",
-         legal("chicago-5p", contract=c("16 S"), instructions=1),
-         legal("chicago-5p", contract=c("17 S"), points=17, instructions=1)),
-    Case("001-instruction-once-with-one-deck", "illegal_instruction", "instructions",
-         legal("chicago-5p", contract=c("17 S"), points=17, instructions=2),
-         legal("chicago-5p", contract=c("17 S"), points=17, instructions=1)),
-    Case("001-two-instructions-at-34-with-two-decks", "illegal_instruction", "instructions",
-         legal("chicago-6p", contract=c("33 S"), points=33, instructions=2, partners=["Cy", "Ed"]),
-         legal("chicago-6p", contract=c("34 S"), points=34, instructions=2, partners=["Cy", "Ed"])),
-    Case("pagat-20-nt-lead-suit", "lead_suit_not_allowed", "lead_suit",
-         legal(contract=c("19 NT"), points=19, lead_suit="H"),
-         legal(contract=c("20 NT"), points=20, lead_suit="H")),
+    Case(
+        "pagat-instruction-not-in-standard",
+        "illegal_instruction",
+        "instructions",
+        legal(instructions=1),
+        legal(instructions=1, outcome="conceded", conceded_by="declarer_team"),
+    ),
+    Case(
+        "001-instruction-needs-17",
+        "illegal_instruction",
+        "instructions",
+        legal("chicago-5p", contract=c("16 S"), instructions=1),
+        legal("chicago-5p", contract=c("17 S"), points=17, instructions=1),
+    ),
+    Case(
+        "001-instruction-once-with-one-deck",
+        "illegal_instruction",
+        "instructions",
+        legal("chicago-5p", contract=c("17 S"), points=17, instructions=2),
+        legal("chicago-5p", contract=c("17 S"), points=17, instructions=1),
+    ),
+    Case(
+        "001-two-instructions-at-34-with-two-decks",
+        "illegal_instruction",
+        "instructions",
+        legal("chicago-6p", contract=c("33 S"), points=33, instructions=2, partners=["Cy", "Ed"]),
+        legal("chicago-6p", contract=c("34 S"), points=34, instructions=2, partners=["Cy", "Ed"]),
+    ),
+    Case(
+        "pagat-20-nt-lead-suit",
+        "lead_suit_not_allowed",
+        "lead_suit",
+        legal(contract=c("19 NT"), points=19, lead_suit="H"),
+        legal(contract=c("20 NT"), points=20, lead_suit="H"),
+    ),
     # --- the auction entered with the hand (RULES.md §3, §4.2) ---
-    Case("rules-3-auction-must-finish", "auction_unfinished", "auction",
-         legal(dealer="Ed", auction=[{"seat": "Ed", "pass": True}, {"seat": "Ann", "bid": c("15 H")}]),
-         legal(dealer="Ed", auction=[{"seat": "Ed", "pass": True}, {"seat": "Ann", "bid": c("15 H")}]
-               + [{"seat": seat, "pass": True} for seat in ("Bo", "Cy", "Di")])),
-    Case("rules-3-auction-names-the-declarer", "auction_declarer_mismatch", "declarer",
-         legal(dealer="Ed", auction=[{"seat": "Ed", "bid": c("15 H")}]
-               + [{"seat": seat, "pass": True} for seat in ("Ann", "Bo", "Cy", "Di")]),
-         legal(dealer="Ann", auction=[{"seat": "Ann", "bid": c("15 H")}]
-               + [{"seat": seat, "pass": True} for seat in ("Bo", "Cy", "Di", "Ed")])),
-    Case("rules-3-auction-gives-the-bid", "auction_bid_mismatch", "bid",
-         legal(dealer="Ann", bid=c("14 H"), auction=[{"seat": "Ann", "bid": c("15 H")}]
-               + [{"seat": seat, "pass": True} for seat in ("Bo", "Cy", "Di", "Ed")]),
-         legal(dealer="Ann", bid=c("15 H"), auction=[{"seat": "Ann", "bid": c("15 H")}]
-               + [{"seat": seat, "pass": True} for seat in ("Bo", "Cy", "Di", "Ed")])),
+    Case(
+        "rules-3-auction-must-finish",
+        "auction_unfinished",
+        "auction",
+        legal(
+            dealer="Ed", auction=[{"seat": "Ed", "pass": True}, {"seat": "Ann", "bid": c("15 H")}]
+        ),
+        legal(
+            dealer="Ed",
+            auction=[{"seat": "Ed", "pass": True}, {"seat": "Ann", "bid": c("15 H")}]
+            + [{"seat": seat, "pass": True} for seat in ("Bo", "Cy", "Di")],
+        ),
+    ),
+    Case(
+        "rules-3-auction-names-the-declarer",
+        "auction_declarer_mismatch",
+        "declarer",
+        legal(
+            dealer="Ed",
+            auction=[{"seat": "Ed", "bid": c("15 H")}]
+            + [{"seat": seat, "pass": True} for seat in ("Ann", "Bo", "Cy", "Di")],
+        ),
+        legal(
+            dealer="Ann",
+            auction=[{"seat": "Ann", "bid": c("15 H")}]
+            + [{"seat": seat, "pass": True} for seat in ("Bo", "Cy", "Di", "Ed")],
+        ),
+    ),
+    Case(
+        "rules-3-auction-gives-the-bid",
+        "auction_bid_mismatch",
+        "bid",
+        legal(
+            dealer="Ann",
+            bid=c("14 H"),
+            auction=[{"seat": "Ann", "bid": c("15 H")}]
+            + [{"seat": seat, "pass": True} for seat in ("Bo", "Cy", "Di", "Ed")],
+        ),
+        legal(
+            dealer="Ann",
+            bid=c("15 H"),
+            auction=[{"seat": "Ann", "bid": c("15 H")}]
+            + [{"seat": seat, "pass": True} for seat in ("Bo", "Cy", "Di", "Ed")],
+        ),
+    ),
 ]
 
 
@@ -289,20 +638,36 @@ def message(request: dict, code: str) -> str:
     return next(e["message"] for e in check_request(request)["errors"] if e["code"] == code)
 
 
-@pytest.mark.parametrize(("request_", "code", "words"), [
-    pytest.param(legal(bid=c("15 S"), contract=c("16 H")), "trump_change_too_small",
-                 "Changing trump from spades to hearts needs 17 or more: the bid was 15.",
-                 id="pagat-suit-change-plus-two"),
-    pytest.param(legal(contract=c("12 S"), points=12), "below_minimum",
-                 "A contract of 12 is below this system's minimum of 13.", id="pagat-minimum-13"),
-    pytest.param(legal("chicago-4p", contract=c("13 S")), "unscoreable_level",
-                 "A contract of 13 cannot be scored with 4 players (Chicago tables): switch up to 14.",
-                 id="001-13-switch-up-to-14"),
-    pytest.param(legal("chicago-6p", {"min_bid": 25}, contract=c("26 S"), partners=["Cy", "Ed"]),
-                 "unscoreable_level",
-                 "A contract of 26 cannot be scored with 6 players and two partners (Chicago tables): "
-                 "switch up to 27.", id="001-26-switch-up-to-27"),
-])
+@pytest.mark.parametrize(
+    ("request_", "code", "words"),
+    [
+        pytest.param(
+            legal(bid=c("15 S"), contract=c("16 H")),
+            "trump_change_too_small",
+            "Changing trump from spades to hearts needs 17 or more: the bid was 15.",
+            id="pagat-suit-change-plus-two",
+        ),
+        pytest.param(
+            legal(contract=c("12 S"), points=12),
+            "below_minimum",
+            "A contract of 12 is below this system's minimum of 13.",
+            id="pagat-minimum-13",
+        ),
+        pytest.param(
+            legal("chicago-4p", contract=c("13 S")),
+            "unscoreable_level",
+            "A contract of 13 cannot be scored with 4 players (Chicago tables): switch up to 14.",
+            id="001-13-switch-up-to-14",
+        ),
+        pytest.param(
+            legal("chicago-6p", {"min_bid": 25}, contract=c("26 S"), partners=["Cy", "Ed"]),
+            "unscoreable_level",
+            "A contract of 26 cannot be scored with 6 players and two partners (Chicago tables): "
+            "switch up to 27.",
+            id="001-26-switch-up-to-27",
+        ),
+    ],
+)
 def test_messages_read_like_the_table_talks(request_, code, words):
     assert message(request_, code) == words
 
@@ -318,15 +683,23 @@ def test_an_illegal_instruction_says_how_to_enter_the_hand():
 
 
 def test_card_not_in_deck_names_the_deck():
-    words = message(legal("chicago-4p", partner_call={"type": "card", "cards": ["2H"]}), "card_not_in_deck")
+    words = message(
+        legal("chicago-4p", partner_call={"type": "card", "cards": ["2H"]}), "card_not_in_deck"
+    )
     assert "2H" in words and "51 cards" in words
 
 
 def test_every_problem_is_reported_at_once():
     request = legal(contract=c("12 S"), points=25, partners=["Ann", "Cy"], discards=["2S", "2S"])
     codes = {error["code"] for error in check_request(request)["errors"]}
-    assert {"below_minimum", "points_out_of_range", "partner_is_declarer", "too_many_partners",
-            "wrong_discard_count", "duplicate_discard"} <= codes
+    assert {
+        "below_minimum",
+        "points_out_of_range",
+        "partner_is_declarer",
+        "too_many_partners",
+        "wrong_discard_count",
+        "duplicate_discard",
+    } <= codes
 
 
 def test_a_malformed_request_is_errors_not_a_crash():
@@ -338,7 +711,9 @@ def test_a_malformed_request_is_errors_not_a_crash():
 def test_unknown_system_and_option_are_errors():
     codes = {e["code"] for e in check_request({**legal(), "system": "no-such-game"})["errors"]}
     assert "unknown_system" in codes
-    codes = {e["code"] for e in check_request({**legal(), "options": {"no_such_option": 1}})["errors"]}
+    codes = {
+        e["code"] for e in check_request({**legal(), "options": {"no_such_option": 1}})["errors"]
+    }
     assert "unknown_option" in codes
 
 
@@ -406,8 +781,11 @@ def legal_requests(draw, slug: str) -> dict:
                 moves.append((level, trump))
     moves = [move for move in moves if _scoreable(system, move[0])]
     if not moves:
-        bid_points, bid_trump = draw(st.sampled_from(
-            [choice for choice in _contract_choices(system) if _scoreable(system, choice[0])]))
+        bid_points, bid_trump = draw(
+            st.sampled_from(
+                [choice for choice in _contract_choices(system) if _scoreable(system, choice[0])]
+            )
+        )
         moves = [(bid_points, bid_trump)]
     level, trump = draw(st.sampled_from(moves))
     request["bid"] = {"points": bid_points, "trump": bid_trump}
@@ -425,14 +803,25 @@ def legal_requests(draw, slug: str) -> dict:
     if "none" in system.partner_calls:
         kinds.append("none")
     if not system.always_alone:
-        kinds += [kind for kind in ("card", "first_trick", "player") if kind in system.partner_calls]
+        kinds += [
+            kind for kind in ("card", "first_trick", "player") if kind in system.partner_calls
+        ]
     kind = draw(st.sampled_from(kinds))
     if kind == "card":
-        cards = draw(st.lists(st.sampled_from(callable_cards), min_size=system.called_cards,
-                              max_size=system.called_cards, unique=True))
+        cards = draw(
+            st.lists(
+                st.sampled_from(callable_cards),
+                min_size=system.called_cards,
+                max_size=system.called_cards,
+                unique=True,
+            )
+        )
         fewest = 0 if system.secret_solo else 1
-        partners = draw(st.lists(st.sampled_from(others), min_size=fewest,
-                                 max_size=system.called_cards, unique=True))
+        partners = draw(
+            st.lists(
+                st.sampled_from(others), min_size=fewest, max_size=system.called_cards, unique=True
+            )
+        )
         request["partner_call"] = {"type": "card", "cards": cards}
     elif kind == "first_trick":
         cards = []
@@ -453,8 +842,14 @@ def legal_requests(draw, slug: str) -> dict:
     discards = []
     if draw(st.booleans()):
         copies = [card for card, count in deck.cards if card not in cards for _ in range(count)]
-        picked = draw(st.lists(st.integers(0, len(copies) - 1), min_size=deck.discards,
-                               max_size=deck.discards, unique=True))
+        picked = draw(
+            st.lists(
+                st.integers(0, len(copies) - 1),
+                min_size=deck.discards,
+                max_size=deck.discards,
+                unique=True,
+            )
+        )
         discards = [copies[i] for i in picked]
         request["discards"] = discards
 
