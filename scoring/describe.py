@@ -653,3 +653,9 @@ def compare(a: System, b: System) -> list[Difference]:
         Difference(path, option_label(path), option_words(path, left, a), option_words(path, right, b))
         for path, left, right in system_diff(a, b)
     ]
+
+
+def criterion_words(criterion: str, system: System | None = None) -> Words:
+    """What one deal-miss criterion asks, with the system's threshold."""
+    template = LIST_ITEMS["deal_miss.criteria"][criterion]
+    return Words(template, **_used(template, _numbers(system)))
