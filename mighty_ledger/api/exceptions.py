@@ -1,0 +1,81 @@
+"""Every API error answers in HAND_JSON's error shape: ``{"errors": [{"field", "code", "message"}]}``.
+
+The engine's InvalidInput already has that shape; DRF's own errors (bad JSON,
+401, 403, 404, 405, 415, throttling, serializer validation) are flattened into
+it here, so a client parses one shape whatever went wrong.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from scoring.problems import InvalidInput, Problem
+
+from ..services import IdempotencyConflict, StaleVersion
+
+
+def problem(field: str, code: str, message: str) -> dict:
+    return Problem(field, code, message).as_json()
+
+
+def errors_body(*problems: dict) -> dict:
+    return {"errors": list(problems)}
+
+
+def _join(field: str, key: object) -> str:
+    if key == "non_field_errors" or key == "detail":
+        return field
+    if isinstance(key, int):
+        return f"{field}[{key}]"
+    return f"{field}.{key}" if field else str(key)
+
+
+def flatten(detail: object, field: str = "", default_code: str = "invalid") -> list[dict]:
+    """DRF's nested error detail (dicts, lists, ErrorDetail strings) as a flat list of problems."""
+    if isinstance(detail, dict):
+        return [entry for key, value in detail.items() for entry in flatten(value, _join(field, key), default_code)]
+    if isinstance(detail, list):
+        entries = []
+        for index, item in enumerate(detail):
+            # a list of messages belongs to the field itself; a list of objects is indexed
+            inner = _join(field, index) if isinstance(item, dict | list) else field
+            entries += flatten(item, inner, default_code)
+        return entries
+    return [problem(field, getattr(detail, "code", None) or default_code, str(detail))]
+
+
+def api_exception_handler(exc: Exception, context: dict) -> Response | None:
+    if isinstance(exc, InvalidInput):
+        return Response(exc.as_json(), status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, StaleVersion):
+        from .serializers import hand_json
+
+        hand = exc.hand
+        body = errors_body(problem(
+            "version", "stale_version",
+            f"Hand {hand.number} was changed by someone else (it is now at version {hand.version}); "
+            "here it is as it stands: check it and send your change again with this version.",
+        ))
+        return Response({**body, "hand": hand_json(hand)}, status=status.HTTP_409_CONFLICT)
+    if isinstance(exc, IdempotencyConflict):
+        return Response(errors_body(problem(
+            "Idempotency-Key", "idempotency_key_reused",
+            "This Idempotency-Key was already used for a different hand; use a new key for a new hand.",
+        )), status=status.HTTP_422_UNPROCESSABLE_ENTITY)
+
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound(str(exc) or None)
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied(str(exc) or None)
+    if not isinstance(exc, exceptions.APIException):
+        return None  # a bug: let Django answer 500 and log it
+    # DRF's handler sets WWW-Authenticate and Retry-After and rolls back the transaction
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    response.data = errors_body(*flatten(exc.detail, default_code=exc.default_code))
+    return response

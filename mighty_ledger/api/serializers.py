@@ -1,0 +1,253 @@
+"""Shapes shared by several endpoints: HAND_JSON (docs/HAND_JSON.md) and the ledger's records.
+
+The HAND_JSON request serializers document the contract for the schema; the
+engine (``scoring.interface``) is what validates a hand, so its problems, with
+their stable codes, are what a client sees. Each view's own input and output
+serializers are nested in the view.
+"""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from ..models import Hand, Revision, Session
+
+TRUMPS = ["S", "H", "D", "C", "NT"]
+
+
+def _with_keyword_field(name: str, field_factory):
+    """Add a field whose name is a Python keyword ("from", "pass") to a serializer class."""
+
+    def decorate(cls):
+        get_fields = cls.get_fields
+
+        def with_keyword(self):
+            fields = get_fields(self)
+            fields[name] = field_factory()
+            return fields
+
+        cls.get_fields = with_keyword
+        return cls
+
+    return decorate
+
+
+# --- errors -------------------------------------------------------------------------
+
+
+class ProblemSerializer(serializers.Serializer):
+    field = serializers.CharField(allow_blank=True, help_text="The field concerned, as a path: 'contract.points', 'seats[2]'; empty for the whole request.")
+    code = serializers.CharField(help_text="A stable code, such as 'below_minimum'.")
+    message = serializers.CharField(help_text="What is wrong, in words a person at the table understands.")
+
+
+class ErrorsSerializer(serializers.Serializer):
+    errors = ProblemSerializer(many=True)
+
+
+# --- HAND_JSON: a hand --------------------------------------------------------------
+
+
+class BidSerializer(serializers.Serializer):
+    points = serializers.IntegerField()
+    trump = serializers.ChoiceField(choices=TRUMPS)
+
+
+class PartnerCallSerializer(serializers.Serializer):
+    type = serializers.ChoiceField(choices=["card", "first_trick", "none", "player"])
+    cards = serializers.ListField(child=serializers.CharField(), required=False, help_text="One card code (two in a double deck) for a card call.")
+    player = serializers.CharField(required=False, help_text="The seat called, for a player call.")
+
+
+class HandEntrySerializer(serializers.Serializer):
+    """The fields of a hand that the table enters (HAND_JSON, without the system and seats)."""
+
+    sitting_out = serializers.ListField(child=serializers.CharField(), required=False)
+    dealer = serializers.CharField(required=False)
+    declarer = serializers.CharField()
+    bid = BidSerializer(required=False, help_text="The last bid before the kitty; defaults to the contract.")
+    contract = BidSerializer()
+    partner_call = PartnerCallSerializer()
+    partners = serializers.ListField(child=serializers.CharField(), required=False)
+    discards = serializers.ListField(child=serializers.CharField(), required=False)
+    points = serializers.IntegerField(required=False, help_text="Point cards won by the declarer's team.")
+    defender_points = serializers.IntegerField(required=False, help_text="Instead of points: point cards won by the defenders.")
+    outcome = serializers.ChoiceField(choices=["played", "conceded", "void"], required=False)
+    conceded_by = serializers.ChoiceField(choices=["declarer_team", "defenders"], required=False)
+
+
+class HandRequestSerializer(HandEntrySerializer):
+    """A HAND_JSON hand to score or check."""
+
+    system = serializers.CharField(required=False, help_text="A preset slug; pagat-standard when left out.")
+    options = serializers.DictField(required=False, help_text="Overrides of the preset's options (the Options shape).")
+    seats = serializers.ListField(child=serializers.CharField(), help_text="2–8 distinct names, clockwise.")
+
+
+@_with_keyword_field("from", serializers.CharField)
+class TransferSerializer(serializers.Serializer):
+    to = serializers.CharField()
+    amount = serializers.IntegerField()
+
+
+@_with_keyword_field("from", serializers.CharField)
+class MoneyTransferSerializer(serializers.Serializer):
+    to = serializers.CharField()
+    amount = serializers.CharField(help_text="Exact decimal amount, as a string.")
+
+
+class ScoreResultSerializer(serializers.Serializer):
+    made = serializers.BooleanField(allow_null=True, help_text="null for a void hand.")
+    base = serializers.IntegerField()
+    multiplier = serializers.IntegerField()
+    doubles = serializers.ListField(child=serializers.CharField())
+    score = serializers.IntegerField()
+    payments = serializers.DictField(child=serializers.IntegerField(), help_text="Every seat, 0 for a seat that sat out; sums to 0.")
+    transfers = TransferSerializer(many=True)
+    explanation = serializers.ListField(child=serializers.CharField())
+    warnings = serializers.ListField(child=serializers.CharField())
+    outcome = serializers.CharField(required=False)
+    points = serializers.IntegerField(required=False, allow_null=True)
+
+
+class CheckResultSerializer(serializers.Serializer):
+    legal = serializers.BooleanField()
+    errors = ProblemSerializer(many=True)
+
+
+# --- HAND_JSON: the auction and the deal-miss check -------------------------------------
+
+
+@_with_keyword_field("pass", lambda: serializers.BooleanField(required=False))
+class CallSerializer(serializers.Serializer):
+    seat = serializers.CharField()
+    bid = BidSerializer(required=False, allow_null=True)
+
+
+class AuctionRequestSerializer(serializers.Serializer):
+    system = serializers.CharField(required=False)
+    options = serializers.DictField(required=False)
+    seats = serializers.ListField(child=serializers.CharField())
+    dealer = serializers.CharField()
+    first_bidder = serializers.CharField(required=False)
+    sitting_out = serializers.ListField(child=serializers.CharField(), required=False)
+    auction = CallSerializer(many=True, help_text="The calls in order: {\"seat\", \"bid\"} or {\"seat\", \"pass\": true}.")
+
+
+class AuctionResultSerializer(serializers.Serializer):
+    legal = serializers.BooleanField()
+    errors = ProblemSerializer(many=True)
+    first_illegal = serializers.IntegerField(allow_null=True)
+    declarer = serializers.CharField(allow_null=True)
+    bid = BidSerializer(allow_null=True)
+    finished = serializers.BooleanField()
+    thrown_in = serializers.BooleanField()
+    high_bidder = serializers.CharField(allow_null=True, required=False)
+    high_bid = BidSerializer(allow_null=True, required=False)
+    next_seat = serializers.CharField(allow_null=True, required=False)
+    round = serializers.IntegerField(required=False)
+
+
+class RedealRequestSerializer(serializers.Serializer):
+    system = serializers.CharField(required=False)
+    options = serializers.DictField(required=False)
+    players = serializers.IntegerField(required=False)
+    hand = serializers.ListField(child=serializers.CharField(), help_text="The card codes of the hand shown.")
+
+
+class CriterionVerdictSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    qualifies = serializers.BooleanField()
+    value = serializers.CharField(help_text="Exact, such as '1/2' or '-1'.")
+    reason = serializers.CharField()
+    cards = serializers.ListField(child=serializers.CharField(), required=False)
+
+
+class RedealResultSerializer(serializers.Serializer):
+    qualifies = serializers.BooleanField()
+    criteria = CriterionVerdictSerializer(many=True)
+    probability = serializers.FloatField()
+    probability_exact = serializers.CharField(required=False)
+    system = serializers.CharField(required=False)
+    players = serializers.IntegerField(required=False)
+    hand_size = serializers.IntegerField(required=False)
+    hand = serializers.ListField(child=serializers.CharField(), required=False)
+
+
+# --- the ledger's records -----------------------------------------------------------------
+
+
+class HandOutputSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=[Hand.SCORED, Hand.DEAL_MISS, Hand.ALL_PASS])
+    entry = serializers.DictField(help_text="The hand as entered (HAND_JSON without system and seats), or the event's dealer, shown_by and fine.")
+    result = ScoreResultSerializer(allow_null=True, help_text="The engine's result; null for a deal miss or all-pass.")
+    payments = serializers.DictField(child=serializers.IntegerField(), help_text="What this hand changed, deal-miss pot included.")
+    running_totals = serializers.DictField(child=serializers.IntegerField())
+    pot_after = serializers.IntegerField()
+    version = serializers.IntegerField(help_text="Send it back when updating this hand.")
+    deleted = serializers.BooleanField()
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+
+
+def hand_json(hand: Hand) -> dict:
+    return HandOutputSerializer({
+        "number": hand.number, "kind": hand.kind, "entry": hand.entry, "result": hand.result,
+        "payments": hand.payments, "running_totals": hand.running_totals, "pot_after": hand.pot_after,
+        "version": hand.version, "deleted": hand.deleted_at is not None,
+        "created_at": hand.created_at, "updated_at": hand.updated_at,
+    }).data
+
+
+class SessionOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    title = serializers.CharField(allow_blank=True)
+    played_on = serializers.DateField()
+    seats = serializers.ListField(child=serializers.CharField())
+    preset = serializers.CharField()
+    overrides = serializers.DictField()
+    system_options = serializers.DictField(help_text="Every option of the system, frozen when the session started.")
+    first_dealer = serializers.CharField()
+    stake_per_point = serializers.DecimalField(max_digits=12, decimal_places=2, allow_null=True)
+    currency = serializers.CharField(allow_blank=True)
+    rounding_unit = serializers.DecimalField(max_digits=12, decimal_places=2, allow_null=True)
+    chips_start = serializers.IntegerField(allow_null=True)
+    chips_per_point = serializers.IntegerField(allow_null=True)
+    totals = serializers.DictField(child=serializers.IntegerField())
+    pot = serializers.IntegerField()
+    hand_count = serializers.IntegerField(help_text="Hands and events numbered so far, deleted ones included.")
+    deleted = serializers.BooleanField()
+    created_at = serializers.DateTimeField()
+
+
+def session_json(session: Session) -> dict:
+    fields = SessionOutputSerializer().fields
+    values = {name: getattr(session, name) for name in fields if name != "deleted"}
+    return SessionOutputSerializer({**values, "deleted": session.deleted_at is not None}).data
+
+
+class RevisionOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    subject = serializers.CharField()
+    action = serializers.CharField()
+    session = serializers.IntegerField(allow_null=True, source="session_id")
+    hand = serializers.IntegerField(allow_null=True, help_text="The hand's number in its session.")
+    before = serializers.JSONField(allow_null=True)
+    after = serializers.JSONField(allow_null=True)
+    by = serializers.CharField(allow_blank=True)
+    created_at = serializers.DateTimeField()
+
+
+def revision_json(revision: Revision) -> dict:
+    return RevisionOutputSerializer({
+        "id": revision.id, "subject": revision.subject, "action": revision.action,
+        "session_id": revision.session_id, "hand": revision.hand.number if revision.hand_id else None,
+        "before": revision.before, "after": revision.after, "by": revision.by,
+        "created_at": revision.created_at,
+    }).data
+
+
+class StaleVersionSerializer(serializers.Serializer):
+    errors = ProblemSerializer(many=True)
+    hand = HandOutputSerializer(help_text="The hand as it is now, with its current version.")

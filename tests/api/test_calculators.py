@@ -1,0 +1,144 @@
+"""The stateless calculators speak HAND_JSON exactly (docs HAND_JSON.md)."""
+
+import pytest
+
+from scoring.presets import all_presets
+
+from .conftest import HAND_JSON_EXAMPLE, assert_error_shape
+
+
+def test_score_answers_the_hand_json_example(anonymous):
+    response = anonymous.post("/api/v1/score", HAND_JSON_EXAMPLE)
+
+    assert response.status_code == 200
+    result = response.json()
+    assert result["made"] is True
+    assert (result["base"], result["multiplier"], result["score"]) == (7, 2, 14)
+    assert result["doubles"] == ["no_trump"]
+    assert result["payments"] == {"Ann": 28, "Bo": -14, "Cy": 14, "Di": -14, "Ed": -14}
+    assert {"from": "Bo", "to": "Ann", "amount": 14} in result["transfers"]
+    assert result["explanation"] and result["warnings"] == []
+
+
+def test_score_of_an_illegal_hand_is_400_with_every_problem(anonymous):
+    hand = {**HAND_JSON_EXAMPLE, "contract": {"points": 12, "trump": "S"}, "bid": {"points": 12, "trump": "S"}}
+
+    errors = assert_error_shape(anonymous.post("/api/v1/score", hand), 400, "below_minimum")
+
+    assert any(e["field"] == "contract.points" and e["code"] == "below_minimum" for e in errors)
+
+
+@pytest.mark.parametrize("body", ["{not json", "[1, 2", '{"seats": ]'], ids=["bad-object", "bad-list", "bad-value"])
+@pytest.mark.parametrize("url", ["/api/v1/score", "/api/v1/check", "/api/v1/auction/check", "/api/v1/redeal"])
+def test_malformed_json_is_400_in_the_error_shape(anonymous, url, body):
+    response = anonymous.client.post(url, body, content_type="application/json")
+
+    assert_error_shape(response, 400, "parse_error")
+
+
+@pytest.mark.parametrize("body", [[], "a string", 7, {"seats": "Ann"}, {"seats": ["Ann", "Ann"]}])
+def test_score_of_a_malformed_hand_is_400_never_a_crash(anonymous, body):
+    assert_error_shape(anonymous.post("/api/v1/score", body), 400)
+
+
+def test_check_a_legal_hand(anonymous):
+    response = anonymous.post("/api/v1/check", HAND_JSON_EXAMPLE)
+
+    assert response.status_code == 200
+    assert response.json() == {"legal": True, "errors": []}
+
+
+def test_check_an_illegal_hand_is_200_with_its_problems(anonymous):
+    hand = {**HAND_JSON_EXAMPLE, "declarer": "Zed"}
+
+    response = anonymous.post("/api/v1/check", hand)
+
+    assert response.status_code == 200
+    body = response.json()
+    assert body["legal"] is False
+    assert body["errors"] and all(set(e) == {"field", "code", "message"} for e in body["errors"])
+
+
+def test_check_of_a_non_object_is_200_not_legal(anonymous):
+    response = anonymous.post("/api/v1/check", [1, 2])
+
+    assert response.status_code == 200
+    assert response.json()["legal"] is False
+
+
+def test_auction_check_finds_the_winner(anonymous):
+    seats = ["Ann", "Bo", "Cy", "Di", "Ed"]
+    calls = [{"seat": "Ann", "bid": {"points": 13, "trump": "S"}}] + [{"seat": s, "pass": True} for s in seats[1:]]
+
+    response = anonymous.post("/api/v1/auction/check", {"system": "pagat-standard", "seats": seats,
+                                                       "dealer": "Ann", "auction": calls})
+
+    assert response.status_code == 200
+    body = response.json()
+    assert body["legal"] is True
+    assert body["declarer"] == "Ann" and body["bid"] == {"points": 13, "trump": "S"}
+    assert body["finished"] is True
+
+
+def test_auction_check_reports_the_first_illegal_call(anonymous):
+    seats = ["Ann", "Bo", "Cy", "Di", "Ed"]
+    calls = [{"seat": "Ann", "bid": {"points": 13, "trump": "S"}}, {"seat": "Bo", "bid": {"points": 13, "trump": "H"}}]
+
+    body = anonymous.post("/api/v1/auction/check", {"seats": seats, "dealer": "Ann", "auction": calls}).json()
+
+    assert body["legal"] is False
+    assert body["first_illegal"] == 1
+    assert body["errors"][0]["code"] == "bid_not_higher"
+
+
+def test_redeal_gives_each_criterion_and_the_exact_odds(anonymous):
+    hand = ["AS", "JOKER", "7H", "2C", "3C", "4C", "5C", "6C", "7C", "8C"]
+
+    response = anonymous.post("/api/v1/redeal", {"system": "korean-standard", "players": 5, "hand": hand})
+
+    assert response.status_code == 200
+    body = response.json()
+    assert body["qualifies"] is True
+    assert body["criteria"][0]["id"] == "korean_scale" and body["criteria"][0]["value"] == "-1"
+    assert 0 < body["probability"] < 1
+    numerator, denominator = map(int, body["probability_exact"].split("/"))
+    assert body["probability"] == pytest.approx(numerator / denominator)
+
+
+def test_redeal_with_an_unknown_card_is_400(anonymous):
+    assert_error_shape(anonymous.post("/api/v1/redeal", {"system": "korean-standard", "hand": ["XX"]}), 400)
+
+
+def test_systems_lists_every_preset_with_options_words_and_deal_miss(anonymous):
+    response = anonymous.get("/api/v1/systems")
+
+    assert response.status_code == 200
+    systems = response.json()
+    assert [s["slug"] for s in systems] == [p.slug for p in all_presets()]
+    for system in systems:
+        assert system["name"] and system["description"]
+        options = system["options"]
+        # the keys HAND_JSON.md says must exist
+        for key in ("players", "min_bid", "max_bid", "bids_above_max", "base", "set", "minimum_score", "doubles",
+                    "back_run", "discards_count_for", "four_player_set_split", "trump_penalty", "secret_solo",
+                    "trump_change", "auction", "deal_miss", "next_dealer", "first_bidder"):
+            assert key in options, (system["slug"], key)
+        assert [c["id"] for c in system["deal_miss"]["criteria"]] == options["deal_miss"]["criteria"]
+        assert all(c["rule"] for c in system["deal_miss"]["criteria"])
+
+
+def test_one_system_in_words(anonymous):
+    response = anonymous.get("/api/v1/systems/korean-standard")
+
+    assert response.status_code == 200
+    body = response.json()
+    assert body["slug"] == "korean-standard"
+    assert body["options"]["min_bid"] == 14
+    assert body["deal_miss"]["criteria"][0]["id"] == "korean_scale"
+    assert body["deal_miss"]["probability"] == pytest.approx(0.026, abs=0.001)
+    assert body["rules_in_words"], "scoring.describe gives the system in words"
+    assert all(section["lines"] for section in body["rules_in_words"])
+
+
+def test_unknown_system_is_404_in_the_error_shape(anonymous):
+    assert_error_shape(anonymous.get("/api/v1/systems/no-such-game"), 404, "unknown_system")
