@@ -120,6 +120,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         # WAL lets pages read while a hand is being written.
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
+    # Tests with real threads (concurrent hand posts) need a file: an in-memory test
+    # database is private to its connection. The pid keeps two test runs apart.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f"test_db_{os.getpid()}.sqlite3")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
