@@ -221,6 +221,8 @@ def parse_hand(data: object) -> tuple[Hand | None, list[Problem]]:
     points = read.integer(data.get("points"), "points")
     defender_points = read.integer(data.get("defender_points"), "defender_points")
     instructions = read.integer(data.get("instructions", 0), "instructions") or 0
+    if instructions < 0:
+        read.bad("instructions", "bad_type", "'instructions' counts the times the partner was told to take a trick: 0 or more.")
 
     outcome = data.get("outcome", "played")
     if outcome not in OUTCOMES:
@@ -230,6 +232,10 @@ def parse_hand(data: object) -> tuple[Hand | None, list[Problem]]:
     if outcome == "conceded" and conceded_by not in SIDES:
         read.bad("conceded_by", "bad_outcome", "A conceded hand must say who conceded: \"declarer_team\" or \"defenders\".")
     lead_suit = data.get("lead_suit")
+    if isinstance(lead_suit, str):
+        lead_suit = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}.get(lead_suit, lead_suit.upper())
+    if lead_suit is not None and lead_suit not in ("S", "H", "D", "C"):
+        read.bad("lead_suit", "bad_trump", f"The suit asked of the partner must be S, H, D or C, not {lead_suit!r}.")
     changed_before_kitty = data.get("changed_before_kitty", False)
     if not isinstance(changed_before_kitty, bool):
         read.bad("changed_before_kitty", "bad_type", "'changed_before_kitty' must be true or false.")

@@ -28,9 +28,22 @@ def hand_and_system(data: object) -> tuple[Hand, System]:
     return hand, system
 
 
+def hand_problems(data: object):
+    """(hand, system, every problem): shape first, then every legality rule and an attached auction."""
+    from .legality import auction_problems, check
+
+    try:
+        hand, system = hand_and_system(data)
+    except InvalidInput as error:
+        return None, None, error.problems
+    return hand, system, check(hand, system) + auction_problems(data, hand, system)
+
+
 def score_hand(data: object) -> Result:
-    hand, system = hand_and_system(data)
-    return score(hand, system)
+    hand, system, problems = hand_problems(data)
+    if problems:
+        raise InvalidInput(problems)
+    return score(hand, system, checked=True)
 
 
 def score_request(data: object) -> dict:
@@ -40,13 +53,7 @@ def score_request(data: object) -> dict:
 
 def check_request(data: object) -> dict:
     """HAND_JSON hand → {"legal": bool, "errors": [...]}; never raises for bad input."""
-    from .legality import check
-
-    try:
-        hand, system = hand_and_system(data)
-    except InvalidInput as error:
-        return {"legal": False, "errors": [p.as_json() for p in error.problems]}
-    problems = check(hand, system)
+    _, _, problems = hand_problems(data)
     return {"legal": not problems, "errors": [p.as_json() for p in problems]}
 
 

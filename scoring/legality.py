@@ -12,8 +12,8 @@ from collections import Counter
 from collections.abc import Callable
 
 from .cards import JOKER, SUIT_NAMES, SUITS, mighty, point_count
-from .hand import Contract, Hand, parse_hand
-from .problems import InvalidInput, Problem
+from .hand import Contract, Hand
+from .problems import Problem
 from .systems import System
 
 # Every code check() can return; tests/scoring/test_legality.py has a case for each.
@@ -856,21 +856,13 @@ def _auction_problems(data: dict, hand: Hand, system: System) -> list[Problem]:
 
 def check_request(data: object) -> dict:
     """A raw HAND_JSON request → ``{"legal": bool, "errors": [...]}``; never raises on bad input."""
-    hand, problems = parse_hand(data)
-    system = None
-    if isinstance(data, dict):
-        try:
-            from .presets import resolve_system
+    from .interface import check_request as check_at_boundary
 
-            options = data.get("options") or {}
-            # parse_hand reports options that are not an object
-            system = resolve_system(
-                data.get("system", "pagat-standard"), options if isinstance(options, dict) else {}
-            )
-        except InvalidInput as error:
-            problems = problems + error.problems
-    if not problems and hand is not None and system is not None:
-        problems = check(hand, system)
-        if data.get("auction") is not None:
-            problems += _auction_problems(data, hand, system)
-    return {"legal": not problems, "errors": [problem.as_json() for problem in problems]}
+    return check_at_boundary(data)
+
+
+def auction_problems(data: dict, hand: Hand, system: System) -> list[Problem]:
+    """The problems of an auction attached to a hand request (``"auction": [...]``), if any."""
+    if data.get("auction") is None:
+        return []
+    return _auction_problems(data, hand, system)

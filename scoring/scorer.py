@@ -98,11 +98,14 @@ def _made_base(kind: str, *, contract: int, points: int, minimum: int, half: int
     return value, f"{words} = {value}"
 
 
-def base_score(system: System, contract: int, points: int, made: bool) -> tuple[int, str]:
+def base_score(system: System, contract: int, points: int, made: bool, *, trump: str = "S") -> tuple[int, str]:
     """S before doubles, with the formula written out for the explanation (RULES.md §7.1)."""
+    from .legality import lowest_bid
+
     half = system.total_points // 2
     shape = {
-        "minimum": system.min_bid,
+        # with the NT discount (신촌, 광주) a no-trump contract counts from its own lower minimum
+        "minimum": lowest_bid(system, trump),
         "half": half,
         "hard_unit": 24 if system.deck_cards.double else 12,
     }
@@ -206,12 +209,15 @@ def table_payments(hand: Hand, system: System, *, made: bool) -> tuple[int, dict
     return unit, payments, lines
 
 
-def score(hand: Hand, system: System) -> Result:
-    """Score a legal hand; InvalidInput with every problem when it is not legal."""
+def score(hand: Hand, system: System, *, checked: bool = False) -> Result:
+    """Score a legal hand; InvalidInput with every problem when it is not legal.
+
+    ``checked`` says the caller has just run the legality checks, so they are not run twice.
+    """
     from .legality import check, team_points
     from .settle import fewest_transfers
 
-    problems = check(hand, system)
+    problems = [] if checked else check(hand, system)
     if problems:
         raise InvalidInput(problems)
 
@@ -238,7 +244,7 @@ def score(hand: Hand, system: System) -> Result:
         return Result(made, unit, 1, (), unit, payments, tuple(fewest_transfers(payments)),
                       tuple(explanation), tuple(warnings), hand.outcome, entered)
 
-    base, formula = base_score(system, contract, points, made)
+    base, formula = base_score(system, contract, points, made, trump=hand.contract.trump)
     explanation.append(f"Base {'(made)' if made else '(set)'}: {formula}.")
     if system.trump_penalty and not hand.contract.no_trump:
         base -= system.trump_penalty

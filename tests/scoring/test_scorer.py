@@ -254,3 +254,20 @@ def test_illegal_hand_is_refused_with_every_problem():
         score_request(hand("12 S", 25))
     codes = {p.code for p in error.value.problems}
     assert {"below_minimum", "points_out_of_range"} <= codes
+
+
+def test_nt_discount_scores_from_the_no_trump_minimum():
+    # 신촌: an NT contract may be one under the minimum of 14, so 13 NT made exactly scores 0, not −2
+    assert score_request(hand("13 NT", 13, system="korean-sinchon"))["score"] == 0
+    # 13 NT taking 15: base 2×(13−13)+(15−13) = 2, doubled for no trump
+    assert score_request(hand("13 NT", 15, system="korean-sinchon"))["score"] == 4
+
+
+def test_an_illegal_attached_auction_refuses_the_hand():
+    request = hand("15 S", 16, dealer="Ann", auction=[
+        {"seat": "Ann", "bid": {"points": 15, "trump": "S"}},
+        {"seat": "Bo", "bid": {"points": 14, "trump": "H"}},
+    ])
+    with pytest.raises(InvalidInput) as error:
+        score_request(request)
+    assert "bid_not_higher" in {p.code for p in error.value.problems}
