@@ -1,3 +1,25 @@
-from django.urls import path  # noqa: F401
+"""The table app's URLs. Everything under /g/<token>/ is reached through a capability link."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from . import table
+
+urlpatterns = [
+    path("g/new/", table.group_create, name="group_create"),
+    path("g/<str:token>/", table.group_page, name="group_page"),
+    path("g/<str:token>/links/<str:which>/rotate/", table.group_rotate, name="group_rotate"),
+    path("g/<str:token>/players/add/", table.player_add, name="player_add"),
+    path("g/<str:token>/sessions/new/", table.session_new, name="session_new"),
+    path("g/<str:token>/s/<int:pk>/", table.session_board, name="session_board"),
+    path("g/<str:token>/s/<int:pk>/settle/", table.session_settle, name="session_settle"),
+    path("g/<str:token>/s/<int:pk>/history/", table.session_history, name="session_history"),
+    path("g/<str:token>/s/<int:pk>/delete/", table.session_delete, name="session_delete"),
+    path("g/<str:token>/s/<int:pk>/restore/", table.session_restore, name="session_restore"),
+    path("g/<str:token>/s/<int:pk>/hands/new/", table.hand_new, name="hand_new"),
+    path("g/<str:token>/s/<int:pk>/hands/preview/", table.hand_preview, name="hand_preview"),
+    path("g/<str:token>/s/<int:pk>/events/new/", table.event_new, name="event_new"),
+    path("g/<str:token>/s/<int:pk>/h/<int:number>/", table.hand_detail, name="hand_detail"),
+    path("g/<str:token>/s/<int:pk>/h/<int:number>/edit/", table.hand_edit, name="hand_edit"),
+    path("g/<str:token>/s/<int:pk>/h/<int:number>/delete/", table.hand_delete, name="hand_delete"),
+    path("g/<str:token>/s/<int:pk>/h/<int:number>/restore/", table.hand_restore, name="hand_restore"),
+]

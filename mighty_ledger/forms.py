@@ -1,0 +1,379 @@
+"""Forms of the table app: they turn what a player tapped into HAND_JSON and back.
+
+Forms only check shape (a number is a number, a seat is a seat). Whether a
+hand is legal is the engine's call: its Problems are put beside the fields
+they concern with ``add_problems``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from scoring.cards import JOKER, SUITS, card_sort_key, suit_of
+from scoring.presets import all_presets
+from scoring.problems import Problem
+from scoring.systems import System
+
+SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+TRUMP_CHOICES = [("S", "♠"), ("H", "♥"), ("D", "♦"), ("C", "♣"), ("NT", _("NT"))]
+CALL_LABELS = {
+    "card": _("a card"),
+    "first_trick": _("first trick"),
+    "none": _("no friend"),
+    "player": _("a player"),
+}
+MAX_SEATS = 8
+
+
+def card_label(card: str) -> str:
+    if card == JOKER:
+        return str(_("Joker"))
+    return f"{card[:-1]}{SUIT_SYMBOL[card[-1]]}"
+
+
+def trump_label(trump: str) -> str:
+    return dict(TRUMP_CHOICES).get(trump, trump)
+
+
+def problem_field(path: str, table: list[tuple[str, str]]) -> str | None:
+    """The form field for an engine field path such as ``partner_call.cards[0]``."""
+    for prefix, name in table:
+        if path == prefix or path.startswith((f"{prefix}.", f"{prefix}[")):
+            return name
+    return None
+
+
+def add_problems(form: forms.Form, problems: list[Problem], table: list[tuple[str, str]]) -> None:
+    """Put each engine problem beside its field; the rest go above the form."""
+    for problem in problems:
+        name = problem_field(problem.field, table)
+        form.add_error(name if name in form.fields else None, problem.message)
+
+
+# --- groups and players ----------------------------------------------------------
+
+
+class GroupCreateForm(forms.Form):
+    name = forms.CharField(label=_("Group name"), max_length=80)
+    player_names = forms.CharField(
+        label=_("Players"),
+        widget=forms.Textarea(attrs={"rows": 6}),
+        help_text=_("One name a line."),
+        required=False,
+    )
+
+    def clean_player_names(self) -> list[str]:
+        names = [line.strip() for line in self.cleaned_data["player_names"].splitlines()]
+        names = [name for name in names if name]
+        if len(set(names)) != len(names):
+            raise forms.ValidationError(_("Each player can be listed only once."))
+        return names
+
+
+class PlayerAddForm(forms.Form):
+    name = forms.CharField(label=_("New player"), max_length=40)
+
+
+# --- sessions --------------------------------------------------------------------------
+
+SESSION_PROBLEM_FIELDS = [
+    ("first_dealer", "first_dealer"),
+    ("system", "preset"),
+    ("options", "overrides"),
+    ("seats", "seat_1"),
+]
+
+
+class SessionStartForm(forms.Form):
+    played_on = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    title = forms.CharField(label=_("Title"), max_length=80, required=False)
+    preset = forms.ChoiceField(label=_("Scoring system"))
+    overrides = forms.CharField(
+        label=_("Changes to the system (JSON)"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3, "placeholder": '{"back_run": {"n": 10}}'}),
+        help_text=_("Optional: any option of the system, as in the rules page."),
+    )
+    no_trump_double = forms.ChoiceField(
+        label=_("No trump doubles"),
+        required=False,
+        choices=[("", _("as the system says")), ("both", _("always")), ("never", _("never"))],
+    )
+    first_dealer = forms.ChoiceField(label=_("First dealer"), required=False)
+    stake_per_point = forms.DecimalField(label=_("Stake per point"), required=False, min_value=0, decimal_places=2)
+    currency = forms.CharField(label=_("Currency"), max_length=8, required=False)
+    rounding_unit = forms.DecimalField(label=_("Round to"), required=False, min_value=0.01, decimal_places=2)
+    chips_start = forms.IntegerField(label=_("Starting chips"), required=False, min_value=0)
+    chips_per_point = forms.IntegerField(label=_("Chips per point"), required=False, min_value=1)
+
+    def __init__(self, *args, players: list[str], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["preset"].choices = [(p.slug, p.name) for p in all_presets()]
+        seat_choices = [("", "—")] + [(name, name) for name in players]
+        for i in range(1, MAX_SEATS + 1):
+            self.fields[f"seat_{i}"] = forms.ChoiceField(
+                label=_("Seat %(number)s") % {"number": i}, choices=seat_choices, required=False
+            )
+        self.fields["first_dealer"].choices = [("", _("the first seat"))] + seat_choices[1:]
+
+    def seat_fields(self):
+        return [self[f"seat_{i}"] for i in range(1, MAX_SEATS + 1)]
+
+    def clean_overrides(self) -> dict:
+        text = self.cleaned_data["overrides"].strip()
+        if not text:
+            return {}
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise forms.ValidationError(_("This is not valid JSON: %(error)s") % {"error": error}) from None
+        if not isinstance(value, dict):
+            raise forms.ValidationError(_("Write the changes as a JSON object, such as {\"min_bid\": 14}."))
+        return value
+
+    def clean(self):
+        cleaned = super().clean()
+        cleaned["seats"] = [cleaned.get(f"seat_{i}") for i in range(1, MAX_SEATS + 1)]
+        cleaned["seats"] = [seat for seat in cleaned["seats"] if seat]
+        if cleaned.get("no_trump_double"):
+            overrides = dict(cleaned.get("overrides") or {})
+            overrides["doubles"] = {**overrides.get("doubles", {}), "no_trump": cleaned["no_trump_double"]}
+            cleaned["overrides"] = overrides
+        if cleaned.get("stake_per_point") is not None and cleaned.get("chips_start") is not None:
+            raise forms.ValidationError(_("Play either for money or for chips, not both."))
+        if cleaned.get("stake_per_point") is not None and not cleaned.get("rounding_unit"):
+            cleaned["rounding_unit"] = 1
+        if cleaned.get("chips_start") is not None and not cleaned.get("chips_per_point"):
+            cleaned["chips_per_point"] = 1
+        return cleaned
+
+    def service_kwargs(self) -> dict:
+        c = self.cleaned_data
+        return {
+            "seats": c["seats"], "preset": c["preset"], "overrides": c["overrides"],
+            "first_dealer": c["first_dealer"] or None, "played_on": c["played_on"], "title": c["title"],
+            "stake_per_point": c["stake_per_point"], "currency": c["currency"],
+            "rounding_unit": c["rounding_unit"] if c["stake_per_point"] is not None else None,
+            "chips_start": c["chips_start"],
+            "chips_per_point": c["chips_per_point"] if c["chips_start"] is not None else None,
+        }
+
+    def add_problems(self, problems: list[Problem]) -> None:
+        for problem in problems:
+            if problem.field.startswith("seats["):
+                index = int(problem.field[len("seats["):].split("]")[0])
+                self.add_error(f"seat_{index + 1}", problem.message)
+            else:
+                name = problem_field(problem.field, SESSION_PROBLEM_FIELDS)
+                self.add_error(name, problem.message)
+
+
+# --- hands -----------------------------------------------------------------------------
+
+HAND_PROBLEM_FIELDS = [
+    ("dealer", "dealer"),
+    ("declarer", "declarer"),
+    ("contract.points", "contract_points"),
+    ("contract.trump", "contract_trump"),
+    ("contract", "contract_points"),
+    ("bid.points", "bid_points"),
+    ("bid.trump", "bid_trump"),
+    ("bid", "bid_points"),
+    ("partner_call.cards", "call_cards"),
+    ("partner_call.seat", "call_seat"),
+    ("partner_call", "call_type"),
+    ("partners", "partners"),
+    ("sitting_out", "sitting_out"),
+    ("discards", "discards"),
+    ("defender_points", "points"),
+    ("points", "points"),
+]
+
+
+@dataclass(frozen=True)
+class CardChoice:
+    """One card of a picker: its input and its suit (for the red and black)."""
+
+    widget: object
+    suit: str
+
+
+class HandForm(forms.Form):
+    """One scored hand, on one screen; its fields follow the session's system."""
+
+    dealer = forms.ChoiceField(label=_("Dealer"), widget=forms.RadioSelect)
+    declarer = forms.ChoiceField(label=_("Declarer"), widget=forms.RadioSelect)
+    contract_points = forms.IntegerField(label=_("Contract"))
+    contract_trump = forms.ChoiceField(label=_("Trump"), choices=TRUMP_CHOICES, widget=forms.RadioSelect)
+    bid_differs = forms.BooleanField(label=_("The bid was different"), required=False)
+    bid_points = forms.IntegerField(label=_("Bid"), required=False)
+    bid_trump = forms.ChoiceField(label=_("Bid trump"), choices=TRUMP_CHOICES, widget=forms.RadioSelect, required=False)
+    call_type = forms.ChoiceField(label=_("Partner call"), widget=forms.RadioSelect, initial="card")
+    call_cards = forms.MultipleChoiceField(label=_("Called card"), widget=forms.CheckboxSelectMultiple, required=False)
+    call_seat = forms.ChoiceField(label=_("Called player"), widget=forms.RadioSelect, required=False)
+    sitting_out = forms.MultipleChoiceField(label=_("Sitting out"), widget=forms.CheckboxSelectMultiple, required=False)
+    discards = forms.MultipleChoiceField(label=_("Discards"), widget=forms.CheckboxSelectMultiple, required=False)
+    points_side = forms.ChoiceField(
+        label=_("Points counted for"),
+        choices=[("declarer", _("declarer's team")), ("defenders", _("defenders"))],
+        widget=forms.RadioSelect,
+        initial="declarer",
+    )
+    points = forms.IntegerField(label=_("Points"), min_value=0)
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args, seats: list[str], system: System, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.system = system
+        seat_choices = [(seat, seat) for seat in seats]
+        for name in ("dealer", "declarer", "call_seat", "sitting_out"):
+            self.fields[name].choices = seat_choices
+        top = system.total_points if system.bids_above_max else system.max_bid
+        for name in ("contract_points", "bid_points"):
+            self.fields[name].widget.attrs.update({"min": system.min_bid, "max": top, "inputmode": "numeric"})
+        self.fields["points"].widget.attrs.update({"max": system.total_points, "inputmode": "numeric"})
+        self.fields["call_type"].choices = [(call, CALL_LABELS[call]) for call in system.partner_calls]
+        cards = sorted(system.deck_cards.copies, key=card_sort_key)
+        card_choices = [(card, card_label(card)) for card in cards]
+        self.fields["call_cards"].choices = card_choices
+        self.fields["discards"].choices = card_choices
+        if system.called_cards > 1:
+            self.fields["call_cards"].label = _("Called cards (two)")
+            self.fields["partners"] = forms.MultipleChoiceField(
+                label=_("Partners"), choices=seat_choices, widget=forms.CheckboxSelectMultiple,
+                required=False, help_text=_("Leave empty when the declarer played alone."),
+            )
+        else:
+            self.fields["partners"] = forms.ChoiceField(
+                label=_("Partner"), choices=[("", _("declarer alone"))] + seat_choices,
+                widget=forms.RadioSelect, required=False,
+            )
+        if not self.has_sitting_out:
+            del self.fields["sitting_out"]
+        if "player" not in system.partner_calls:
+            del self.fields["call_seat"]
+        self.discard_count = system.deck_cards.discards
+
+    @property
+    def has_sitting_out(self) -> bool:
+        return self.system.active_players < self.system.players
+
+    def card_rows(self, name: str) -> list[tuple[str, list[CardChoice]]]:
+        """A picker's cards grouped by suit, the Joker on its own row."""
+        rows: dict[str, list[CardChoice]] = {}
+        for widget in self[name]:
+            code = widget.data["value"]
+            suit = suit_of(code) or "joker"
+            rows.setdefault(suit, []).append(CardChoice(widget, suit))
+        order = ["joker", *SUITS]
+        return [(suit, rows[suit]) for suit in order if suit in rows]
+
+    def call_card_rows(self):
+        return self.card_rows("call_cards")
+
+    def discard_rows(self):
+        return self.card_rows("discards")
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("bid_differs") and (cleaned.get("bid_points") is None or not cleaned.get("bid_trump")):
+            self.add_error("bid_points", _("Give the bid's points and trump, or untick “the bid was different”."))
+        return cleaned
+
+    def entry(self) -> dict:
+        """The HAND_JSON request (without system, options and seats, which the session supplies)."""
+        c = self.cleaned_data
+        call: dict = {"type": c["call_type"]}
+        if c["call_type"] == "card":
+            call["cards"] = list(c["call_cards"])
+        elif c["call_type"] == "player":
+            call["seat"] = c.get("call_seat") or None
+        partners = c["partners"]
+        partners = list(partners) if isinstance(partners, list) else ([partners] if partners else [])
+        entry = {
+            "dealer": c["dealer"],
+            "declarer": c["declarer"],
+            "contract": {"points": c["contract_points"], "trump": c["contract_trump"]},
+            "partner_call": call,
+            "partners": partners,
+        }
+        if c.get("bid_differs"):
+            entry["bid"] = {"points": c["bid_points"], "trump": c["bid_trump"]}
+        if c.get("sitting_out"):
+            entry["sitting_out"] = list(c["sitting_out"])
+        if c["discards"]:
+            entry["discards"] = list(c["discards"])
+        points_key = "defender_points" if c["points_side"] == "defenders" else "points"
+        entry[points_key] = c["points"]
+        return entry
+
+    @staticmethod
+    def initial_from(entry: dict, version: int | None = None) -> dict:
+        """Form values for an entry already saved (editing a hand)."""
+        call = entry.get("partner_call", {})
+        contract = entry.get("contract", {})
+        bid = entry.get("bid")
+        partners = entry.get("partners", [])
+        initial = {
+            "dealer": entry.get("dealer"),
+            "declarer": entry.get("declarer"),
+            "contract_points": contract.get("points"),
+            "contract_trump": contract.get("trump"),
+            "bid_differs": bid is not None,
+            "bid_points": (bid or {}).get("points"),
+            "bid_trump": (bid or {}).get("trump"),
+            "call_type": call.get("type", "card"),
+            "call_cards": call.get("cards", []),
+            "call_seat": call.get("seat"),
+            "partners": partners,
+            "sitting_out": entry.get("sitting_out", []),
+            "discards": entry.get("discards", []),
+            "version": version,
+        }
+        if "defender_points" in entry:
+            initial |= {"points_side": "defenders", "points": entry["defender_points"]}
+        else:
+            initial |= {"points_side": "declarer", "points": entry.get("points")}
+        return initial
+
+    def add_problems(self, problems: list[Problem]) -> None:
+        add_problems(self, problems, HAND_PROBLEM_FIELDS)
+
+
+EVENT_PROBLEM_FIELDS = [("dealer", "dealer"), ("shown_by", "shown_by"), ("fine", "fine")]
+
+
+class EventForm(forms.Form):
+    """A deal that was not played: a deal miss (redeal) or everyone passed."""
+
+    kind = forms.ChoiceField(
+        label=_("What happened"),
+        choices=[("deal_miss", _("deal miss")), ("all_pass", _("all passed"))],
+        widget=forms.RadioSelect,
+    )
+    dealer = forms.ChoiceField(label=_("Dealer"), widget=forms.RadioSelect)
+    shown_by = forms.ChoiceField(label=_("Who showed the hand"), widget=forms.RadioSelect, required=False)
+    fine = forms.IntegerField(label=_("Fine"), min_value=0, required=False)
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args, seats: list[str], system: System, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("dealer", "shown_by"):
+            self.fields[name].choices = [(seat, seat) for seat in seats]
+        self.fields["fine"].initial = system.deal_miss.fine
+
+    def entry(self) -> dict:
+        c = self.cleaned_data
+        entry = {"dealer": c["dealer"]}
+        if c["kind"] == "deal_miss":
+            entry["shown_by"] = c.get("shown_by") or None
+            if c.get("fine") is not None:
+                entry["fine"] = c["fine"]
+        return entry
+
+    def add_problems(self, problems: list[Problem]) -> None:
+        add_problems(self, problems, EVENT_PROBLEM_FIELDS)

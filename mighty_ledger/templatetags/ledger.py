@@ -1,0 +1,80 @@
+"""Small filters for the table pages: cards, trumps, signed numbers, a hand in one line."""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.translation import gettext as _
+
+from ..forms import CALL_LABELS, card_label, trump_label
+
+register = template.Library()
+
+
+@register.filter
+def get(mapping, key):
+    return (mapping or {}).get(key)
+
+
+@register.filter
+def card(code: str) -> str:
+    return card_label(code)
+
+
+@register.filter
+def signed(value) -> str:
+    if value is None:
+        return ""
+    return f"+{value}" if value > 0 else str(value).replace("-", "−")
+
+
+@register.filter
+def short_name(name: str) -> str:
+    """Column heads at 360 px: four characters, the full name in the title attribute."""
+    return name if len(name) <= 4 else name[:4]
+
+
+@register.filter
+def contract(entry: dict) -> str:
+    points = (entry or {}).get("contract", {})
+    if not points:
+        return ""
+    return f"{points.get('points')}{trump_label(points.get('trump', ''))}"
+
+
+@register.filter
+def partner_call(entry: dict) -> str:
+    call = (entry or {}).get("partner_call", {})
+    kind = call.get("type")
+    if kind == "card":
+        return " ".join(card_label(code) for code in call.get("cards", []))
+    if kind == "player":
+        return str(call.get("seat") or "")
+    return str(CALL_LABELS.get(kind, ""))
+
+
+@register.filter
+def summary(snapshot: dict | None) -> str:
+    """A hand as a revision shows it: kind, declarer and contract, partner, points."""
+    if not snapshot:
+        return "—"
+    entry = snapshot.get("entry") or {}
+    kind = snapshot.get("kind", "scored")
+    if kind == "deal_miss":
+        text = _("deal miss by %(seat)s") % {"seat": entry.get("shown_by")}
+    elif kind == "all_pass":
+        text = _("all passed")
+    else:
+        partners = ", ".join(entry.get("partners", [])) or _("alone")
+        if "defender_points" in entry:
+            taken = _("defenders %(points)s") % {"points": entry["defender_points"]}
+        else:
+            taken = _("took %(points)s") % {"points": entry.get("points")}
+        text = f"{entry.get('declarer')} {contract(entry)} · {partners} · {taken}"
+    if snapshot.get("deleted"):
+        text += " · " + _("deleted")
+    return text
+
+
+@register.filter
+def hand_summary(hand) -> str:
+    return summary({"kind": hand.kind, "entry": hand.entry, "deleted": hand.deleted_at is not None})

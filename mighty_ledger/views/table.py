@@ -1,0 +1,366 @@
+"""The table app's pages: groups, sessions, hand entry, scoreboard, settlement.
+
+Every view reaches its objects through the link's access (``_view`` or
+``_edit``), parses the request, calls one service or `scoring` read, and
+renders. htmx requests get the partial; everything also works as plain pages.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from scoring.problems import InvalidInput
+
+from .. import services
+from ..access import Access, access_for
+from ..forms import EventForm, GroupCreateForm, HandForm, PlayerAddForm, SessionStartForm
+from ..models import Hand, Revision, Session
+from ..table import hand_transfers, next_state, settle, system_of
+
+BOARD_ROWS = 50  # a phone gets the latest hands; earlier ones load on demand
+
+
+# --- guards ------------------------------------------------------------------------------
+
+
+def _view(token: str) -> Access:
+    return access_for(token)
+
+
+def _edit(token: str) -> Access:
+    access = access_for(token)
+    access.require_edit()
+    return access
+
+
+def _board_url(access: Access, session: Session) -> str:
+    return reverse("session_board", args=[access.token, session.pk])
+
+
+# --- groups ---------------------------------------------------------------------------------
+
+
+@require_POST
+def group_create(request: HttpRequest) -> HttpResponse:
+    form = GroupCreateForm(request.POST)
+    if form.is_valid():
+        try:
+            group = services.group_create(
+                name=form.cleaned_data["name"], player_names=form.cleaned_data["player_names"]
+            )
+        except InvalidInput as error:
+            for problem in error.problems:
+                form.add_error("name" if problem.field == "name" else "player_names", problem.message)
+        else:
+            return redirect(reverse("group_page", args=[group.edit_token]) + "?created=1")
+    return render(request, "home.html", {"form": form})
+
+
+@require_GET
+def group_page(request: HttpRequest, token: str) -> HttpResponse:
+    access = _view(token)
+    group = access.group
+    players = list(group.players.all())
+    sessions = list(Session.objects.filter(group=group).newest_first())
+    live = [s for s in sessions if s.deleted_at is None]
+    # per-player totals across every live session: stored totals, never re-summed from hands
+    history = {player.name: 0 for player in players}
+    for session in live:
+        for name, points in session.totals.items():
+            history[name] = history.get(name, 0) + points
+    return render(request, "table/group.html", {
+        "access": access, "group": group, "players": players,
+        "sessions": live, "deleted_sessions": [s for s in sessions if s.deleted_at is not None],
+        "history": sorted(history.items(), key=lambda item: -item[1]),
+        "created": request.GET.get("created") == "1",
+        "player_form": PlayerAddForm(),
+        "edit_url": request.build_absolute_uri(reverse("group_page", args=[group.edit_token])),
+        "view_url": request.build_absolute_uri(reverse("group_page", args=[group.view_token])),
+    })
+
+
+@require_POST
+def group_rotate(request: HttpRequest, token: str, which: str) -> HttpResponse:
+    access = _edit(token)
+    try:
+        group = services.group_rotate_link(group=access.group, which=which, by=access.actor())
+    except InvalidInput:
+        return HttpResponse(status=400)
+    messages.success(request, _("The old link no longer works. Share the new one."))
+    return redirect("group_page", group.edit_token)
+
+
+@require_POST
+def player_add(request: HttpRequest, token: str) -> HttpResponse:
+    access = _edit(token)
+    form = PlayerAddForm(request.POST)
+    if form.is_valid():
+        try:
+            services.player_add(group=access.group, name=form.cleaned_data["name"], by=access.actor())
+        except InvalidInput as error:
+            for problem in error.problems:
+                messages.error(request, problem.message)
+    else:
+        messages.error(request, _("A player needs a name of at most 40 characters."))
+    return redirect("group_page", token)
+
+
+# --- sessions -----------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def session_new(request: HttpRequest, token: str) -> HttpResponse:
+    access = _edit(token)
+    players = list(access.group.players.values_list("name", flat=True))
+    if request.method == "POST":
+        form = SessionStartForm(request.POST, players=players)
+        if form.is_valid():
+            try:
+                session = services.session_start(
+                    group=access.group, by=access.actor(), **form.service_kwargs()
+                )
+            except InvalidInput as error:
+                form.add_problems(error.problems)
+            else:
+                return redirect(_board_url(access, session))
+    else:
+        from django.utils import timezone
+
+        initial = {"played_on": timezone.localdate(), "preset": "pagat-standard"}
+        initial |= {f"seat_{i + 1}": name for i, name in enumerate(players[:5])}
+        form = SessionStartForm(initial=initial, players=players)
+    return render(request, "table/session_new.html", {"access": access, "form": form})
+
+
+@require_GET
+def session_board(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    access = _view(token)
+    session = access.session(pk)
+    hands = session.hands.live().latest_first()
+    before = request.GET.get("before")
+    if before and before.isdigit():
+        hands = hands.filter(number__lt=int(before))
+    # one more than shown, to know whether earlier hands exist without counting them
+    rows = list(hands[: BOARD_ROWS + 1])
+    earlier = len(rows) > BOARD_ROWS
+    rows = rows[:BOARD_ROWS][::-1]
+    context = {
+        "access": access, "session": session, "rows": rows, "earlier": earlier,
+        "earlier_before": rows[0].number if rows else None,
+    }
+    if request.htmx and before:
+        return render(request, "partials/scoreboard_rows.html", context)
+    last = rows[-1] if rows and not before else None
+    if before:
+        last = session.hands.live().latest_first().first()
+    context |= {
+        "last": last,
+        "next": next_state(session, last),
+        "settlement": settle(session) if session.stake_per_point is not None else None,
+    }
+    return render(request, "table/board.html", context)
+
+
+@require_POST
+def session_delete(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    access = _edit(token)
+    services.session_delete(session=access.session(pk), by=access.actor())
+    messages.success(request, _("The session was deleted. You can restore it from the group page."))
+    return redirect("group_page", token)
+
+
+@require_POST
+def session_restore(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    access = _edit(token)
+    session = services.session_restore(session=access.session(pk, include_deleted=True), by=access.actor())
+    return redirect(_board_url(access, session))
+
+
+@require_GET
+def session_settle(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    access = _view(token)
+    session = access.session(pk)
+    per_hand = [
+        (number, kind, hand_transfers(payments))
+        for number, kind, payments in session.hands.live().in_order().values_list("number", "kind", "payments")
+    ]
+    return render(request, "table/settle.html", {
+        "access": access, "session": session, "settlement": settle(session), "per_hand": per_hand,
+    })
+
+
+@require_GET
+def session_history(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    access = _view(token)
+    session = access.session(pk)
+    revisions = Revision.objects.filter(session=session).select_related("hand")
+    deleted = session.hands.deleted().in_order()
+    return render(request, "table/history.html", {
+        "access": access, "session": session, "revisions": revisions, "deleted": deleted,
+    })
+
+
+# --- hands ---------------------------------------------------------------------------------------
+
+
+def _hand_form(session: Session, data=None, **kwargs) -> HandForm:
+    return HandForm(data, seats=session.seats, system=system_of(session), **kwargs)
+
+
+def _new_hand_initial(session: Session) -> dict:
+    state = next_state(session, session.hands.live().latest_first().first())
+    return {"dealer": state.dealer, "sitting_out": list(state.sitting_out)}
+
+
+def _preview(form: HandForm, session: Session) -> dict | None:
+    """Score the form's hand without saving; problems go beside their fields."""
+    if not form.is_valid():
+        return None
+    try:
+        return services.hand_preview(session=session, entry=form.entry())
+    except InvalidInput as error:
+        form.add_problems(error.problems)
+        return None
+
+
+def _render_hand_form(request, access, session, form, *, hand=None, preview=None, stale=None):
+    return render(request, "table/hand_form.html", {
+        "access": access, "session": session, "form": form, "hand": hand,
+        "preview": preview, "stale": stale,
+    })
+
+
+@require_http_methods(["GET", "POST"])
+def hand_new(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    access = _edit(token)
+    session = access.session(pk)
+    if request.method == "GET":
+        form = _hand_form(session, initial=_new_hand_initial(session))
+        return _render_hand_form(request, access, session, form)
+    form = _hand_form(session, request.POST)
+    if form.is_valid():
+        try:
+            services.hand_record(session=session, entry=form.entry(), by=access.actor())
+        except InvalidInput as error:
+            form.add_problems(error.problems)
+        else:
+            return redirect(_board_url(access, session))
+    return _render_hand_form(request, access, session, form)
+
+
+@require_POST
+def hand_preview(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    """The live preview: every seat's payment, the explanation, and each problem beside its field."""
+    access = _edit(token)
+    session = access.session(pk)
+    form = _hand_form(session, request.POST)
+    preview = _preview(form, session)
+    if request.htmx:
+        # while the hand is half entered, say what is still missing instead of flagging empty fields
+        missing = []
+        for name, errors in list(form.errors.as_data().items()):
+            if name in form.fields and all(error.code == "required" for error in errors):
+                missing.append(str(form.fields[name].label))
+                del form.errors[name]
+        return render(request, "partials/hand_preview.html",
+                      {"form": form, "preview": preview, "missing": missing, "oob": True})
+    return _render_hand_form(request, access, session, form, preview=preview)
+
+
+@require_http_methods(["GET", "POST"])
+def event_new(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    access = _edit(token)
+    session = access.session(pk)
+    system = system_of(session)
+    if request.method == "POST":
+        form = EventForm(request.POST, seats=session.seats, system=system)
+        if form.is_valid():
+            try:
+                services.hand_record(
+                    session=session, entry=form.entry(), kind=form.cleaned_data["kind"], by=access.actor()
+                )
+            except InvalidInput as error:
+                form.add_problems(error.problems)
+            else:
+                return redirect(_board_url(access, session))
+    else:
+        state = next_state(session, session.hands.live().latest_first().first(), system)
+        kind = request.GET.get("kind") if request.GET.get("kind") in ("deal_miss", "all_pass") else "deal_miss"
+        form = EventForm(initial={"kind": kind, "dealer": state.dealer}, seats=session.seats, system=system)
+    return render(request, "table/event_form.html", {"access": access, "session": session, "form": form})
+
+
+@require_GET
+def hand_detail(request: HttpRequest, token: str, pk: int, number: int) -> HttpResponse:
+    access = _view(token)
+    session = access.session(pk)
+    hand = access.hand(session, number)
+    return render(request, "table/hand_detail.html", {
+        "access": access, "session": session, "hand": hand,
+        "transfers": hand_transfers(hand.payments) if hand.deleted_at is None else [],
+    })
+
+
+@require_http_methods(["GET", "POST"])
+def hand_edit(request: HttpRequest, token: str, pk: int, number: int) -> HttpResponse:
+    access = _edit(token)
+    session = access.session(pk)
+    hand = access.hand(session, number)
+    system = system_of(session)
+    scored = hand.kind == Hand.SCORED
+    if request.method == "GET":
+        if scored:
+            form = _hand_form(session, initial=HandForm.initial_from(hand.entry, hand.version))
+            return _render_hand_form(request, access, session, form, hand=hand)
+        initial = {**hand.entry, "kind": hand.kind, "version": hand.version}
+        form = EventForm(initial=initial, seats=session.seats, system=system)
+        return render(request, "table/event_form.html",
+                      {"access": access, "session": session, "form": form, "hand": hand})
+    if scored:
+        form = _hand_form(session, request.POST)
+    else:
+        form = EventForm(request.POST, seats=session.seats, system=system)
+    stale = None
+    if form.is_valid():
+        try:
+            services.hand_amend(hand=hand, entry=form.entry(), version=form.cleaned_data["version"] or 0,
+                                by=access.actor())
+        except InvalidInput as error:
+            form.add_problems(error.problems)
+        except services.StaleVersion as error:
+            # someone else saved this hand first: show theirs, keep ours, never overwrite silently
+            stale = error.hand
+            data = request.POST.copy()
+            data["version"] = stale.version
+            form = _hand_form(session, data) if scored else EventForm(data, seats=session.seats, system=system)
+            form.is_valid()
+        else:
+            messages.success(request, _("Hand %(number)s was changed.") % {"number": hand.number})
+            return redirect(_board_url(access, session))
+    if scored:
+        return _render_hand_form(request, access, session, form, hand=hand, stale=stale)
+    return render(request, "table/event_form.html",
+                  {"access": access, "session": session, "form": form, "hand": hand, "stale": stale})
+
+
+@require_POST
+def hand_delete(request: HttpRequest, token: str, pk: int, number: int) -> HttpResponse:
+    access = _edit(token)
+    session = access.session(pk)
+    hand = services.hand_delete(hand=access.hand(session, number), by=access.actor())
+    messages.success(request, _("Hand %(number)s was deleted; it can be restored from its page.")
+                     % {"number": hand.number})
+    return redirect(_board_url(access, session))
+
+
+@require_POST
+def hand_restore(request: HttpRequest, token: str, pk: int, number: int) -> HttpResponse:
+    access = _edit(token)
+    session = access.session(pk)
+    services.hand_restore(hand=access.hand(session, number), by=access.actor())
+    return redirect("hand_detail", token, session.pk, number)
