@@ -13,6 +13,13 @@ from .cards import TRUMPS, CardCodeError, parse_card
 from .problems import Problem
 
 CALL_TYPES = ("card", "first_trick", "none", "player")
+# other ways a trump is written: symbols, English words, 노기루다
+TRUMP_WORDS = {
+    "♠": "S", "♥": "H", "♦": "D", "♣": "C",
+    "SPADES": "S", "HEARTS": "H", "DIAMONDS": "D", "CLUBS": "C",
+    "SPADE": "S", "HEART": "H", "DIAMOND": "D", "CLUB": "C",
+    "N": "NT", "NO TRUMP": "NT", "NO TRUMPS": "NT", "NOTRUMP": "NT", "NONE": "NT", "노기루다": "NT",
+}
 OUTCOMES = ("played", "conceded", "void")
 SIDES = ("declarer_team", "defenders")
 
@@ -154,7 +161,7 @@ class _Reader:
         points = self.integer(value.get("points"), f"{field_name}.points", required=True)
         trump = value.get("trump")
         if isinstance(trump, str):
-            trump = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "N": "NT", "NO_TRUMP": "NT"}.get(trump.upper(), trump.upper())
+            trump = TRUMP_WORDS.get(trump.strip().upper().replace("-", " ").replace("_", " "), trump.strip().upper())
         if trump not in TRUMPS:
             self.bad(f"{field_name}.trump", "bad_trump", f"Trump must be one of S, H, D, C or NT, not {trump!r}.")
             return None
@@ -211,7 +218,8 @@ def parse_hand(data: object) -> tuple[Hand | None, list[Problem]]:
     elif raw_call.get("type") not in CALL_TYPES:
         read.bad("partner_call.type", "bad_call", f"The partner call must be one of {', '.join(CALL_TYPES)}, not {raw_call.get('type')!r}.")
     else:
-        cards = read.cards(raw_call.get("cards", [raw_call["card"]] if "card" in raw_call else None), "partner_call.cards")
+        called = raw_call.get("cards", raw_call.get("card"))
+        cards = read.cards([called] if isinstance(called, str) else called, "partner_call.cards")
         seat_value = raw_call.get("seat", raw_call.get("player"))
         seat = read.seat(seat_value, "partner_call.seat", seats) if raw_call["type"] == "player" else None
         call = PartnerCall(raw_call["type"], cards, seat)

@@ -271,3 +271,15 @@ def test_an_illegal_attached_auction_refuses_the_hand():
     with pytest.raises(InvalidInput) as error:
         score_request(request)
     assert "bid_not_higher" in {p.code for p in error.value.problems}
+
+
+@pytest.mark.parametrize("written", ["NT", "nt", "no trump", "No-Trump", "노기루다", "N"])
+def test_no_trump_may_be_written_in_words(written):
+    request = hand("16 NT", 18)
+    request["contract"]["trump"] = written
+    assert score_request(request)["doubles"] == ["no_trump"]
+
+
+def test_a_single_called_card_may_be_a_string():
+    request = hand("15 D", 16, call={"type": "card", "cards": "JOKER"})
+    assert score_request(request)["score"] == 5
