@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 PG_URL := postgres://postgres@127.0.0.1:5432/test
 PYTEST := $(PYTHON) -m pytest
 
-.PHONY: setup run test test-sqlite test-postgres bench lint messages clean
+.PHONY: setup run serve test test-sqlite test-postgres bench lint messages clean
 
 # The venv is rebuilt whenever the dependencies in pyproject.toml change.
 $(STAMP): pyproject.toml
@@ -21,6 +21,17 @@ run: setup
 	$(PYTHON) manage.py migrate --no-input
 	$(PYTHON) manage.py load_presets
 	$(PYTHON) manage.py runserver 127.0.0.1:8000
+
+# The app as it runs for real: DEBUG off, PostgreSQL, hashed static files served
+# by whitenoise, gunicorn workers from the core count (gunicorn.conf.py). Needs
+# SECRET_KEY, ALLOWED_HOSTS and DATABASE_URL in the environment; see README.
+serve: setup
+	@test -n "$${DATABASE_URL:-}" || { echo "make serve needs DATABASE_URL=postgres://..." >&2; exit 1; }
+	DEBUG=false $(PYTHON) manage.py check --deploy
+	DEBUG=false $(PYTHON) manage.py migrate --no-input
+	DEBUG=false $(PYTHON) manage.py load_presets
+	DEBUG=false $(PYTHON) manage.py collectstatic --no-input
+	DEBUG=false exec $(VENV)/bin/gunicorn -c gunicorn.conf.py mighty_ledger.wsgi
 
 test: setup
 	$(VENV)/bin/ruff check .
@@ -61,7 +72,7 @@ lint: setup
 # the new entries, then run this again to compile the committed .mo.
 messages: setup
 	$(PYTHON) manage.py makemessages -l ko --add-location=file \
-		--ignore=.venv --ignore=staticfiles --ignore=scoring --ignore=tests --ignore=benchmarks
+		--ignore=.venv --ignore=staticfiles --ignore=tests --ignore=benchmarks
 	$(PYTHON) manage.py compilemessages -l ko --ignore=.venv
 
 clean:
