@@ -118,6 +118,7 @@ OPTION_LABELS = {
     "doubles.buried_mighty": N_("Buried-Mighty double"),
     "doubles.buried_joker": N_("Buried-Joker double"),
     "doubles.grand_slam_bid": N_("Grand-slam-bid double"),
+    "doubles.set_contract": N_("Set-contract double"),
     "back_run.rule": N_("What is a back run"),
     "back_run.n": N_("Back-run count"),
     "discards_count_for": N_("Points in the discards"),
@@ -376,6 +377,7 @@ DOUBLE_CONDITIONS = {
     "buried_mighty": N_("The Mighty (마이티) discarded"),
     "buried_joker": N_("The Joker (조커) discarded"),
     "grand_slam_bid": N_("A contract of the highest bid"),
+    "set_contract": N_("Any set contract"),
 }
 DOUBLE_WHEN = {
     "never": N_("{double}: no double."),

@@ -21,6 +21,7 @@ DOUBLE_NAMES = {
     "buried_mighty": "Mighty buried",
     "buried_joker": "Joker buried",
     "grand_slam_bid": "grand-slam bid",
+    "set_contract": "contract set",
 }
 
 
@@ -136,6 +137,7 @@ def doubles_applied(hand: Hand, system: System, *, made: bool, points: int) -> t
         ) in hand.discards,
         "buried_joker": JOKER in hand.discards,
         "grand_slam_bid": contract.points >= system.max_bid,
+        "set_contract": not made,
     }
     covers = ("made", "both") if made else ("set", "both")
     settings = system.doubles

@@ -58,6 +58,8 @@ class Doubles:
     buried_mighty: When = "never"
     buried_joker: When = "never"
     grand_slam_bid: When = "never"
+    # pagat: "a few players double the score for all failed contracts"
+    set_contract: When = "never"
 
 
 @dataclass(frozen=True)

@@ -283,3 +283,10 @@ def test_no_trump_may_be_written_in_words(written):
 def test_a_single_called_card_may_be_a_string():
     request = hand("15 D", 16, call={"type": "card", "cards": "JOKER"})
     assert score_request(request)["score"] == 5
+
+
+def test_a_few_players_double_every_set_contract():
+    # pagat variants: "a few players double the score for all failed contracts"
+    request = hand("15 D", 13, options={"doubles": {"set_contract": "set"}})
+    assert score_request(request)["score"] == 4
+    assert score_request(hand("15 D", 16, options={"doubles": {"set_contract": "set"}}))["score"] == 5
