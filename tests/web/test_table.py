@@ -455,3 +455,10 @@ def test_the_settlement_runs_the_same_queries_whatever_the_hands(client, session
         # 3. every live hand's number, kind and payments (for the hand-by-hand transfers)
         response = client.get(path)
     assert response.status_code == 200
+
+
+def test_the_operator_admin_lists_every_model(admin_client, session):
+    HandFactory(session=session)
+
+    for model in ("group", "player", "session", "hand", "revision"):
+        assert admin_client.get(reverse(f"admin:mighty_ledger_{model}_changelist")).status_code == 200
