@@ -5,7 +5,10 @@ the repository root and the cache is in memory. Production sets DEBUG=false and
 must then give SECRET_KEY and ALLOWED_HOSTS, or the server refuses to start.
 
 Variables: DEBUG, SECRET_KEY, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS, DATABASE_URL,
-REDIS_URL, SECURE_COOKIES, LOG_LEVEL.
+REDIS_URL, SECURE_COOKIES, LOG_LEVEL; for HTTPS: SECURE_SSL_REDIRECT,
+SECURE_HSTS_SECONDS, SECURE_HSTS_INCLUDE_SUBDOMAINS, SECURE_HSTS_PRELOAD,
+SECURE_PROXY_SSL_HEADER; for rate limits: RATE_LIMITS_ENABLED, TRUSTED_PROXY,
+RATE_LIMIT_CALCULATORS_PER_MINUTE, RATE_LIMIT_GROUPS_PER_HOUR.
 """
 
 from __future__ import annotations
@@ -75,6 +78,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # after whitenoise, so static files are never counted
+    "mighty_ledger.ratelimit.RateLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -187,6 +192,53 @@ CSRF_COOKIE_SECURE = SECURE_COOKIES
 LANGUAGE_COOKIE_SECURE = SECURE_COOKIES
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+
+# HTTPS. Production redirects plain HTTP by default; turn it off only when the
+# proxy in front already redirects (or for a local `make serve` over HTTP).
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+# A proxy that ends TLS tells Django so in a header, e.g. "HTTP_X_FORWARDED_PROTO,https".
+# Only set it when the proxy always overwrites that header, or a client could forge it.
+_proxy_ssl_header = env_list("SECURE_PROXY_SSL_HEADER", [])
+if _proxy_ssl_header:
+    if len(_proxy_ssl_header) != 2:
+        raise ImproperlyConfigured("SECURE_PROXY_SSL_HEADER must be 'HEADER,value', e.g. HTTP_X_FORWARDED_PROTO,https")
+    SECURE_PROXY_SSL_HEADER = tuple(_proxy_ssl_header)
+# HSTS is 0 (off) unless set: once a browser has seen it, the site cannot go back
+# to plain HTTP for that long, so whoever runs the server turns it on when HTTPS
+# is known to work (start small, e.g. 3600, then a year: 31536000).
+SECURE_HSTS_SECONDS = int(env_str("SECURE_HSTS_SECONDS", "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+# security.W004 warns while HSTS is 0; it is off on purpose (above), so the
+# warning is silenced only while the operator has not chosen a value.
+SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_SECONDS else ["security.W004"]
+
+# Rate limits per client address (mighty_ledger/ratelimit.py), counted in the
+# default cache: with REDIS_URL every gunicorn worker shares the counts; the
+# in-memory cache counts per process, right only for a single-process server.
+# On by default in production, off in development and tests.
+RATE_LIMITS_ENABLED = env_bool("RATE_LIMITS_ENABLED", not DEBUG)
+# Behind a proxy every request comes from the proxy's address: then count the
+# first X-Forwarded-For hop, which the proxy must set (not append to).
+TRUSTED_PROXY = env_bool("TRUSTED_PROXY", False)
+RATE_LIMITS = [
+    {
+        # the stateless calculators: cheap one by one, but open to anyone
+        "name": "calculators",
+        "method": "POST",
+        "paths": [r"^/api/v1/score$", r"^/api/v1/check$", r"^/api/v1/redeal$", r"^/api/v1/auction/check$"],
+        "limit": int(env_str("RATE_LIMIT_CALCULATORS_PER_MINUTE", "120")),
+        "window": 60,
+    },
+    {
+        # a new group is a new pair of links and rows; a table needs one, not hundreds
+        "name": "group_create",
+        "method": "POST",
+        "paths": [r"^/api/v1/groups$", r"^/g/new/$", r"^/$"],
+        "limit": int(env_str("RATE_LIMIT_GROUPS_PER_HOUR", "20")),
+        "window": 3600,
+    },
+]
 
 LOGGING = {
     "version": 1,

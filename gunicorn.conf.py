@@ -1,0 +1,28 @@
+"""gunicorn settings for `make serve`: `gunicorn -c gunicorn.conf.py mighty_ledger.wsgi`.
+
+Production mode runs on PostgreSQL only: SQLite serialises every writer, so
+several workers on one file would queue behind each other's hands.
+"""
+
+import multiprocessing
+import os
+
+if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
+    raise SystemExit(
+        "make serve needs DATABASE_URL=postgres://user:password@host:5432/name "
+        "(production runs on PostgreSQL, not SQLite)"
+    )
+
+bind = os.environ.get("BIND", "127.0.0.1:8000")
+# gunicorn's rule of thumb: 2 x cores + 1 sync workers; a hand is a few ms of
+# CPU and a few queries, so workers mostly wait on PostgreSQL
+workers = int(os.environ.get("WEB_CONCURRENCY", 2 * multiprocessing.cpu_count() + 1))
+# one phone on a slow network must not hold a worker forever
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
+graceful_timeout = 10
+# the whole app is imported once, then forked: workers share its memory
+preload_app = True
+accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-") or None
+errorlog = "-"
+# behind a proxy on the same machine only; widen with FORWARDED_ALLOW_IPS
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
