@@ -462,3 +462,28 @@ def test_the_operator_admin_lists_every_model(admin_client, session):
 
     for model in ("group", "player", "session", "hand", "revision"):
         assert admin_client.get(reverse(f"admin:mighty_ledger_{model}_changelist")).status_code == 200
+
+
+def test_a_double_deck_form_takes_two_called_cards_and_several_partners(db):
+    session = SessionFactory(seats=["Ann", "Bo", "Cy", "Di", "Ed", "Fay"], preset="chicago-6p")
+    from mighty_ledger.table import system_of
+
+    form = HandForm(form_data({
+        "dealer": "Fay", "declarer": "Ann", "contract": {"points": 28, "trump": "S"},
+        "partner_call": {"type": "card", "cards": ["AH", "KH"]}, "partners": ["Cy", "Ed"], "points": 30,
+    }), seats=session.seats, system=system_of(session))
+
+    assert form.is_valid(), form.errors
+    assert form.entry()["partners"] == ["Cy", "Ed"]
+    assert form.entry()["partner_call"]["cards"] == ["AH", "KH"]
+    assert form.discard_count == 4
+
+
+def test_a_called_player_is_offered_only_where_the_system_allows_it(db):
+    from mighty_ledger.table import system_of
+
+    pagat_session = SessionFactory(preset="pagat-standard")
+    korean_session = SessionFactory(preset="korean-standard")
+
+    assert "call_seat" not in HandForm(seats=pagat_session.seats, system=system_of(pagat_session)).fields
+    assert "call_seat" in HandForm(seats=korean_session.seats, system=system_of(korean_session)).fields
