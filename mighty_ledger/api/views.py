@@ -68,7 +68,7 @@ BAD_REQUEST = OpenApiResponse(ErrorsSerializer, description="Malformed JSON, or 
 UNAUTHENTICATED = OpenApiResponse(ErrorsSerializer, description="No 'Authorization: Bearer <token>' header.")
 FORBIDDEN = OpenApiResponse(ErrorsSerializer, description="A view token tried to write.")
 NOT_FOUND = OpenApiResponse(ErrorsSerializer, description="Unknown token, or nothing with this id in the token's group.")
-READ_ERRORS = {401: UNAUTHENTICATED, 404: NOT_FOUND, 405: ERROR, 406: ERROR}
+READ_ERRORS = {400: BAD_REQUEST, 401: UNAUTHENTICATED, 404: NOT_FOUND, 405: ERROR, 406: ERROR}
 WRITE_ERRORS = {400: BAD_REQUEST, 401: UNAUTHENTICATED, 403: FORBIDDEN, 404: NOT_FOUND, 405: ERROR, 406: ERROR, 415: ERROR}
 PUBLIC_ERRORS = {400: BAD_REQUEST, 405: ERROR, 406: ERROR, 415: ERROR}
 
