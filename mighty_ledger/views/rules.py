@@ -54,6 +54,8 @@ PRESET_NAMES = {
     "korean-uos-4": _("서울시립대 4마"),
     "korean-4": _("4마"),
     "korean-6-rotation": _("변형 6마 (one sits out)"),
+    "korean-7-rotation": _("변형 7마 (two sit out)"),
+    "korean-2": _("2마 (two players)"),
     "korean-gyeonggibuk": _("경기북 5마"),
 }
 

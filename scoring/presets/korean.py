@@ -266,6 +266,37 @@ PRESETS = (
         SOURCE,
     ),
     Preset(
+        "korean-7-rotation",
+        "변형 7마 (two sit out)",
+        "Seven at the table, five play (003 §3.4.1): usually the previous declarer and friend "
+        "sit out the next hand (a declarer alone sits out with the next seat after the "
+        "dealer). Otherwise 표준. " + _PAGAT_BASE,
+        _with(_STANDARD, {"players": 7, "active_players": 5, "sit_out": "declarer_and_partner"}),
+        SOURCE,
+    ),
+    Preset(
+        "korean-2",
+        "2마 (two players)",
+        "Two players (003 §3.5) with the 23 cards that matter: the 20 point cards, the Joker "
+        "and the black 3s, 10 each and 3 in the kitty. The declarer always plays alone against "
+        "the other. The page gives no minimum or scoring, so this takes pagat's: minimum 13, "
+        "2×(bid − 13) + overtricks, set pays the shortfall; the deal rotates.",
+        _with(
+            _STANDARD,
+            {
+                "players": 2,
+                "active_players": 2,
+                "deck": "two_player",
+                "min_bid": 13,
+                "always_alone": True,
+                "partner_calls": ["none"],
+                "next_dealer": "rotation",
+                "deal_miss": {"criteria": ["no_points"]},
+            },
+        ),
+        SOURCE,
+    ),
+    Preset(
         "korean-gyeonggibuk",
         "경기북 5마",
         "경기북과고: bids above 20 are allowed (players bid past 20 to take the contract and "

@@ -413,10 +413,12 @@ def test_seats_that_do_not_fit_are_bugs(seats, previous):
 
 def _previous_hands(seats):
     first, second, last = seats[0], seats[1], seats[-1]
+    # with two players (2마) the declarer always plays alone
+    partners = (last,) if len(seats) > 2 else ()
     return [
         None,
-        scored(first, second, last),
-        scored(first, second, last, made=False),
+        scored(first, second, *partners),
+        scored(first, second, *partners, made=False),
         scored(last, second),
         PreviousHand("void", second, last),
         PreviousHand("all_pass", second, first_bidder=last),
