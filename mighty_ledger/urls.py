@@ -12,6 +12,8 @@ urlpatterns = [
     path("", include("mighty_ledger.views.table_urls")),
     # rules in words, preset comparison, the redeal calculator (public)
     path("", include("mighty_ledger.views.rules_urls")),
+    # a group's history as a JSON download
+    path("", include("mighty_ledger.views.export_urls")),
     # the REST API and its schema
     path("", include("mighty_ledger.api.urls")),
 ]

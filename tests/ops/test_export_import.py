@@ -1,0 +1,104 @@
+"""A group's history survives export, an emptied database and import, value for value."""
+
+import csv
+import io
+import json
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from mighty_ledger.models import Group, Hand, Player, Revision, Session
+
+
+def history(group: Group) -> dict:
+    """Every stored value of the group, with database ids replaced by what they point at."""
+    sessions = list(Session.objects.filter(group=group).order_by("created_at", "id"))
+    position = {s.id: i for i, s in enumerate(sessions)}
+    hand_keys = {h.id: (position[h.session_id], h.number) for h in Hand.objects.filter(session__group=group)}
+
+    def fields(obj, *skip):
+        return {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields
+                if f.attname not in ("id", *skip)}
+
+    return {
+        "group": fields(group),
+        "players": [fields(p, "group_id") for p in Player.objects.filter(group=group).order_by("name")],
+        "sessions": [
+            {**fields(s, "group_id"),
+             "hands": [fields(h, "session_id") for h in s.hands.order_by("number")]}
+            for s in sessions
+        ],
+        "revisions": sorted(
+            (
+                {**fields(r, "group_id", "session_id", "hand_id"),
+                 "session": position.get(r.session_id), "hand": hand_keys.get(r.hand_id)}
+                for r in Revision.objects.filter(group=group)
+            ),
+            key=lambda r: (r["created_at"], r["subject"], r["action"], str(r["hand"])),
+        ),
+    }
+
+
+def test_round_trip_through_an_emptied_database_keeps_every_stored_value(played_group, tmp_path):
+    before = history(played_group)
+    assert any(h["deleted_at"] for s in before["sessions"] for h in s["hands"])
+    assert any(h["kind"] == Hand.DEAL_MISS for s in before["sessions"] for h in s["hands"])
+    assert any(h["version"] > 1 and not h["deleted_at"] for s in before["sessions"] for h in s["hands"])
+    path = tmp_path / "group.json"
+
+    call_command("export_group", played_group.view_token, output=str(path))
+    call_command("flush", interactive=False, verbosity=0)
+    assert not Group.objects.exists() and not Hand.objects.exists()
+    call_command("import_group", str(path), stdout=io.StringIO())
+
+    assert history(Group.objects.get()) == before
+
+
+def test_import_refuses_a_group_whose_links_already_exist(played_group, tmp_path):
+    path = tmp_path / "group.json"
+    call_command("export_group", played_group.edit_token, output=str(path))
+
+    with pytest.raises(CommandError, match="already exists"):
+        call_command("import_group", str(path))
+
+    call_command("import_group", str(path), new_tokens=True, stdout=io.StringIO())
+    copy = Group.objects.exclude(pk=played_group.pk).get()
+    assert {copy.edit_token, copy.view_token}.isdisjoint({played_group.edit_token, played_group.view_token})
+    assert history(copy)["sessions"] == history(played_group)["sessions"]
+
+
+def test_export_writes_one_csv_row_per_live_hand_with_payments_and_totals(played_group, tmp_path):
+    path = tmp_path / "hands.csv"
+    call_command("export_group", played_group.edit_token, output=str(tmp_path / "g.json"),
+                 csv_path=str(path), stderr=io.StringIO())
+
+    rows = list(csv.DictReader(path.open(encoding="utf-8")))
+    live = Hand.objects.live().filter(session__group=played_group, session__deleted_at__isnull=True)
+    assert len(rows) == live.count()
+    first = rows[0]
+    assert (first["number"], first["kind"], first["contract"], first["declarer"], first["partners"],
+            first["points"], first["made"]) == ("1", "scored", "15 D", "Ann", "Cy", "16", "yes")
+    assert (first["Ann payment"], first["Ann total"]) == ("10", "10")
+    deal_miss = rows[1]
+    assert deal_miss["kind"] == Hand.DEAL_MISS and deal_miss["made"] == ""
+
+
+def test_the_download_needs_only_the_view_link_and_never_carries_the_edit_link(played_group, client):
+    response = client.get(f"/g/{played_group.view_token}/export.json")
+
+    assert response.status_code == 200
+    assert response["Content-Disposition"].startswith("attachment")
+    assert played_group.edit_token not in response.content.decode()
+    document = json.loads(response.content)
+    assert len(document["sessions"]) == 3
+    assert sum(len(s["hands"]) for s in document["sessions"]) == Hand.objects.count()
+
+
+def test_the_download_with_the_edit_link_restores_under_the_same_links(played_group, client):
+    document = client.get(f"/g/{played_group.edit_token}/export.json").json()
+
+    assert document["group"]["edit_token"] == played_group.edit_token
+
+
+def test_an_unknown_link_downloads_nothing(db, client):
+    assert client.get("/g/not-a-link/export.json").status_code == 404
