@@ -39,6 +39,8 @@ def history(group: Group) -> dict:
     }
 
 
+# a real transaction per step: PostgreSQL will not TRUNCATE (flush) inside the test's own transaction
+@pytest.mark.django_db(transaction=True)
 def test_round_trip_through_an_emptied_database_keeps_every_stored_value(played_group, tmp_path):
     before = history(played_group)
     assert any(h["deleted_at"] for s in before["sessions"] for h in s["hands"])
