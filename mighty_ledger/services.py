@@ -350,30 +350,27 @@ def hand_amend(*, hand: Hand, entry: dict, version: int, by: Actor = SYSTEM) -> 
     return current
 
 
-@transaction.atomic
-def hand_delete(*, hand: Hand, by: Actor = SYSTEM) -> Hand:
+def _hand_set_deleted(hand: Hand, *, deleted: bool, by: Actor) -> Hand:
+    """Soft-delete or restore a hand; the totals after it are replayed and a revision kept."""
     session = _locked(hand.session)
     current = Hand.objects.get(pk=hand.pk)
     before = hand_snapshot(current)
-    current.deleted_at = timezone.now()
-    current.version += 1
-    current.save(update_fields=["deleted_at", "version", "updated_at"])
-    _replay(session)
-    _revise(group=session.group, session=session, hand=current, subject="hand", action=Revision.DELETED,
-            by=by, before=before, after=hand_snapshot(current))
-    return current
-
-
-@transaction.atomic
-def hand_restore(*, hand: Hand, by: Actor = SYSTEM) -> Hand:
-    session = _locked(hand.session)
-    current = Hand.objects.get(pk=hand.pk)
-    before = hand_snapshot(current)
-    current.deleted_at = None
+    current.deleted_at = timezone.now() if deleted else None
     current.version += 1
     current.save(update_fields=["deleted_at", "version", "updated_at"])
     _replay(session)
     current.refresh_from_db()
-    _revise(group=session.group, session=session, hand=current, subject="hand", action=Revision.RESTORED,
+    _revise(group=session.group, session=session, hand=current, subject="hand",
+            action=Revision.DELETED if deleted else Revision.RESTORED,
             by=by, before=before, after=hand_snapshot(current))
     return current
+
+
+@transaction.atomic
+def hand_delete(*, hand: Hand, by: Actor = SYSTEM) -> Hand:
+    return _hand_set_deleted(hand, deleted=True, by=by)
+
+
+@transaction.atomic
+def hand_restore(*, hand: Hand, by: Actor = SYSTEM) -> Hand:
+    return _hand_set_deleted(hand, deleted=False, by=by)
