@@ -89,20 +89,23 @@ def group_rotate_link(*, group: Group, which: str, by: Actor = SYSTEM) -> Group:
     return group
 
 
+def _set_deleted(row, *, deleted: bool, subject: str, group: Group, by: Actor, session=None):
+    """Soft delete or restore: nothing the app deletes is gone, and a revision says who did it."""
+    row.deleted_at = timezone.now() if deleted else None
+    row.save(update_fields=["deleted_at"])
+    _revise(group=group, session=session, subject=subject, by=by,
+            action=Revision.DELETED if deleted else Revision.RESTORED)
+    return row
+
+
 @transaction.atomic
 def group_delete(*, group: Group, by: Actor = SYSTEM) -> Group:
-    group.deleted_at = timezone.now()
-    group.save(update_fields=["deleted_at"])
-    _revise(group=group, subject="group", action=Revision.DELETED, by=by)
-    return group
+    return _set_deleted(group, deleted=True, subject="group", group=group, by=by)
 
 
 @transaction.atomic
 def group_restore(*, group: Group, by: Actor = SYSTEM) -> Group:
-    group.deleted_at = None
-    group.save(update_fields=["deleted_at"])
-    _revise(group=group, subject="group", action=Revision.RESTORED, by=by)
-    return group
+    return _set_deleted(group, deleted=False, subject="group", group=group, by=by)
 
 
 @transaction.atomic
@@ -173,18 +176,12 @@ def session_start(
 
 @transaction.atomic
 def session_delete(*, session: Session, by: Actor = SYSTEM) -> Session:
-    session.deleted_at = timezone.now()
-    session.save(update_fields=["deleted_at"])
-    _revise(group=session.group, session=session, subject="session", action=Revision.DELETED, by=by)
-    return session
+    return _set_deleted(session, deleted=True, subject="session", group=session.group, session=session, by=by)
 
 
 @transaction.atomic
 def session_restore(*, session: Session, by: Actor = SYSTEM) -> Session:
-    session.deleted_at = None
-    session.save(update_fields=["deleted_at"])
-    _revise(group=session.group, session=session, subject="session", action=Revision.RESTORED, by=by)
-    return session
+    return _set_deleted(session, deleted=False, subject="session", group=session.group, session=session, by=by)
 
 
 # --- hands ------------------------------------------------------------------------
