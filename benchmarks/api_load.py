@@ -1,0 +1,166 @@
+"""Hand creation through the API on gunicorn + PostgreSQL, 20 clients at once, against a bare view.
+
+Starts what it needs and stops it: a PostgreSQL database made for the run and
+dropped after it, and gunicorn (gunicorn.conf.py, workers from the core count)
+on a free loopback port. Twenty threads send requests over real HTTP with
+http.client; each records into its own session, as twenty tables would. Rounds
+alternate hands and the bare view (/bench/bare/, the same request body), and
+each figure is the median over rounds of ours / bare.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import secrets
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ADMIN_URL = os.environ.get("BENCH_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+CLIENTS, PER_CLIENT, ROUNDS = 20, 15, 5
+SEATS = ["Ann", "Bo", "Cy", "Di", "Ed"]
+# pagat example 1: 15 ♦ made with 16, the ace of spades called
+HAND = {"dealer": "Ed", "declarer": "Ann", "contract": {"points": 15, "trump": "D"},
+        "partner_call": {"type": "card", "cards": ["AS"]}, "partners": ["Cy"], "points": 16}
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _request(port: int, method: str, path: str, body: dict | None = None, token: str | None = None):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    start = time.perf_counter()
+    connection.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
+    response = connection.getresponse()
+    payload = response.read()
+    elapsed = time.perf_counter() - start
+    connection.close()
+    return response.status, payload, elapsed
+
+
+def _wait_until_up(port: int, server: subprocess.Popen, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError("gunicorn exited at start-up")
+        try:
+            if _request(port, "GET", "/bench/bare/")[0] == 200:
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError("gunicorn did not answer in time")
+
+
+def _burst(port: int, path: str, bodies: list[tuple[dict, str | None]], expect: int) -> tuple[float, list[float]]:
+    """Every client sends PER_CLIENT requests; (requests per second, latencies)."""
+
+    def client(body_token):
+        body, token = body_token
+        latencies = []
+        for _ in range(PER_CLIENT):
+            status, payload, elapsed = _request(port, "POST", path.format(**body), body.get("json"), token)
+            if status != expect:
+                raise RuntimeError(f"{path}: {status} {payload[:200]!r}")
+            latencies.append(elapsed)
+        return latencies
+
+    start = time.perf_counter()
+    with ThreadPoolExecutor(CLIENTS) as pool:
+        latencies = [t for per_client in pool.map(client, bodies) for t in per_client]
+    return len(latencies) / (time.perf_counter() - start), latencies
+
+
+def _p(latencies: list[float], q: float) -> float:
+    ordered = sorted(latencies)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def run() -> list[str]:
+    try:
+        import psycopg
+
+        admin = psycopg.connect(ADMIN_URL, autocommit=True, connect_timeout=3)
+    except Exception as error:  # no server, no driver, no role: the run goes on without this figure
+        return [f"api load: skipped, PostgreSQL not reachable at {ADMIN_URL} ({type(error).__name__})"]
+
+    name = f"mighty_bench_{os.getpid()}"
+    database_url = ADMIN_URL.rsplit("/", 1)[0] + f"/{name}"
+    port = _free_port()
+    env = {
+        **{k: v for k, v in os.environ.items() if k not in ("REDIS_URL",)},
+        "DJANGO_SETTINGS_MODULE": "benchmarks.settings", "DATABASE_URL": database_url,
+        "DEBUG": "false", "SECRET_KEY": secrets.token_urlsafe(50), "ALLOWED_HOSTS": "127.0.0.1",
+        "SECURE_SSL_REDIRECT": "false", "SECURE_COOKIES": "false", "RATE_LIMITS_ENABLED": "false",
+        "BIND": f"127.0.0.1:{port}", "GUNICORN_ACCESS_LOG": "", "LOG_LEVEL": "WARNING",
+    }
+    admin.execute(f'CREATE DATABASE "{name}"')
+    server = None
+    try:
+        subprocess.run([sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
+                       cwd=ROOT, env=env, check=True)
+        gunicorn = Path(sys.executable).with_name("gunicorn")
+        server = subprocess.Popen([str(gunicorn), "-c", "gunicorn.conf.py", "mighty_ledger.wsgi"],
+                                  cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _wait_until_up(port, server)
+
+        status, payload, _ = _request(port, "POST", "/api/v1/groups", {"name": "Load bench", "players": SEATS})
+        if status != 201:
+            raise RuntimeError(f"create group: {status} {payload[:200]!r}")
+        token = json.loads(payload)["edit_token"]
+        sessions = []
+        for _ in range(CLIENTS):
+            status, payload, _ = _request(port, "POST", "/api/v1/sessions",
+                                          {"seats": SEATS, "preset": "pagat-standard"}, token)
+            if status != 201:
+                raise RuntimeError(f"start session: {status} {payload[:200]!r}")
+            sessions.append(json.loads(payload)["id"])
+        hands = [({"id": sid, "json": HAND}, token) for sid in sessions]
+        bare = [({"json": HAND}, None)] * CLIENTS
+
+        # one unmeasured round each: workers import, connect and fill their caches
+        _burst(port, "/api/v1/sessions/{id}/hands", hands, 201)
+        _burst(port, "/bench/bare/", bare, 200)
+        rps, p50, p99, figures = [], [], [], []
+        for _ in range(ROUNDS):
+            ours = _burst(port, "/api/v1/sessions/{id}/hands", hands, 201)
+            base = _burst(port, "/bench/bare/", bare, 200)
+            figures.append((ours, base))
+            rps.append(ours[0] / base[0])
+            p50.append(_p(ours[1], 0.5) / _p(base[1], 0.5))
+            p99.append(_p(ours[1], 0.99) / _p(base[1], 0.99))
+        ours_rps = statistics.median(f[0][0] for f in figures)
+        base_rps = statistics.median(f[1][0] for f in figures)
+        workers = env.get("WEB_CONCURRENCY") or 2 * (os.cpu_count() or 1) + 1
+        return [
+            f"api load ({CLIENTS} clients, gunicorn {workers} workers, PostgreSQL; "
+            f"{ROUNDS} rounds of {CLIENTS * PER_CLIENT} requests each):",
+            f"  hands recorded: {ours_rps:,.0f} req/s vs bare view {base_rps:,.0f} req/s, "
+            f"throughput ratio {statistics.median(rps):.2f}  (target: ≥ 0.25)",
+            f"  latency ratio p50 {statistics.median(p50):.2f}, p99 {statistics.median(p99):.2f} "
+            f"(hands p50 {statistics.median(_p(f[0][1], 0.5) for f in figures) * 1e3:.1f} ms, "
+            f"p99 {statistics.median(_p(f[0][1], 0.99) for f in figures) * 1e3:.1f} ms)",
+        ]
+    finally:
+        if server is not None and server.poll() is None:
+            server.send_signal(signal.SIGTERM)
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.close()

@@ -1,0 +1,77 @@
+"""Django for the in-process benchmarks: a temporary SQLite file, migrated, removed at exit.
+
+Set before django.setup(), so the benchmark never touches the development
+database. DEBUG is on only while settings load (plain static file storage: no
+collectstatic needed) and off before the first request, so no query log or
+debug templates slow the figures down.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import tempfile
+
+_ready = False
+
+
+def django_on_sqlite() -> None:
+    global _ready
+    if _ready:
+        return
+    directory = tempfile.mkdtemp(prefix="mighty-bench-")
+    atexit.register(shutil.rmtree, directory, ignore_errors=True)
+    os.environ["DJANGO_SETTINGS_MODULE"] = "benchmarks.settings"
+    os.environ["DATABASE_URL"] = f"sqlite:///{directory}/bench.sqlite3"
+    os.environ["DEBUG"] = "true"
+    os.environ["RATE_LIMITS_ENABLED"] = "false"
+    os.environ.pop("REDIS_URL", None)
+
+    import django
+    from django.conf import settings
+    from django.core.management import call_command
+
+    django.setup()
+    settings.DEBUG = False
+    # the test client's host; not setup_test_environment(), whose instrumented
+    # template rendering copies every context and would inflate the page figures
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
+    call_command("migrate", verbosity=0)
+    _ready = True
+
+
+def bulk_session(group, *, seats: list[str], hands: int, title: str = ""):
+    """A session with ``hands`` recorded hands, written in a few queries.
+
+    Alternately made and failed 15 ♦, scored once each by the engine; running
+    totals from the same ledger replay the services use, so the rows are what
+    hand_record would have stored.
+    """
+    from mighty_ledger import services
+    from mighty_ledger.models import Hand
+    from scoring.ledger import entry_from_result, replay
+
+    known = set(group.players.values_list("name", flat=True))
+    for name in seats:
+        if name not in known:
+            services.player_add(group=group, name=name)
+    session = services.session_start(group=group, seats=seats, preset="pagat-standard", title=title)
+    made = {"dealer": seats[-1], "declarer": seats[0], "contract": {"points": 15, "trump": "D"},
+            "partner_call": {"type": "card", "cards": ["AS"]}, "partners": [seats[2]], "points": 16}
+    entries = [made, {**made, "points": 12}]
+    results = [services.hand_preview(session=session, entry=entry) for entry in entries]
+    defenders = [s for s in seats if s not in (seats[0], seats[2])]
+    ledger = [entry_from_result(result, seats[0], [seats[2]], defenders) for result in results]
+    steps = replay(seats, (ledger[i % 2] for i in range(hands)))
+    Hand.objects.bulk_create(
+        (
+            Hand(session=session, number=i + 1, kind=Hand.SCORED, entry=entries[i % 2], result=results[i % 2],
+                 payments=step.payments, running_totals=step.totals, pot_after=step.pot)
+            for i, step in enumerate(steps)
+        ),
+        batch_size=1000,
+    )
+    session.hand_count, session.totals, session.pot = hands, steps[-1].totals, steps[-1].pot
+    session.save(update_fields=["hand_count", "totals", "pot"])
+    return session
