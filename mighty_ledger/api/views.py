@@ -70,7 +70,9 @@ FORBIDDEN = OpenApiResponse(ErrorsSerializer, description="A view token tried to
 NOT_FOUND = OpenApiResponse(ErrorsSerializer, description="Unknown token, or nothing with this id in the token's group.")
 READ_ERRORS = {400: BAD_REQUEST, 401: UNAUTHENTICATED, 404: NOT_FOUND, 405: ERROR, 406: ERROR}
 WRITE_ERRORS = {400: BAD_REQUEST, 401: UNAUTHENTICATED, 403: FORBIDDEN, 404: NOT_FOUND, 405: ERROR, 406: ERROR, 415: ERROR}
-PUBLIC_ERRORS = {400: BAD_REQUEST, 405: ERROR, 406: ERROR, 415: ERROR}
+# the calculators and group creation are rate limited per address in production (mighty_ledger/ratelimit.py)
+RATE_LIMITED = OpenApiResponse(ErrorsSerializer, description="Too many requests from this address; see Retry-After.")
+PUBLIC_ERRORS = {400: BAD_REQUEST, 405: ERROR, 406: ERROR, 415: ERROR, 429: RATE_LIMITED}
 
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
