@@ -1,0 +1,69 @@
+"""Real-browser tests: Debian's Chromium, driven by Playwright, at the size of a phone.
+
+The browser is never downloaded (`playwright install` cannot work on a closed
+network): `make test` installs Debian's chromium through scripts/ensure_browser.sh.
+One browser serves every test of this package; each test gets a fresh context,
+so no cookie (the language, above all) leaks from one test to the next.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    # the network is closed: background fetches make Chromium hang or fill the log with refusals
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {"width": 390, "height": 844}
+
+# Playwright's sync API keeps an event loop running in the test thread, and Django
+# refuses ORM calls from a thread with a running loop unless told it is intended
+# (Django's "Async safety" docs; pytest-django's live_server with Playwright).
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+
+@pytest.fixture(scope="package")
+def browser():
+    if not os.access(CHROMIUM, os.X_OK):
+        reason = f"{CHROMIUM} is missing: run `bash scripts/ensure_browser.sh` as root (apt-get install chromium)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    # package scope, not session: the loop Playwright runs must stop before the
+    # tests of other packages, some of which start loops of their own
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A phone at a table: 390×844, English, and no JavaScript error left unnoticed."""
+    context = browser.new_context(viewport=PHONE, locale="en-US", device_scale_factor=1)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    # htmx reports a swap it cannot place (an out-of-band target missing) on the console
+    page.on("console", lambda message: _console_error(message, errors))
+    yield page
+    context.close()
+    assert not errors, f"errors in the browser: {errors}"
+
+
+def _console_error(message, errors: list[str]) -> None:
+    # there is no favicon yet; the browser asking for one is not the page's fault
+    if message.type == "error" and not message.location.get("url", "").endswith("/favicon.ico"):
+        errors.append(message.text)

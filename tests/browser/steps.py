@@ -1,0 +1,84 @@
+"""What a player does on the table app, written once: tap a button, fill a number, save a hand.
+
+Fields are found the way a player finds them, by the words on the screen: a
+button inside the group its heading names ("Declarer" → "Ann"), a box by its label.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from playwright.sync_api import Page
+
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+
+TRUMP_BUTTONS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "NT"}
+SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+TRANSFER = re.compile(r"^(\S+) pays (\S+) (\d+)$")
+
+
+def screenshot(page: Page, name: str) -> None:
+    """The whole page as a phone shows it, in tests/artifacts/ (git-ignored), to look at."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=ARTIFACTS / f"{name}.png", full_page=True)
+    # After a full-page capture Chromium hit-tests the next tap against a stale layout
+    # (a tap on the sticky Save bar reached the form behind it); a scroll refreshes it.
+    page.evaluate("window.scrollTo(0, 0)")
+
+
+def tap(page: Page, group: str, button: str) -> None:
+    """Tap the button ``button`` among the choices headed ``group`` (a seat, a trump, a card)."""
+    page.get_by_role("group", name=group, exact=True).get_by_text(button, exact=True).click()
+
+
+def card_button(code: str) -> str:
+    """A card as the hand form's picker writes it: AS → A♠."""
+    return f"{code[:-1]}{SUIT_SIGNS[code[-1]]}"
+
+
+def fill_hand(page: Page, entry: dict) -> None:
+    """Tap in one hand of HAND_JSON as a player would; the dealer is left as pre-filled."""
+    tap(page, "Declarer", entry["declarer"])
+    page.get_by_label("Contract", exact=True).fill(str(entry["contract"]["points"]))
+    tap(page, "Trump", TRUMP_BUTTONS[entry["contract"]["trump"]])
+    call = entry["partner_call"]
+    if call["type"] == "card":
+        tap(page, "Partner call", "a card")
+        for code in call["cards"]:
+            tap(page, "Called card", card_button(code))
+    else:
+        tap(page, "Partner call", "no friend")
+    tap(page, "Partner", entry["partners"][0] if entry["partners"] else "declarer alone")
+    page.get_by_label("Points", exact=True).fill(str(entry["points"]))
+
+
+def preview_payment(page: Page, seat: str):
+    """The payment the live preview shows for ``seat``."""
+    seat_header = page.get_by_role("rowheader", name=seat, exact=True)
+    return page.get_by_test_id("preview").locator("tr", has=seat_header).locator("td")
+
+
+def signed(points: int) -> str:
+    """Points as the pages print them: +10, −4 (a real minus sign), 0."""
+    return f"+{points}" if points > 0 else str(points).replace("-", "−")
+
+
+def totals_row(page: Page) -> list[str]:
+    """The scoreboard's bottom line, seat by seat."""
+    return [text.strip() for text in page.locator("#totals td strong").all_inner_texts()]
+
+
+def transfers(page: Page) -> list[tuple[str, str, int]]:
+    """The settlement page's fewest transfers as (payer, payee, points)."""
+    found = []
+    for line in page.get_by_test_id("settle-transfers").locator("li").all_inner_texts():
+        match = TRANSFER.match(line.strip())
+        assert match, f"not a transfer: {line!r}"
+        found.append((match[1], match[2], int(match[3])))
+    return found
+
+
+def has_no_horizontal_scroll(page: Page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+

@@ -1,0 +1,88 @@
+"""A whole evening as the players live it: a group, a session, pagat's seven hands, settling up."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.web.test_table import PAGAT_EXAMPLES
+
+from .steps import (
+    fill_hand,
+    has_no_horizontal_scroll,
+    preview_payment,
+    screenshot,
+    signed,
+    totals_row,
+    transfers,
+)
+
+pytestmark = pytest.mark.browser
+
+SEATS = ["Ann", "Bo", "Cy", "Di", "Ed"]
+
+
+def test_pagats_seven_examples_from_an_empty_home_page_to_settling_up(page, live_server):
+    page.goto(live_server.url + "/")
+    screenshot(page, "home")
+
+    page.get_by_label("Group name").fill("Thursday table")
+    page.get_by_label("Players").fill("\n".join(SEATS))
+    page.get_by_role("button", name="Create the group").click()
+
+    edit_link = page.get_by_label("Edit link (can change everything)")
+    view_link = page.get_by_label("View link (can only look)")
+    expect(edit_link).to_have_value(re.compile(rf"^{re.escape(live_server.url)}/g/[\w-]{{22,}}/$"))
+    expect(view_link).to_have_value(re.compile(rf"^{re.escape(live_server.url)}/g/[\w-]{{22,}}/$"))
+    assert edit_link.input_value() != view_link.input_value()
+    screenshot(page, "group")
+
+    page.get_by_role("link", name="Start a session").click()
+    page.get_by_label("Scoring system").select_option(label="Pagat standard (5 players)")
+    for number, name in enumerate(SEATS, start=1):
+        page.get_by_label(f"Seat {number}", exact=True).select_option(name)
+    screenshot(page, "session-new")
+    page.get_by_role("button", name="Start").click()
+    expect(page.get_by_test_id("next-hand")).to_be_visible()
+
+    for number, example in enumerate(PAGAT_EXAMPLES, start=1):
+        entry, expected = example.values
+        next_dealer = page.get_by_test_id("next-hand").locator("strong").first.inner_text()
+        page.get_by_role("link", name="Enter a hand").click()
+        expect(page.get_by_role("heading", name=f"Hand {number}")).to_be_visible()
+        # the dealer is pre-filled from the table flow; the players only check it
+        expect(page.get_by_role("group", name="Dealer", exact=True).get_by_label(next_dealer)).to_be_checked()
+
+        fill_hand(page, entry)
+        expect(preview_payment(page, "Ann")).to_have_text(signed(expected["Ann"]))
+        if number in (1, 6):
+            screenshot(page, f"hand-form-{example.id}")
+        page.get_by_role("button", name="Save").click()
+
+        row = page.locator(f"#hand-{number}")
+        expect(row).to_be_visible()
+        expect(row).to_have_class(re.compile(r"\blast\b"))
+        contract = f"{entry['contract']['points']}{ {'D': '♦', 'H': '♥', 'NT': 'NT'}[entry['contract']['trump']] }"
+        expect(row.locator("td.what")).to_contain_text(contract)
+        paid = row.locator("td.num .paid")
+        for seat, points in expected.items():
+            expect(paid.nth(SEATS.index(seat))).to_have_text(signed(points))
+
+    # RULES.md §9.1, as tests/web/test_table.py sums them
+    assert totals_row(page) == ["166", "-59", "11", "-59", "-59"]
+    assert has_no_horizontal_scroll(page), "five players must fit 390 px without scrolling sideways"
+    screenshot(page, "board")
+
+    page.get_by_role("navigation", name="Session").get_by_role("link", name="Settle").click()
+    expect(page.get_by_role("heading", name="Settle up")).to_be_visible()
+    paid_out = transfers(page)
+    # nobody's balance cancels anyone else's: five players need four transfers
+    assert len(paid_out) == 4
+    balance = dict.fromkeys(SEATS, 0)
+    for payer, payee, points in paid_out:
+        balance[payer] -= points
+        balance[payee] += points
+    assert balance == {"Ann": 166, "Bo": -59, "Cy": 11, "Di": -59, "Ed": -59}
+    screenshot(page, "settle")

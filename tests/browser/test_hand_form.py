@@ -1,0 +1,98 @@
+"""The hand form at the table: the live preview, a problem beside its field, editing a past hand."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from mighty_ledger.models import Hand
+from tests.factories import HandFactory, SessionFactory
+from tests.web.test_table import PAGAT_EXAMPLES
+
+from .steps import preview_payment, screenshot, signed, tap, totals_row
+
+pytestmark = pytest.mark.browser
+
+
+def board_url(live_server, session) -> str:
+    """The scoreboard through the edit link the players bookmarked."""
+    return f"{live_server.url}/g/{session.group.edit_token}/s/{session.pk}/"
+
+
+def test_the_preview_follows_each_tap_and_flags_an_illegal_value_beside_its_field(page, live_server):
+    session = SessionFactory()
+    page.goto(board_url(live_server, session))
+    page.get_by_role("link", name="Enter a hand").click()
+    hand_form_url = page.url
+    preview = page.get_by_test_id("preview")
+    expect(preview).to_contain_text("The payments appear here as you fill in the hand.")
+
+    # a seat button (a radio) is enough for the preview to answer
+    tap(page, "Declarer", "Ann")
+    expect(preview).to_contain_text("Still to fill in:")
+    expect(preview).to_contain_text("Contract")
+
+    # the contract is a number: typing it updates the preview too
+    page.get_by_label("Contract", exact=True).fill("15")
+    expect(preview).not_to_contain_text("Contract,")
+    tap(page, "Trump", "♦")
+    tap(page, "Called card", "A♠")  # a checkbox
+    tap(page, "Partner", "Cy")
+    page.get_by_label("Points", exact=True).fill("16")
+
+    expect(preview).to_contain_text("Made")
+    for seat, points in {"Ann": 10, "Bo": -5, "Cy": 5, "Di": -5, "Ed": -5}.items():
+        expect(preview_payment(page, seat)).to_have_text(signed(points))
+    expect(preview.get_by_role("listitem").first).to_contain_text("Contract 15 D")
+    assert page.url == hand_form_url and not Hand.objects.exists(), "the preview saves nothing"
+    screenshot(page, "hand-form-preview")
+
+    # pagat: bids run from 13 up; 12 is flagged beside the contract, not in a corner
+    page.get_by_label("Contract", exact=True).fill("12")
+    contract_problem = page.locator("#problems-contract_points")
+    expect(contract_problem.get_by_role("alert")).to_be_visible()
+    expect(preview).to_contain_text("cannot be saved")
+    page.get_by_label("Contract", exact=True).fill("15")
+    expect(contract_problem.get_by_role("alert")).to_have_count(0)
+    expect(preview_payment(page, "Ann")).to_have_text("+10")
+
+    # twenty point cards in the deck: 25 cannot have been taken
+    page.get_by_label("Points", exact=True).fill("25")
+    points_problem = page.locator("#problems-points")
+    expect(points_problem.get_by_role("alert")).to_be_visible()
+    screenshot(page, "hand-form-problem")
+
+    page.get_by_role("button", name="Save").click()
+    expect(page.get_by_role("heading", name="Hand 1")).to_be_visible()
+    expect(page.locator("#problems-points").get_by_role("alert")).to_be_visible()
+    assert not Hand.objects.exists(), "an illegal hand is never saved"
+
+
+def test_editing_a_past_hand_changes_the_totals(page, live_server):
+    session = SessionFactory()
+    for example in PAGAT_EXAMPLES:
+        HandFactory(session=session, entry=example.values[0])
+    page.goto(board_url(live_server, session))
+    assert totals_row(page) == ["166", "-59", "11", "-59", "-59"]
+
+    page.locator("#hand-1").get_by_role("link", name="1", exact=True).click()
+    expect(page.get_by_role("heading", name="Hand 1")).to_be_visible()
+    screenshot(page, "hand-detail")
+    page.get_by_role("link", name="Edit").click()
+    expect(page.get_by_role("heading", name="Edit hand 1")).to_be_visible()
+    points = page.get_by_label("Points", exact=True)
+    expect(points).to_have_value("16")
+
+    # pagat example 2 instead of 1: 13 taken, the 15 ♦ contract is set
+    points.fill("13")
+    expect(page.get_by_test_id("preview")).to_contain_text("Set")
+    expect(preview_payment(page, "Ann")).to_have_text("−4")
+    screenshot(page, "hand-edit")
+    page.get_by_role("button", name="Save").click()
+
+    expect(page.get_by_role("status")).to_contain_text("Hand 1 was changed.")
+    expect(page.locator("#hand-1 td.what")).to_contain_text(re.compile("15♦"))
+    # Ann loses 14 (+10 became −4), Cy 7, each defender gains 7
+    assert totals_row(page) == ["152", "-52", "4", "-52", "-52"]
