@@ -86,6 +86,8 @@ class Session(models.Model):
     totals = models.JSONField(default=dict)
     pot = models.IntegerField(default=0)
     hand_count = models.PositiveIntegerField(default=0)
+    # bumped by every write to the session's hands: pages cached under it never go stale
+    revision = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now)
     deleted_at = models.DateTimeField(null=True, blank=True)
 

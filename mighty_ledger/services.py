@@ -268,7 +268,8 @@ def _replay(session: Session) -> None:
     Hand.objects.bulk_update(changed, ["payments", "running_totals", "pot_after"])
     session.totals = steps[-1].totals if steps else dict.fromkeys(session.seats, 0)
     session.pot = steps[-1].pot if steps else 0
-    session.save(update_fields=["totals", "pot"])
+    session.revision += 1
+    session.save(update_fields=["totals", "pot", "revision"])
 
 
 def _locked(session: Session) -> Session:
@@ -318,7 +319,8 @@ def hand_record(
     hand.payments, hand.running_totals, hand.pot_after = step.payments, step.totals, step.pot
     hand.save(update_fields=["payments", "running_totals", "pot_after"])
     session.hand_count, session.totals, session.pot = number, step.totals, step.pot
-    session.save(update_fields=["hand_count", "totals", "pot"])
+    session.revision += 1
+    session.save(update_fields=["hand_count", "totals", "pot", "revision"])
     _revise(group=session.group, session=session, hand=hand, subject="hand", action=Revision.CREATED,
             by=by, after=hand_snapshot(hand))
     return hand, True

@@ -8,9 +8,13 @@ renders. htmx requests get the partial; everything also works as plain pages.
 from __future__ import annotations
 
 from django.contrib import messages
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -23,6 +27,7 @@ from ..models import Hand, Revision, Session
 from ..table import hand_transfers, next_state, settle, system_of
 
 BOARD_ROWS = 50  # a phone gets the latest hands; earlier ones load on demand
+BOARD_CACHE_SECONDS = 24 * 3600  # keyed by revision, so this only bounds memory
 
 
 # --- guards ------------------------------------------------------------------------------
@@ -137,33 +142,52 @@ def session_new(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "table/session_new.html", {"access": access, "form": form})
 
 
+def _board_rows(session: Session, before: int | None = None) -> tuple[list[Hand], bool]:
+    """The latest BOARD_ROWS hands (before a hand number), oldest first, and whether earlier ones exist."""
+    hands = session.hands.live().latest_first()
+    if before is not None:
+        hands = hands.filter(number__lt=before)
+    # one more than shown, to know whether earlier hands exist without counting them
+    rows = list(hands[: BOARD_ROWS + 1])
+    return rows[:BOARD_ROWS][::-1], len(rows) > BOARD_ROWS
+
+
+def _board_body(request: HttpRequest, access: Access, session: Session, before: int | None = None) -> str:
+    """Everything on the scoreboard that depends only on the hands, the link and the language.
+
+    The first screen is rendered once per revision of the session's hands and cached, so
+    a phone reloading the board costs a cache read, not fifty rows of template.
+    """
+    key = f"board:{session.pk}:{session.created_at.timestamp()}:{session.revision}:{access.token}:{get_language()}:{before}"
+    body = cache.get(key)
+    if body is None:
+        rows, earlier = _board_rows(session, before)
+        last = rows[-1] if rows and before is None else session.hands.live().latest_first().first()
+        body = render_to_string("partials/board_body.html", {
+            "access": access, "session": session, "rows": rows, "earlier": earlier,
+            "earlier_before": rows[0].number if rows else None, "last": last,
+            "next": next_state(session, last),
+            "settlement": settle(session) if session.stake_per_point is not None else None,
+        }, request)
+        cache.set(key, body, BOARD_CACHE_SECONDS)
+    return mark_safe(body)
+
+
 @require_GET
 def session_board(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     access = _view(token)
     session = access.session(pk)
-    hands = session.hands.live().latest_first()
-    before = request.GET.get("before")
-    if before and before.isdigit():
-        hands = hands.filter(number__lt=int(before))
-    # one more than shown, to know whether earlier hands exist without counting them
-    rows = list(hands[: BOARD_ROWS + 1])
-    earlier = len(rows) > BOARD_ROWS
-    rows = rows[:BOARD_ROWS][::-1]
-    context = {
-        "access": access, "session": session, "rows": rows, "earlier": earlier,
-        "earlier_before": rows[0].number if rows else None,
-    }
-    if request.htmx and before:
-        return render(request, "partials/scoreboard_rows.html", context)
-    last = rows[-1] if rows and not before else None
-    if before:
-        last = session.hands.live().latest_first().first()
-    context |= {
-        "last": last,
-        "next": next_state(session, last),
-        "settlement": settle(session) if session.stake_per_point is not None else None,
-    }
-    return render(request, "table/board.html", context)
+    raw = request.GET.get("before", "")
+    before = int(raw) if raw.isdigit() else None
+    if request.htmx and before is not None:
+        rows, earlier = _board_rows(session, before)
+        return render(request, "partials/scoreboard_rows.html", {
+            "access": access, "session": session, "rows": rows, "earlier": earlier,
+            "earlier_before": rows[0].number if rows else None,
+        })
+    return render(request, "table/board.html", {
+        "access": access, "session": session, "board_body": _board_body(request, access, session, before),
+    })
 
 
 @require_POST
