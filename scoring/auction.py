@@ -14,6 +14,7 @@ from .cards import SUIT_NAMES, TRUMPS
 from .hand import Contract
 from .problems import InvalidInput, Problem
 from .systems import System
+from .words import N_, Words
 
 AUCTION_CODES = (
     "not_your_turn",
@@ -76,8 +77,8 @@ class AuctionResult:
         }
 
 
-def bid_words(bid: Contract) -> str:
-    return f"{bid.points} {'no trump' if bid.no_trump else SUIT_NAMES[bid.trump]}"
+def bid_words(bid: Contract) -> Words:
+    return Words(N_("{points} {trump}"), points=bid.points, trump=SUIT_NAMES[bid.trump])
 
 
 def bid_rank(bid: Contract, system: System) -> tuple[int, int]:
@@ -98,25 +99,34 @@ def _bid_limits(bid: Contract, system: System, field: str) -> Problem | None:
         # seed 003 footnote 4: a no-trump opening may be one under the minimum
         low -= 1
     if bid.points < low:
-        nt = f" ({low} in no trump)" if low < system.min_bid else ""
+        if low < system.min_bid:
+            sentence = N_("A bid of {points} is below this system's minimum of {minimum} ({low} in no trump).")
+        else:
+            sentence = N_("A bid of {points} is below this system's minimum of {minimum}.")
         return Problem(
-            field,
-            "below_minimum",
-            f"A bid of {bid.points} is below this system's minimum of {system.min_bid}{nt}.",
+            field, "below_minimum", Words(sentence, points=bid.points, minimum=system.min_bid, low=low)
         )
     if bid.points > system.max_bid and not system.bids_above_max:
         return Problem(
             field,
             "above_maximum",
-            f"A bid of {bid.points} is above this system's maximum of {system.max_bid}.",
+            Words(
+                N_("A bid of {points} is above this system's maximum of {maximum}."),
+                points=bid.points,
+                maximum=system.max_bid,
+            ),
         )
     if not bid.no_trump and bid.points < system.min_suit_contract:
         # 관악 5마: a trump suit needs 3 or more on its scale
         return Problem(
             field,
             "suit_needs_higher_contract",
-            f"A bid in {SUIT_NAMES[bid.trump]} needs {system.min_suit_contract} or more in "
-            f"this system: {bid.points} may only be bid in no trump.",
+            Words(
+                N_("A bid in {suit} needs {floor} or more in this system: {points} may only be bid in no trump."),
+                suit=SUIT_NAMES[bid.trump],
+                floor=system.min_suit_contract,
+                points=bid.points,
+            ),
         )
     return None
 
@@ -158,23 +168,35 @@ class _Walk:
     def problem(self, index: int, call: Call) -> Problem | None:
         field = f"auction[{index}]"
         if self.finished:
-            return Problem(field, "auction_over", "The auction is over: no more calls can be made.")
+            return Problem(
+                field, "auction_over", Words(N_("The auction is over: no more calls can be made."))
+            )
         if call.seat != self.expected:
             if call.seat in self.passed and not self.reenter:
                 # pagat, 002, 004: a player who has passed cannot bid again
                 return Problem(
                     field,
                     "already_passed",
-                    f"{call.seat} has passed and may not bid again: it is {self.expected}'s turn.",
+                    Words(
+                        N_("{seat} has passed and may not bid again: it is {expected}'s turn."),
+                        seat=call.seat,
+                        expected=self.expected,
+                    ),
                 )
             if call.seat not in self.bidders:
                 return Problem(
                     field,
                     "not_your_turn",
-                    f"{call.seat} does not play this hand: it is {self.expected}'s turn.",
+                    Words(
+                        N_("{seat} does not play this hand: it is {expected}'s turn."),
+                        seat=call.seat,
+                        expected=self.expected,
+                    ),
                 )
             return Problem(
-                field, "not_your_turn", f"It is {self.expected}'s turn, not {call.seat}'s."
+                field,
+                "not_your_turn",
+                Words(N_("It is {expected}'s turn, not {seat}'s."), expected=self.expected, seat=call.seat),
             )
         if call.passed:
             return self._pass_problem(field, call)
@@ -191,8 +213,12 @@ class _Walk:
             return Problem(
                 field,
                 "dealer_must_bid",
-                f"{call.seat} is the dealer, who may not pass at their first turn in this "
-                f"system: bid at least {self.system.min_bid}.",
+                Words(
+                    N_("{seat} is the dealer, who may not pass at their first turn in this system: "
+                       "bid at least {minimum}."),
+                    seat=call.seat,
+                    minimum=self.system.min_bid,
+                ),
             )
         others = len(self.bidders) - 1
         if (
@@ -205,8 +231,11 @@ class _Walk:
             return Problem(
                 field,
                 "must_bid_minimum",
-                f"Everyone else has passed, so {call.seat} must bid at least "
-                f"{self.system.min_bid}.",
+                Words(
+                    N_("Everyone else has passed, so {seat} must bid at least {minimum}."),
+                    seat=call.seat,
+                    minimum=self.system.min_bid,
+                ),
             )
         return None
 
@@ -218,8 +247,12 @@ class _Walk:
             return Problem(
                 field,
                 "bid_not_higher",
-                f"{bid_words(bid)} does not beat the standing bid of "
-                f"{bid_words(self.high_bid)} by {self.high_bidder}.",
+                Words(
+                    N_("{bid} does not beat the standing bid of {standing} by {bidder}."),
+                    bid=bid_words(bid),
+                    standing=bid_words(self.high_bid),
+                    bidder=self.high_bidder,
+                ),
             )
         return None
 
@@ -328,7 +361,9 @@ def _read_bid(value: object, field: str) -> tuple[Contract | None, list[Problem]
     if not isinstance(value, dict):
         return None, [
             Problem(
-                field, "bad_call", 'A bid must be an object such as {"points": 13, "trump": "S"}.'
+                field,
+                "bad_call",
+                Words(N_('A bid must be an object such as {{"points": 13, "trump": "S"}}.')),
             )
         ]
     points, trump = value.get("points"), value.get("trump")
@@ -337,13 +372,21 @@ def _read_bid(value: object, field: str) -> tuple[Contract | None, list[Problem]
         points = int(points)
     if isinstance(points, bool) or not isinstance(points, int):
         problems.append(
-            Problem(field, "bad_type", f"A bid's points must be a whole number, not {points!r}.")
+            Problem(
+                field,
+                "bad_type",
+                Words(N_("A bid's points must be a whole number, not {points}."), points=repr(points)),
+            )
         )
     if isinstance(trump, str):
         trump = _TRUMP_INPUT.get(trump.strip().upper(), trump.strip().upper())
     if trump not in TRUMPS:
         problems.append(
-            Problem(field, "bad_trump", f"Trump must be one of S, H, D, C or NT, not {trump!r}.")
+            Problem(
+                field,
+                "bad_trump",
+                Words(N_("Trump must be one of S, H, D, C or NT, not {trump}."), trump=repr(trump)),
+            )
         )
     if problems:
         return None, problems
@@ -361,7 +404,7 @@ def read_call(
             Problem(
                 field,
                 "bad_call",
-                'Each call must be an object such as {"seat": "Ann", "pass": true}.',
+                Words(N_('Each call must be an object such as {{"seat": "Ann", "pass": true}}.')),
             )
         ]
     seat = value.get("seat")
@@ -370,13 +413,22 @@ def read_call(
             Problem(
                 field,
                 "unknown_seat",
-                f"{seat!r} in '{field}' is not one of the seats ({', '.join(seats)}).",
+                Words(
+                    N_("{seat} in '{field}' is not one of the seats ({seats})."),
+                    seat=repr(seat),
+                    field=field,
+                    seats=", ".join(seats),
+                ),
             )
         ]
     passed = value.get("pass") is True
     if passed == ("bid" in value and value["bid"] is not None):
         return None, [
-            Problem(field, "bad_call", "Each call is either a bid or a pass, not both or neither.")
+            Problem(
+                field,
+                "bad_call",
+                Words(N_("Each call is either a bid or a pass, not both or neither.")),
+            )
         ]
     if passed:
         return Call(seat), []
@@ -387,10 +439,14 @@ def read_call(
 def _read_seats(data: dict) -> tuple[tuple[str, ...], list[Problem]]:
     raw = data.get("seats")
     if not isinstance(raw, list) or not raw:
-        return (), [Problem("seats", "bad_seats", "'seats' must list the players clockwise.")]
+        return (), [
+            Problem("seats", "bad_seats", Words(N_("'seats' must list the players clockwise.")))
+        ]
     names = tuple(name for name in raw if isinstance(name, str) and name.strip())
     if len(names) != len(raw) or len(set(names)) != len(names):
-        return (), [Problem("seats", "bad_seats", "Every seat needs a distinct, non-empty name.")]
+        return (), [
+            Problem("seats", "bad_seats", Words(N_("Every seat needs a distinct, non-empty name.")))
+        ]
     return names, []
 
 
@@ -406,7 +462,7 @@ def auction_from_request(data: dict, system: System) -> tuple[AuctionResult | No
             Problem(
                 "dealer",
                 "unknown_seat" if dealer is not None else "missing",
-                "The auction needs the dealer: name one of the seats.",
+                Words(N_("The auction needs the dealer: name one of the seats.")),
             )
         )
     first = data.get("first_bidder")
@@ -415,19 +471,23 @@ def auction_from_request(data: dict, system: System) -> tuple[AuctionResult | No
             Problem(
                 "first_bidder",
                 "unknown_seat",
-                f"{first!r} in 'first_bidder' is not one of the seats.",
+                Words(N_("{seat} in 'first_bidder' is not one of the seats."), seat=repr(first)),
             )
         )
     sitting_out = data.get("sitting_out") or []
     if not isinstance(sitting_out, list) or any(seat not in seats for seat in sitting_out):
-        problems.append(Problem("sitting_out", "unknown_seat", "'sitting_out' must list seats."))
+        problems.append(
+            Problem("sitting_out", "unknown_seat", Words(N_("'sitting_out' must list seats.")))
+        )
         sitting_out = []
     elif len(sitting_out) >= len(seats):
-        problems.append(Problem("sitting_out", "bad_seats", "Someone must be left to bid."))
+        problems.append(
+            Problem("sitting_out", "bad_seats", Words(N_("Someone must be left to bid.")))
+        )
     raw_calls = data.get("auction")
     if not isinstance(raw_calls, list):
         problems.append(
-            Problem("auction", "bad_type", "'auction' must be a list of bids and passes.")
+            Problem("auction", "bad_type", Words(N_("'auction' must be a list of bids and passes.")))
         )
     if problems:
         return None, problems
@@ -462,13 +522,13 @@ def auction_request(data: object) -> dict:
     """``{"system", "options", "seats", "dealer", "first_bidder"?, "sitting_out"?, "auction"}`` →
     ``{"legal", "errors", "first_illegal", "declarer", "bid", "finished", "thrown_in", …}``."""
     if not isinstance(data, dict):
-        problem = Problem("", "bad_type", "An auction request must be a JSON object.")
+        problem = Problem("", "bad_type", Words(N_("An auction request must be a JSON object.")))
         return {"legal": False, "errors": [problem.as_json()], **_EMPTY}
     from .presets import resolve_system
 
     options = data.get("options") or {}
     if not isinstance(options, dict):
-        problem = Problem("options", "bad_type", "'options' must be a JSON object.")
+        problem = Problem("options", "bad_type", Words(N_("'options' must be a JSON object.")))
         return {"legal": False, "errors": [problem.as_json()], **_EMPTY}
     try:
         system = resolve_system(data.get("system", "pagat-standard"), options)

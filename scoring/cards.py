@@ -10,6 +10,8 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
 
+from .words import N_, Words
+
 SUITS = ("S", "H", "D", "C")
 TRUMPS = SUITS + ("NT",)
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
@@ -17,17 +19,29 @@ POINT_RANKS = ("A", "K", "Q", "J", "10")
 JOKER = "JOKER"
 
 SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs", "NT": "no trump"}
+SUIT_NAMES = {
+    "S": Words(N_("spades")),
+    "H": Words(N_("hearts")),
+    "D": Words(N_("diamonds")),
+    "C": Words(N_("clubs")),
+    "NT": Words(N_("no trump")),
+}
 
 
 class CardCodeError(ValueError):
     """A card code that names no card."""
 
+    @property
+    def message(self) -> Words:
+        return self.args[0]
+
 
 def parse_card(text: object) -> str:
     """The canonical code of ``text``, or CardCodeError with a message a player understands."""
     if not isinstance(text, str):
-        raise CardCodeError(f"A card must be written as text such as 'AS' or '10H', not {text!r}.")
+        raise CardCodeError(
+            Words(N_("A card must be written as text such as 'AS' or '10H', not {text}."), text=repr(text))
+        )
     cleaned = text.strip().upper()
     for symbol, letter in SUIT_SYMBOLS.items():
         cleaned = cleaned.replace(symbol, letter)
@@ -41,7 +55,10 @@ def parse_card(text: object) -> str:
         rank = "10"
     if suit not in SUITS or rank not in RANKS:
         raise CardCodeError(
-            f"'{text}' is not a card: write the rank then the suit, such as 'AS', '10H' or 'JOKER'."
+            Words(
+                N_("'{text}' is not a card: write the rank then the suit, such as 'AS', '10H' or 'JOKER'."),
+                text=text,
+            )
         )
     return rank + suit
 

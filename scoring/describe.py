@@ -2,73 +2,20 @@
 
 Every sentence comes from a table keyed by option path (and value), so a
 preset is never described by hand and the words cannot drift from the data.
-The tables hold English templates wrapped in ``N_``, a marker that does
-nothing here: the web layer's ``makemessages --keyword=N_`` collects them, and
-``Words.translated(gettext)`` renders them in the reader's language. The
-engine itself stays free of Django.
+The tables hold English templates wrapped in ``N_`` and every sentence is a
+``Words`` (scoring/words.py), so the web layer renders it in the reader's
+language. The engine itself stays free of Django.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from .cards import DECKS
 from .systems import System, system_diff
 
-Translate = Callable[[str], str]
-
-
-def N_(message: str) -> str:
-    """Marks a message for translation; the web layer translates it when rendering."""
-    return message
-
-
-def _same(message: str) -> str:
-    return message
-
-
-class Words(str):
-    """A sentence: English as a plain ``str``, and the template and values to translate it."""
-
-    template: str
-    params: dict
-
-    def __new__(cls, template: str, **params: object) -> Words:
-        self = super().__new__(cls, _fill(template, params, _same))
-        self.template = template
-        self.params = params
-        return self
-
-    def translated(self, translate: Translate) -> str:
-        return _fill(translate(self.template), self.params, translate)
-
-
-class WordList(str):
-    """Several phrases joined into one, each translated on its own."""
-
-    items: tuple
-    separator: str
-
-    def __new__(cls, items, separator: str = ", ") -> WordList:
-        items = tuple(items)
-        self = super().__new__(cls, separator.join(str(item) for item in items))
-        self.items = items
-        self.separator = separator
-        return self
-
-    def translated(self, translate: Translate) -> str:
-        return self.separator.join(_render(item, translate) for item in self.items)
-
-
-def _render(value: object, translate: Translate) -> str:
-    if isinstance(value, Words | WordList):
-        return value.translated(translate)
-    return str(value)
-
-
-def _fill(template: str, params: dict, translate: Translate) -> str:
-    return template.format(**{name: _render(value, translate) for name, value in params.items()})
+# the sentence machinery moved to words.py; its names stay importable from here
+from .words import N_, Translate, WordList, Words, _fill, _render  # noqa: F401
 
 
 @dataclass(frozen=True)

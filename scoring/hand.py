@@ -11,6 +11,7 @@ from functools import cached_property
 
 from .cards import TRUMPS, CardCodeError, parse_card
 from .problems import Problem
+from .words import N_, Words
 
 CALL_TYPES = ("card", "first_trick", "none", "player")
 # other ways a trump is written: symbols, English words, 노기루다
@@ -97,28 +98,45 @@ class _Reader:
         self.data = data
         self.problems: list[Problem] = []
 
-    def bad(self, field_name: str, code: str, message: str) -> None:
+    def bad(self, field_name: str, code: str, message: Words) -> None:
         self.problems.append(Problem(field_name, code, message))
 
     def integer(self, value, field_name: str, *, required: bool = False) -> int | None:
         if value is None:
             if required:
-                self.bad(field_name, "missing", f"'{field_name}' is required.")
+                self.bad(field_name, "missing", Words(N_("'{field}' is required."), field=field_name))
             return None
         if isinstance(value, bool) or not isinstance(value, int):
             if isinstance(value, float) and value.is_integer():
                 return int(value)
-            self.bad(field_name, "bad_type", f"'{field_name}' must be a whole number, not {value!r}.")
+            self.bad(
+                field_name,
+                "bad_type",
+                Words(N_("'{field}' must be a whole number, not {value}."), field=field_name, value=repr(value)),
+            )
             return None
         return value
 
     def seat(self, value, field_name: str, seats: tuple[str, ...], *, required: bool = False) -> str | None:
         if value is None:
             if required:
-                self.bad(field_name, "missing", f"'{field_name}' is required: name one of the seats.")
+                self.bad(
+                    field_name,
+                    "missing",
+                    Words(N_("'{field}' is required: name one of the seats."), field=field_name),
+                )
             return None
         if value not in seats:
-            self.bad(field_name, "unknown_seat", f"{value!r} in '{field_name}' is not one of the seats ({', '.join(seats)}).")
+            self.bad(
+                field_name,
+                "unknown_seat",
+                Words(
+                    N_("{seat} in '{field}' is not one of the seats ({seats})."),
+                    seat=repr(value),
+                    field=field_name,
+                    seats=", ".join(seats),
+                ),
+            )
             return None
         return value
 
@@ -126,14 +144,18 @@ class _Reader:
         if value is None:
             return ()
         if not isinstance(value, list):
-            self.bad(field_name, "bad_type", f"'{field_name}' must be a list of seats.")
+            self.bad(field_name, "bad_type", Words(N_("'{field}' must be a list of seats."), field=field_name))
             return ()
         result = []
         for i, item in enumerate(value):
             seat = self.seat(item, f"{field_name}[{i}]", seats)
             if seat is not None:
                 if seat in result:
-                    self.bad(f"{field_name}[{i}]", "duplicate_seat", f"{seat} is listed twice in '{field_name}'.")
+                    self.bad(
+                        f"{field_name}[{i}]",
+                        "duplicate_seat",
+                        Words(N_("{seat} is listed twice in '{field}'."), seat=seat, field=field_name),
+                    )
                 else:
                     result.append(seat)
         return tuple(result)
@@ -142,28 +164,43 @@ class _Reader:
         if value is None:
             return ()
         if not isinstance(value, list):
-            self.bad(field_name, "bad_type", f"'{field_name}' must be a list of card codes such as \"AS\".")
+            self.bad(
+                field_name,
+                "bad_type",
+                Words(N_("'{field}' must be a list of card codes such as \"AS\"."), field=field_name),
+            )
             return ()
         result = []
         for i, item in enumerate(value):
             try:
                 result.append(parse_card(item))
             except CardCodeError as error:
-                self.bad(f"{field_name}[{i}]", "unknown_card", str(error))
+                self.bad(f"{field_name}[{i}]", "unknown_card", error.message)
         return tuple(result)
 
     def contract(self, value, field_name: str) -> Contract | None:
         if value is None:
             return None
         if not isinstance(value, dict):
-            self.bad(field_name, "bad_type", f"'{field_name}' must be an object such as {{\"points\": 15, \"trump\": \"S\"}}.")
+            self.bad(
+                field_name,
+                "bad_type",
+                Words(
+                    N_("'{field}' must be an object such as {{\"points\": 15, \"trump\": \"S\"}}."),
+                    field=field_name,
+                ),
+            )
             return None
         points = self.integer(value.get("points"), f"{field_name}.points", required=True)
         trump = value.get("trump")
         if isinstance(trump, str):
             trump = TRUMP_WORDS.get(trump.strip().upper().replace("-", " ").replace("_", " "), trump.strip().upper())
         if trump not in TRUMPS:
-            self.bad(f"{field_name}.trump", "bad_trump", f"Trump must be one of S, H, D, C or NT, not {trump!r}.")
+            self.bad(
+                f"{field_name}.trump",
+                "bad_trump",
+                Words(N_("Trump must be one of S, H, D, C or NT, not {trump}."), trump=repr(trump)),
+            )
             return None
         if points is None:
             return None
@@ -173,34 +210,42 @@ class _Reader:
 def parse_hand(data: object) -> tuple[Hand | None, list[Problem]]:
     """Read a HAND_JSON hand; returns the hand (None when unusable) and every shape problem."""
     if not isinstance(data, dict):
-        return None, [Problem("", "bad_type", "A hand must be a JSON object.")]
+        return None, [Problem("", "bad_type", Words(N_("A hand must be a JSON object.")))]
     read = _Reader(data)
 
     system = data.get("system", "pagat-standard")
     if not isinstance(system, str):
-        read.bad("system", "bad_type", "'system' must be a preset name such as \"pagat-standard\".")
+        read.bad("system", "bad_type", Words(N_("'system' must be a preset name such as \"pagat-standard\".")))
         system = "pagat-standard"
     options = data.get("options") or {}
     if not isinstance(options, dict):
-        read.bad("options", "bad_type", "'options' must be a JSON object.")
+        read.bad("options", "bad_type", Words(N_("'options' must be a JSON object.")))
         options = {}
 
     raw_seats = data.get("seats")
     seats: tuple[str, ...] = ()
     if not isinstance(raw_seats, list) or not raw_seats:
-        read.bad("seats", "bad_seats", "'seats' must list the players clockwise, such as [\"Ann\", \"Bo\", …].")
+        read.bad(
+            "seats",
+            "bad_seats",
+            Words(N_("'seats' must list the players clockwise, such as [\"Ann\", \"Bo\", …].")),
+        )
     else:
         names = []
         for i, name in enumerate(raw_seats):
             if not isinstance(name, str) or not name.strip():
-                read.bad(f"seats[{i}]", "bad_seats", "Every seat needs a non-empty name.")
+                read.bad(f"seats[{i}]", "bad_seats", Words(N_("Every seat needs a non-empty name.")))
             elif name in names:
-                read.bad(f"seats[{i}]", "duplicate_seat", f"{name} sits twice at the table.")
+                read.bad(f"seats[{i}]", "duplicate_seat", Words(N_("{seat} sits twice at the table."), seat=name))
             else:
                 names.append(name)
         seats = tuple(names)
         if not 2 <= len(raw_seats) <= 8:
-            read.bad("seats", "bad_seats", f"Mighty is played by 2 to 8 players, not {len(raw_seats)}.")
+            read.bad(
+                "seats",
+                "bad_seats",
+                Words(N_("Mighty is played by 2 to 8 players, not {count}."), count=len(raw_seats)),
+            )
 
     sitting_out = read.seat_list(data.get("sitting_out"), "sitting_out", seats)
     dealer = read.seat(data.get("dealer"), "dealer", seats)
@@ -208,15 +253,31 @@ def parse_hand(data: object) -> tuple[Hand | None, list[Problem]]:
     bid = read.contract(data.get("bid"), "bid")
     contract = read.contract(data.get("contract"), "contract")
     if contract is None and bid is None and "contract" not in data and "bid" not in data:
-        read.bad("contract", "missing", "'contract' is required: the points and trump the declarer played.")
+        read.bad(
+            "contract",
+            "missing",
+            Words(N_("'contract' is required: the points and trump the declarer played.")),
+        )
     contract = contract or bid
 
     raw_call = data.get("partner_call", {"type": "none"} if data.get("partners") == [] else None)
     call = None
     if not isinstance(raw_call, dict):
-        read.bad("partner_call", "missing", "'partner_call' is required: a card, the first trick, no friend, or a player.")
+        read.bad(
+            "partner_call",
+            "missing",
+            Words(N_("'partner_call' is required: a card, the first trick, no friend, or a player.")),
+        )
     elif raw_call.get("type") not in CALL_TYPES:
-        read.bad("partner_call.type", "bad_call", f"The partner call must be one of {', '.join(CALL_TYPES)}, not {raw_call.get('type')!r}.")
+        read.bad(
+            "partner_call.type",
+            "bad_call",
+            Words(
+                N_("The partner call must be one of {choices}, not {value}."),
+                choices=", ".join(CALL_TYPES),
+                value=repr(raw_call.get("type")),
+            ),
+        )
     else:
         called = raw_call.get("cards", raw_call.get("card"))
         cards = read.cards([called] if isinstance(called, str) else called, "partner_call.cards")
@@ -230,23 +291,43 @@ def parse_hand(data: object) -> tuple[Hand | None, list[Problem]]:
     defender_points = read.integer(data.get("defender_points"), "defender_points")
     instructions = read.integer(data.get("instructions", 0), "instructions") or 0
     if instructions < 0:
-        read.bad("instructions", "bad_type", "'instructions' counts the times the partner was told to take a trick: 0 or more.")
+        read.bad(
+            "instructions",
+            "bad_type",
+            Words(N_("'instructions' counts the times the partner was told to take a trick: 0 or more.")),
+        )
 
     outcome = data.get("outcome", "played")
     if outcome not in OUTCOMES:
-        read.bad("outcome", "bad_outcome", f"The outcome must be one of {', '.join(OUTCOMES)}, not {outcome!r}.")
+        read.bad(
+            "outcome",
+            "bad_outcome",
+            Words(
+                N_("The outcome must be one of {choices}, not {value}."),
+                choices=", ".join(OUTCOMES),
+                value=repr(outcome),
+            ),
+        )
         outcome = "played"
     conceded_by = data.get("conceded_by")
     if outcome == "conceded" and conceded_by not in SIDES:
-        read.bad("conceded_by", "bad_outcome", "A conceded hand must say who conceded: \"declarer_team\" or \"defenders\".")
+        read.bad(
+            "conceded_by",
+            "bad_outcome",
+            Words(N_("A conceded hand must say who conceded: \"declarer_team\" or \"defenders\".")),
+        )
     lead_suit = data.get("lead_suit")
     if isinstance(lead_suit, str):
         lead_suit = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}.get(lead_suit, lead_suit.upper())
     if lead_suit is not None and lead_suit not in ("S", "H", "D", "C"):
-        read.bad("lead_suit", "bad_trump", f"The suit asked of the partner must be S, H, D or C, not {lead_suit!r}.")
+        read.bad(
+            "lead_suit",
+            "bad_trump",
+            Words(N_("The suit asked of the partner must be S, H, D or C, not {suit}."), suit=repr(lead_suit)),
+        )
     changed_before_kitty = data.get("changed_before_kitty", False)
     if not isinstance(changed_before_kitty, bool):
-        read.bad("changed_before_kitty", "bad_type", "'changed_before_kitty' must be true or false.")
+        read.bad("changed_before_kitty", "bad_type", Words(N_("'changed_before_kitty' must be true or false.")))
         changed_before_kitty = False
 
     if read.problems or declarer is None or contract is None or call is None:

@@ -15,6 +15,7 @@ from .cards import JOKER, SUIT_NAMES, SUITS, mighty, point_count
 from .hand import Contract, Hand
 from .problems import Problem
 from .systems import System
+from .words import N_, WordList, Words
 
 # Every code check() can return; tests/scoring/test_legality.py has a case for each.
 ERROR_CODES = (
@@ -66,14 +67,14 @@ AUCTION_CROSS_CODES = ("auction_unfinished", "auction_declarer_mismatch", "aucti
 Rule = Callable[[Hand, System], list[Problem]]
 
 
-def trump_words(trump: str) -> str:
+def trump_words(trump: str) -> Words:
     return SUIT_NAMES[trump]
 
 
-def contract_words(contract: Contract) -> str:
+def contract_words(contract: Contract) -> Words:
     if contract.no_trump:
-        return f"{contract.points} no trump"
-    return f"{contract.points} in {SUIT_NAMES[contract.trump]}"
+        return Words(N_("{points} no trump"), points=contract.points)
+    return Words(N_("{points} in {suit}"), points=contract.points, suit=SUIT_NAMES[contract.trump])
 
 
 def team_points(hand: Hand, system: System) -> int | None:
@@ -95,8 +96,11 @@ def seat_count(hand: Hand, system: System) -> list[Problem]:
         Problem(
             "seats",
             "wrong_player_count",
-            f"This system is for {system.players} players, "
-            f"but {len(hand.seats)} seats were entered.",
+            Words(
+                N_("This system is for {players} players, but {seats} seats were entered."),
+                players=system.players,
+                seats=len(hand.seats),
+            ),
         )
     ]
 
@@ -106,15 +110,17 @@ def active_count(hand: Hand, system: System) -> list[Problem]:
     if active == system.active_players:
         return []
     out = system.players - system.active_players
-    if out:
-        rule = f"{system.active_players} play each hand and {out} sit{'s' if out == 1 else ''} out"
+    if out == 1:
+        rule = Words(N_("{active} play each hand and {out} sits out"), active=system.active_players, out=out)
+    elif out:
+        rule = Words(N_("{active} play each hand and {out} sit out"), active=system.active_players, out=out)
     else:
-        rule = f"all {system.players} play every hand"
+        rule = Words(N_("all {players} play every hand"), players=system.players)
     return [
         Problem(
             "sitting_out",
             "wrong_active_count",
-            f"In this system {rule}, but {active} were entered as playing.",
+            Words(N_("In this system {rule}, but {entered} were entered as playing."), rule=rule, entered=active),
         )
     ]
 
@@ -126,7 +132,7 @@ def declarer_plays(hand: Hand, system: System) -> list[Problem]:
         Problem(
             "declarer",
             "declarer_sitting_out",
-            f"{hand.declarer} sits out this hand, so cannot be the declarer.",
+            Words(N_("{seat} sits out this hand, so cannot be the declarer."), seat=hand.declarer),
         )
     ]
 
@@ -136,7 +142,7 @@ def partners_play(hand: Hand, system: System) -> list[Problem]:
         Problem(
             f"partners[{i}]",
             "partner_sitting_out",
-            f"{seat} sits out this hand, so cannot be a partner.",
+            Words(N_("{seat} sits out this hand, so cannot be a partner."), seat=seat),
         )
         for i, seat in enumerate(hand.partners)
         if seat in hand.sitting_out
@@ -153,20 +159,31 @@ def lowest_bid(system: System, trump: str) -> int:
     return system.min_bid
 
 
-def _limits(contract: Contract, system: System, field: str, what: str) -> list[Problem]:
+def _limits(contract: Contract, system: System, field: str, what: Words) -> list[Problem]:
     low = lowest_bid(system, contract.trump)
     if contract.points < low:
         if low < system.min_bid:
-            rule = f"this system's minimum of {system.min_bid} ({low} in no trump)"
+            rule = Words(N_("this system's minimum of {minimum} ({low} in no trump)"), minimum=system.min_bid, low=low)
         else:
-            rule = f"this system's minimum of {system.min_bid}"
-        return [Problem(field, "below_minimum", f"{what} of {contract.points} is below {rule}.")]
+            rule = Words(N_("this system's minimum of {minimum}"), minimum=system.min_bid)
+        return [
+            Problem(
+                field,
+                "below_minimum",
+                Words(N_("{what} of {points} is below {rule}."), what=what, points=contract.points, rule=rule),
+            )
+        ]
     if contract.points > system.max_bid and not system.bids_above_max:
         return [
             Problem(
                 field,
                 "above_maximum",
-                f"{what} of {contract.points} is above this system's maximum of {system.max_bid}.",
+                Words(
+                    N_("{what} of {points} is above this system's maximum of {maximum}."),
+                    what=what,
+                    points=contract.points,
+                    maximum=system.max_bid,
+                ),
             )
         ]
     return []
@@ -175,14 +192,14 @@ def _limits(contract: Contract, system: System, field: str, what: str) -> list[P
 def bid_limits(hand: Hand, system: System) -> list[Problem]:
     if hand.bid is None or hand.bid == hand.contract:
         return []
-    return _limits(hand.bid, system, "bid.points", "A bid")
+    return _limits(hand.bid, system, "bid.points", Words(N_("A bid")))
 
 
 def contract_limits(hand: Hand, system: System) -> list[Problem]:
-    return _limits(hand.contract, system, "contract.points", "A contract")
+    return _limits(hand.contract, system, "contract.points", Words(N_("A contract")))
 
 
-def _suit_floor(contract: Contract, system: System, field: str, what: str) -> list[Problem]:
+def _suit_floor(contract: Contract, system: System, field: str, what: Words) -> list[Problem]:
     # 관악 5마 (seed 003 §6.6): a trump suit needs a bid of 3 or more on its scale
     if contract.no_trump or contract.points >= system.min_suit_contract:
         return []
@@ -190,16 +207,21 @@ def _suit_floor(contract: Contract, system: System, field: str, what: str) -> li
         Problem(
             field,
             "suit_needs_higher_contract",
-            f"{what} in {trump_words(contract.trump)} needs {system.min_suit_contract} or more "
-            f"in this system: {contract.points} may only be played in no trump.",
+            Words(
+                N_("{what} in {suit} needs {floor} or more in this system: {points} may only be played in no trump."),
+                what=what,
+                suit=trump_words(contract.trump),
+                floor=system.min_suit_contract,
+                points=contract.points,
+            ),
         )
     ]
 
 
 def suit_floor(hand: Hand, system: System) -> list[Problem]:
-    problems = _suit_floor(hand.contract, system, "contract.trump", "A contract")
+    problems = _suit_floor(hand.contract, system, "contract.trump", Words(N_("A contract")))
     if hand.bid is not None and hand.bid != hand.contract:
-        problems += _suit_floor(hand.bid, system, "bid.trump", "A bid")
+        problems += _suit_floor(hand.bid, system, "bid.trump", Words(N_("A bid")))
     return problems
 
 
@@ -219,13 +241,16 @@ def scoreable_level(hand: Hand, system: System) -> list[Problem]:
     if 0 < len(hand.partners) < system.called_cards:
         counts.append(len(hand.partners))
     for partners in counts:
-        with_whom = f"{players} players" + (" and two partners" if partners == 2 else "")
+        if partners == 2:
+            with_whom = Words(N_("{players} players and two partners"), players=players)
+        else:
+            with_whom = Words(N_("{players} players"), players=players)
         if (players, partners) not in tables.TABLES:
             return [
                 Problem(
                     "contract.points",
                     "unscoreable_level",
-                    f"Seed 001 has no table for {with_whom}, so this hand cannot be scored.",
+                    Words(N_("Seed 001 has no table for {with_whom}, so this hand cannot be scored."), with_whom=with_whom),
                 )
             ]
         if tables.team_amounts(players, partners, level) is not None:
@@ -233,13 +258,20 @@ def scoreable_level(hand: Hand, system: System) -> list[Problem]:
         # 001: "If a bid is taken at these levels, the declarer must switch up to the
         # lowest valid level."
         target = tables.lowest_scoreable(players, partners, level)
-        advice = f"switch up to {target}" if target else "no higher level can be scored either"
+        if target:
+            advice = Words(N_("switch up to {target}"), target=target)
+        else:
+            advice = Words(N_("no higher level can be scored either"))
         return [
             Problem(
                 "contract.points",
                 "unscoreable_level",
-                f"A contract of {level} cannot be scored with {with_whom} "
-                f"(Chicago tables): {advice}.",
+                Words(
+                    N_("A contract of {level} cannot be scored with {with_whom} (Chicago tables): {advice}."),
+                    level=level,
+                    with_whom=with_whom,
+                    advice=advice,
+                ),
             )
         ]
     return []
@@ -289,8 +321,12 @@ def contract_not_below_bid(hand: Hand, system: System) -> list[Problem]:
         Problem(
             "contract.points",
             "contract_below_bid",
-            f"The contract ({hand.contract.points}) cannot be lower than the winning bid "
-            f"({bid.points}): the kitty only lets the declarer raise it.",
+            Words(
+                N_("The contract ({contract}) cannot be lower than the winning bid ({bid}): "
+                   "the kitty only lets the declarer raise it."),
+                contract=hand.contract.points,
+                bid=bid.points,
+            ),
         )
     ]
 
@@ -300,34 +336,47 @@ def trump_change(hand: Hand, system: System) -> list[Problem]:
     kind = change_kind(bid, contract)
     if kind == "same" or contract.points < bid.points:
         return []
-    change = f"Changing trump from {trump_words(bid.trump)} to {trump_words(contract.trump)}"
+    old, new = trump_words(bid.trump), trump_words(contract.trump)
     if not system.trump_change.allowed:
         # 관악 5마: trump is named with the bid, before the kitty, and cannot change
         return [
             Problem(
                 "contract.trump",
                 "trump_change_not_allowed",
-                f"{change} is not allowed in this system: trump stays as bid.",
+                Words(
+                    N_("Changing trump from {old} to {new} is not allowed in this system: trump stays as bid."),
+                    old=old,
+                    new=new,
+                ),
             )
         ]
     needed = required_contract(bid, contract.trump, system, before_kitty=hand.changed_before_kitty)
     if contract.points >= needed:
         return []
-    when = " (announced before the kitty)" if hand.changed_before_kitty else ""
+    if hand.changed_before_kitty:
+        change = Words(N_("Changing trump from {old} to {new} (announced before the kitty)"), old=old, new=new)
+    else:
+        change = Words(N_("Changing trump from {old} to {new}"), old=old, new=new)
     if needed > system.max_bid and not system.bids_above_max:
         return [
             Problem(
                 "contract.points",
                 "trump_change_too_small",
-                f"{change}{when} needs {needed} or more, above this system's maximum of "
-                f"{system.max_bid}: from a bid of {bid.points} trump cannot change.",
+                Words(
+                    N_("{change} needs {needed} or more, above this system's maximum of {maximum}: "
+                       "from a bid of {bid} trump cannot change."),
+                    change=change,
+                    needed=needed,
+                    maximum=system.max_bid,
+                    bid=bid.points,
+                ),
             )
         ]
     return [
         Problem(
             "contract.points",
             "trump_change_too_small",
-            f"{change}{when} needs {needed} or more: the bid was {bid.points}.",
+            Words(N_("{change} needs {needed} or more: the bid was {bid}."), change=change, needed=needed, bid=bid.points),
         )
     ]
 
@@ -343,8 +392,12 @@ def same_trump_raise(hand: Hand, system: System) -> list[Problem]:
         Problem(
             "contract.points",
             "same_trump_raise_not_allowed",
-            f"This system does not let the declarer raise the contract while keeping "
-            f"{trump_words(bid.trump)}: the bid was {bid.points}, so the contract is {bid.points}.",
+            Words(
+                N_("This system does not let the declarer raise the contract while keeping {trump}: "
+                   "the bid was {bid}, so the contract is {bid}."),
+                trump=trump_words(bid.trump),
+                bid=bid.points,
+            ),
         )
     ]
 
@@ -357,17 +410,17 @@ def call_type(hand: Hand, system: System) -> list[Problem]:
     if call in system.partner_calls:
         return []
     words = {
-        "card": "calling a card",
-        "first_trick": "the first-trick partner",
-        "none": "announcing no friend",
-        "player": "naming a player as partner",
+        "card": N_("calling a card"),
+        "first_trick": N_("the first-trick partner"),
+        "none": N_("announcing no friend"),
+        "player": N_("naming a player as partner"),
     }
-    allowed = ", ".join(words[c] for c in system.partner_calls)
+    allowed = WordList(Words(words[c]) for c in system.partner_calls)
     return [
         Problem(
             "partner_call.type",
             "call_not_allowed",
-            f"This system does not allow {words[call]}; it allows {allowed}.",
+            Words(N_("This system does not allow {call}; it allows {allowed}."), call=Words(words[call]), allowed=allowed),
         )
     ]
 
@@ -376,14 +429,13 @@ def called_card_count(hand: Hand, system: System) -> list[Problem]:
     call = hand.partner_call
     if call.type != "card" or len(call.cards) == system.called_cards:
         return []
-    wanted = "one card" if system.called_cards == 1 else "two distinct cards (two decks)"
+    wanted = Words(N_("one card") if system.called_cards == 1 else N_("two distinct cards (two decks)"))
+    if len(call.cards) == 1:
+        sentence = N_("The declarer calls exactly {wanted} in this system: {count} was entered.")
+    else:
+        sentence = N_("The declarer calls exactly {wanted} in this system: {count} were entered.")
     return [
-        Problem(
-            "partner_call.cards",
-            "called_card_count",
-            f"The declarer calls exactly {wanted} in this system: "
-            f"{len(call.cards)} {'was' if len(call.cards) == 1 else 'were'} entered.",
-        )
+        Problem("partner_call.cards", "called_card_count", Words(sentence, wanted=wanted, count=len(call.cards)))
     ]
 
 
@@ -400,7 +452,7 @@ def called_cards_valid(hand: Hand, system: System) -> list[Problem]:
                 Problem(
                     field,
                     "duplicate_called_card",
-                    f"{card} is called twice: the two called cards must differ (seed 001).",
+                    Words(N_("{card} is called twice: the two called cards must differ (seed 001)."), card=card),
                 )
             )
         seen.add(card)
@@ -409,7 +461,11 @@ def called_cards_valid(hand: Hand, system: System) -> list[Problem]:
                 Problem(
                     field,
                     "card_not_in_deck",
-                    f"{card} cannot be called: it is not in this deck ({deck.description}).",
+                    Words(
+                        N_("{card} cannot be called: it is not in this deck ({deck})."),
+                        card=card,
+                        deck=Words(deck.description),
+                    ),
                 )
             )
     return problems
@@ -424,14 +480,14 @@ def forbidden_call(hand: Hand, system: System) -> list[Problem]:
     banned = {}
     if "mighty" in system.forbidden_calls:
         card = mighty(hand.contract.trump, spade_trump_keeps_mighty=system.spade_trump_keeps_mighty)
-        banned[card] = f"the Mighty ({card} with {trump_words(hand.contract.trump)})"
+        banned[card] = Words(N_("the Mighty ({card} with {trump})"), card=card, trump=trump_words(hand.contract.trump))
     if "joker" in system.forbidden_calls:
-        banned[JOKER] = "the Joker"
+        banned[JOKER] = Words(N_("the Joker"))
     return [
         Problem(
             f"partner_call.cards[{i}]",
             "forbidden_call",
-            f"This system does not allow calling {banned[card]} as partner card.",
+            Words(N_("This system does not allow calling {card} as partner card."), card=banned[card]),
         )
         for i, card in enumerate(call.cards)
         if card in banned
@@ -443,7 +499,7 @@ def partner_not_declarer(hand: Hand, system: System) -> list[Problem]:
         Problem(
             f"partners[{i}]",
             "partner_is_declarer",
-            f"{seat} is the declarer and cannot also be their own partner.",
+            Words(N_("{seat} is the declarer and cannot also be their own partner."), seat=seat),
         )
         for i, seat in enumerate(hand.partners)
         if seat == hand.declarer
@@ -460,7 +516,7 @@ def partner_count(hand: Hand, system: System) -> list[Problem]:
             Problem(
                 "partners",
                 "always_alone",
-                "In this system the declarer always plays alone: enter no partners.",
+                Words(N_("In this system the declarer always plays alone: enter no partners.")),
             )
         ]
     if call.type == "none":
@@ -468,23 +524,26 @@ def partner_count(hand: Hand, system: System) -> list[Problem]:
             Problem(
                 "partners",
                 "partners_with_no_friend",
-                "The declarer announced no friend, so there can be no partner.",
+                Words(N_("The declarer announced no friend, so there can be no partner.")),
             )
         ]
     most = system.called_cards if call.type == "card" else 1
     if len(partners) <= most:
         return []
     how = {
-        "card": f"{most} called card{'s' if most > 1 else ''}",
-        "first_trick": "the winner of the first trick",
-        "player": "the named player",
+        "card": N_("{most} called cards") if most > 1 else N_("{most} called card"),
+        "first_trick": N_("the winner of the first trick"),
+        "player": N_("the named player"),
     }[call.type]
+    if most > 1:
+        sentence = N_("{count} partners were entered, but {how} can make at most {most} partners.")
+    else:
+        sentence = N_("{count} partners were entered, but {how} can make at most {most} partner.")
     return [
         Problem(
             "partners",
             "too_many_partners",
-            f"{len(partners)} partners were entered, but {how} can make at most "
-            f"{most} partner{'s' if most > 1 else ''}.",
+            Words(sentence, count=len(partners), how=Words(how, most=most), most=most),
         )
     ]
 
@@ -499,7 +558,7 @@ def player_call(hand: Hand, system: System) -> list[Problem]:
             Problem(
                 "partner_call.seat",
                 "player_call_mismatch",
-                "A player call must name the seat that becomes the partner.",
+                Words(N_("A player call must name the seat that becomes the partner.")),
             )
         ]
     if seat == hand.declarer:
@@ -507,7 +566,7 @@ def player_call(hand: Hand, system: System) -> list[Problem]:
             Problem(
                 "partner_call.seat",
                 "partner_is_declarer",
-                f"{seat} is the declarer and cannot name themselves as partner.",
+                Words(N_("{seat} is the declarer and cannot name themselves as partner."), seat=seat),
             )
         ]
     if seat in hand.sitting_out:
@@ -515,7 +574,7 @@ def player_call(hand: Hand, system: System) -> list[Problem]:
             Problem(
                 "partner_call.seat",
                 "partner_sitting_out",
-                f"{seat} sits out this hand, so cannot be named as partner.",
+                Words(N_("{seat} sits out this hand, so cannot be named as partner."), seat=seat),
             )
         ]
     if hand.partners == (seat,) or system.always_alone:
@@ -524,7 +583,7 @@ def player_call(hand: Hand, system: System) -> list[Problem]:
         Problem(
             "partners",
             "player_call_mismatch",
-            f"The declarer named {seat} as partner, so the partners must be exactly {seat}.",
+            Words(N_("The declarer named {seat} as partner, so the partners must be exactly {seat}."), seat=seat),
         )
     ]
 
@@ -543,8 +602,10 @@ def secret_solo(hand: Hand, system: System) -> list[Problem]:
         Problem(
             "partners",
             "secret_solo_not_allowed",
-            "A card was called but no partner was entered: that would be a secret solo, "
-            "which this system does not allow. Enter the partner, or announce no friend.",
+            Words(
+                N_("A card was called but no partner was entered: that would be a secret solo, "
+                   "which this system does not allow. Enter the partner, or announce no friend.")
+            ),
         )
     ]
 
@@ -558,7 +619,7 @@ def called_card_buried(hand: Hand, system: System) -> list[Problem]:
         Problem(
             f"discards[{i}]",
             "called_card_discarded",
-            f"{card} was called as partner card, so the declarer may not bury it in this system.",
+            Words(N_("{card} was called as partner card, so the declarer may not bury it in this system."), card=card),
         )
         for i, card in enumerate(hand.discards)
         if card in call.cards
@@ -572,14 +633,11 @@ def discard_count(hand: Hand, system: System) -> list[Problem]:
     wanted = system.deck_cards.discards
     if not hand.discards or len(hand.discards) == wanted:
         return []
-    return [
-        Problem(
-            "discards",
-            "wrong_discard_count",
-            f"The declarer buries exactly {wanted} cards in this game: "
-            f"{len(hand.discards)} {'was' if len(hand.discards) == 1 else 'were'} entered.",
-        )
-    ]
+    if len(hand.discards) == 1:
+        sentence = N_("The declarer buries exactly {wanted} cards in this game: {count} was entered.")
+    else:
+        sentence = N_("The declarer buries exactly {wanted} cards in this game: {count} were entered.")
+    return [Problem("discards", "wrong_discard_count", Words(sentence, wanted=wanted, count=len(hand.discards)))]
 
 
 def discards_valid(hand: Hand, system: System) -> list[Problem]:
@@ -592,21 +650,22 @@ def discards_valid(hand: Hand, system: System) -> list[Problem]:
                 Problem(
                     field,
                     "card_not_in_deck",
-                    f"{card} cannot be buried: it is not in this deck ({deck.description}).",
+                    Words(
+                        N_("{card} cannot be buried: it is not in this deck ({deck})."),
+                        card=card,
+                        deck=Words(deck.description),
+                    ),
                 )
             )
             continue
         seen[card] += 1
         copies = deck.count(card)
         if seen[card] > copies:
-            held = "one" if copies == 1 else "only two"
-            problems.append(
-                Problem(
-                    field,
-                    "duplicate_discard",
-                    f"{card} is buried {seen[card]} times, but this deck holds {held}.",
-                )
-            )
+            if copies == 1:
+                sentence = N_("{card} is buried {times} times, but this deck holds one.")
+            else:
+                sentence = N_("{card} is buried {times} times, but this deck holds only two.")
+            problems.append(Problem(field, "duplicate_discard", Words(sentence, card=card, times=seen[card])))
     return problems
 
 
@@ -620,7 +679,7 @@ def points_given(hand: Hand, system: System) -> list[Problem]:
         Problem(
             "points",
             "missing_points",
-            "Enter the point cards the declarer's team took (or the defenders' count).",
+            Words(N_("Enter the point cards the declarer's team took (or the defenders' count).")),
         )
     ]
 
@@ -628,18 +687,20 @@ def points_given(hand: Hand, system: System) -> list[Problem]:
 def points_range(hand: Hand, system: System) -> list[Problem]:
     total = system.total_points
     problems = []
-    for field, value, whose in (
-        ("points", hand.points, "The declarer's team"),
-        ("defender_points", hand.defender_points, "The defenders"),
+    for field, value, sentence in (
+        (
+            "points",
+            hand.points,
+            N_("The declarer's team cannot take {value} point cards: there are {total} in this deck."),
+        ),
+        (
+            "defender_points",
+            hand.defender_points,
+            N_("The defenders cannot take {value} point cards: there are {total} in this deck."),
+        ),
     ):
         if value is not None and not 0 <= value <= total:
-            problems.append(
-                Problem(
-                    field,
-                    "points_out_of_range",
-                    f"{whose} cannot take {value} point cards: there are {total} in this deck.",
-                )
-            )
+            problems.append(Problem(field, "points_out_of_range", Words(sentence, value=value, total=total)))
     return problems
 
 
@@ -657,9 +718,14 @@ def points_agree(hand: Hand, system: System) -> list[Problem]:
         Problem(
             "defender_points",
             "points_inconsistent",
-            f"{hand.points} points for the declarer's team and {hand.defender_points} for the "
-            f"defenders make {hand.points + hand.defender_points}, not the {total} point cards "
-            f"in this deck: enter one of them, or make them add up.",
+            Words(
+                N_("{points} points for the declarer's team and {defender_points} for the defenders "
+                   "make {sum}, not the {total} point cards in this deck: enter one of them, or make them add up."),
+                points=hand.points,
+                defender_points=hand.defender_points,
+                sum=hand.points + hand.defender_points,
+                total=total,
+            ),
         )
     ]
 
@@ -680,27 +746,25 @@ def points_cover_discards(hand: Hand, system: System) -> list[Problem]:
         if team >= buried:
             return []
         field = "points" if hand.points is not None else "defender_points"
-        return [
-            Problem(
-                field,
-                "points_below_discards",
-                f"The discards hold {buried} point card{'s' if buried != 1 else ''}, which count "
-                f"for the declarer's team, but only {team} points were entered for it.",
-            )
-        ]
+        if buried == 1:
+            sentence = N_("The discards hold {buried} point card, which count for the declarer's team, "
+                          "but only {team} points were entered for it.")
+        else:
+            sentence = N_("The discards hold {buried} point cards, which count for the declarer's team, "
+                          "but only {team} points were entered for it.")
+        return [Problem(field, "points_below_discards", Words(sentence, buried=buried, team=team))]
     # 신촌 5마 (seed 003 §6.3): the buried point cards count for the defenders
     defenders = total - team
     if defenders >= buried:
         return []
     field = "defender_points" if hand.defender_points is not None else "points"
-    return [
-        Problem(
-            field,
-            "defender_points_below_discards",
-            f"The discards hold {buried} point card{'s' if buried != 1 else ''}, which count for "
-            f"the defenders in this system, but the defenders were left only {defenders}.",
-        )
-    ]
+    if buried == 1:
+        sentence = N_("The discards hold {buried} point card, which count for the defenders in this system, "
+                      "but the defenders were left only {defenders}.")
+    else:
+        sentence = N_("The discards hold {buried} point cards, which count for the defenders in this system, "
+                      "but the defenders were left only {defenders}.")
+    return [Problem(field, "defender_points_below_discards", Words(sentence, buried=buried, defenders=defenders))]
 
 
 # --- during play (RULES.md §5) -------------------------------------------------------
@@ -712,30 +776,40 @@ def instructions(hand: Hand, system: System) -> list[Problem]:
     if said <= 0 or hand.outcome != "played":
         return []
     rules = system.partner_instruction
+    # each reason is written as it reads in its place: the first one opens the sentence
     reasons = []
     if not rules.allowed:
-        reasons.append("this system does not allow telling the partner to take a trick")
+        reasons.append(Words(N_("This system does not allow telling the partner to take a trick")))
     else:
         if hand.contract.points < rules.min_contract:
             reasons.append(
-                f'"partner, take this trick" needs a contract of {rules.min_contract} '
-                f"or more, and this one is {hand.contract.points}"
+                Words(
+                    N_('"partner, take this trick" needs a contract of {minimum} or more, and this one is {contract}'),
+                    minimum=rules.min_contract,
+                    contract=hand.contract.points,
+                )
             )
         if said > rules.per_hand:
-            times = "once" if rules.per_hand == 1 else f"{rules.per_hand} times"
-            reasons.append(f"it may be said {times} a hand, and it was said {said} times")
+            times = Words(N_("once")) if rules.per_hand == 1 else Words(N_("{count} times"), count=rules.per_hand)
+            if reasons:
+                sentence = N_("it may be said {times} a hand, and it was said {said} times")
+            else:
+                sentence = N_("It may be said {times} a hand, and it was said {said} times")
+            reasons.append(Words(sentence, times=times, said=said))
     if not reasons:
         return []
     # 001: "Any other instruction, or instruction at a lower bid level, causes the contract to
     # be immediately deemed set. If the partnership is not fully known at this point, the
     # hand is not scored."
-    because = "; ".join(reasons)
     return [
         Problem(
             "instructions",
             "illegal_instruction",
-            f"{because[0].upper()}{because[1:]}. The hand must be entered as conceded by the "
-            f"declarer's team (or void if the partnership was not yet known).",
+            Words(
+                N_("{reasons}. The hand must be entered as conceded by the declarer's team "
+                   "(or void if the partnership was not yet known)."),
+                reasons=WordList(reasons, "; "),
+            ),
         )
     ]
 
@@ -753,15 +827,19 @@ def lead_suit(hand: Hand, system: System) -> list[Problem]:
             Problem(
                 "lead_suit",
                 "lead_suit_not_allowed",
-                f"The suit for the partner to lead must be S, H, D or C, not {suit!r}.",
+                Words(N_("The suit for the partner to lead must be S, H, D or C, not {suit}."), suit=repr(suit)),
             )
         ]
     return [
         Problem(
             "lead_suit",
             "lead_suit_not_allowed",
-            f"Only a {system.max_bid} no-trump contract may name a suit for the partner to lead: "
-            f"this contract is {contract_words(contract)}.",
+            Words(
+                N_("Only a {maximum} no-trump contract may name a suit for the partner to lead: "
+                   "this contract is {contract}."),
+                maximum=system.max_bid,
+                contract=contract_words(contract),
+            ),
         )
     ]
 
@@ -821,7 +899,7 @@ def _auction_problems(data: dict, hand: Hand, system: System) -> list[Problem]:
             Problem(
                 "auction",
                 "auction_unfinished",
-                "The auction entered has not finished: every player but one must pass.",
+                Words(N_("The auction entered has not finished: every player but one must pass.")),
             )
         ]
     if result.thrown_in:
@@ -829,7 +907,7 @@ def _auction_problems(data: dict, hand: Hand, system: System) -> list[Problem]:
             Problem(
                 "auction",
                 "auction_unfinished",
-                "Everyone passed in the auction entered: the hand was thrown in, not played.",
+                Words(N_("Everyone passed in the auction entered: the hand was thrown in, not played.")),
             )
         ]
     problems = []
@@ -838,7 +916,7 @@ def _auction_problems(data: dict, hand: Hand, system: System) -> list[Problem]:
             Problem(
                 "declarer",
                 "auction_declarer_mismatch",
-                f"The auction was won by {result.declarer}, not {hand.declarer}.",
+                Words(N_("The auction was won by {winner}, not {declarer}."), winner=result.declarer, declarer=hand.declarer),
             )
         )
     if result.bid != hand.auction_bid:
@@ -847,8 +925,11 @@ def _auction_problems(data: dict, hand: Hand, system: System) -> list[Problem]:
             Problem(
                 field,
                 "auction_bid_mismatch",
-                f"The auction ended at {contract_words(result.bid)}, but the bid entered "
-                f"is {contract_words(hand.auction_bid)}.",
+                Words(
+                    N_("The auction ended at {auction_bid}, but the bid entered is {bid}."),
+                    auction_bid=contract_words(result.bid),
+                    bid=contract_words(hand.auction_bid),
+                ),
             )
         )
     return problems

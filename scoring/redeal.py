@@ -31,6 +31,7 @@ from .cards import (
 )
 from .problems import InvalidInput, Problem
 from .systems import DealMiss, System
+from .words import N_, WordList, Words
 
 # A deal miss is claimed before the bidding, when there is no trump yet: the Mighty is ♠A.
 MIGHTY = mighty(None)
@@ -113,27 +114,27 @@ class Scale:
 
 
 def _scale(words: str, *, mighty_pair_cancels: bool = False, **halves: int) -> Scale:
-    return Scale(words, tuple(halves.get(kind, 0) for kind in KINDS), mighty_pair_cancels)
+    return Scale(Words(words), tuple(halves.get(kind, 0) for kind in KINDS), mighty_pair_cancels)
 
 
 # pagat: the default Mighty 0, Joker −1, each other A K Q J +1, each 10 +½, 2–9 nothing
 PAGAT_SCALE = _scale(
-    "♠A (the Mighty) as 0, the Joker as −1, other A K Q J as +1 and each 10 as +½",
+    N_("♠A (the Mighty) as 0, the Joker as −1, other A K Q J as +1 and each 10 as +½"),
     mighty=0, red_mighty=2, joker=-2, one_eyed_jack=2, other_jack=2, ten=1, honour=2,
 )  # fmt: skip
 # pagat: "some count the Mighty as −1 instead of +0"
 PAGAT_SCALE_MIGHTY_MINUS = _scale(
-    "♠A (the Mighty) as −1, the Joker as −1, other A K Q J as +1 and each 10 as +½",
+    N_("♠A (the Mighty) as −1, the Joker as −1, other A K Q J as +1 and each 10 as +½"),
     mighty=-2, red_mighty=2, joker=-2, one_eyed_jack=2, other_jack=2, ten=1, honour=2,
 )  # fmt: skip
 # 003 §6.1 표준 5마: each point card 1, the Mighty 0, the Joker −1
 KOREAN_SCALE = _scale(
-    "each point card as +1, ♠A (the Mighty) as 0 and the Joker as −1",
+    N_("each point card as +1, ♠A (the Mighty) as 0 and the Joker as −1"),
     mighty=0, red_mighty=2, joker=-2, one_eyed_jack=2, other_jack=2, ten=2, honour=2,
 )  # fmt: skip
 # 003 §7.1: the Mighty −1, even the red Mighty −1, but the two held together 0
 RED_MIGHTY_MINUS_SCALE = _scale(
-    "each point card as +1, ♠A and ♦A as −1 each (0 when held together) and the Joker as −1",
+    N_("each point card as +1, ♠A and ♦A as −1 each (0 when held together) and the Joker as −1"),
     mighty=-2, red_mighty=-2, joker=-2, one_eyed_jack=2, other_jack=2, ten=2, honour=2,
     mighty_pair_cancels=True,
 )  # fmt: skip
@@ -236,6 +237,7 @@ class CriterionVerdict:
     qualifies: bool
     # exact, as "1/2", "-1" or "3"
     value: str
+    # Words: English as a plain string, translatable by the web layer
     reason: str
     # the cards the criterion counted (point cards, and Jokers where they matter), in suit order
     cards: tuple[str, ...]
@@ -265,7 +267,7 @@ class DealMissVerdict:
 def shown(card: str) -> str:
     """A card as a player writes it: ♠A, ♥10, Joker."""
     if card == JOKER:
-        return "Joker"
+        return Words(N_("Joker"))
     return _SUIT_SIGNS[card[-1]] + rank_of(card)
 
 
@@ -295,12 +297,13 @@ def _with_jokers(hand) -> tuple[str, ...]:
     return _in_order(card for card in hand if is_point_card(card) or card == JOKER)
 
 
-def _holding_words(points: tuple[str, ...]) -> str:
+def _holding_words(points: tuple[str, ...]) -> Words:
     if not points:
-        return "You hold no point cards"
-    listed = ", ".join(shown(card) for card in points)
-    noun = "point card" if len(points) == 1 else "point cards"
-    return f"You hold {len(points)} {noun} ({listed})"
+        return Words(N_("You hold no point cards"))
+    listed = WordList(shown(card) for card in points)
+    if len(points) == 1:
+        return Words(N_("You hold {count} point card ({cards})"), count=1, cards=listed)
+    return Words(N_("You hold {count} point cards ({cards})"), count=len(points), cards=listed)
 
 
 def _rules(rules: System | DealMiss) -> DealMiss:
@@ -308,20 +311,20 @@ def _rules(rules: System | DealMiss) -> DealMiss:
     return rules.deal_miss if isinstance(rules, System) else rules
 
 
-def _tally(hand, scale: Scale) -> list[tuple[str, Fraction]]:
+def _tally(hand, scale: Scale) -> list[tuple[Words | str, Fraction]]:
     """Each counted card with its worth; with the pair rule, ♠A ♦A pairs show as one 0."""
     cards = list(_with_jokers(hand))
     pairs = min(cards.count(MIGHTY), cards.count(RED_MIGHTY)) if scale.mighty_pair_cancels else 0
     for _ in range(pairs):
         cards.remove(MIGHTY)
         cards.remove(RED_MIGHTY)
-    return [("♠A ♦A together", Fraction(0))] * pairs + [
+    return [(Words(N_("♠A ♦A together")), Fraction(0))] * pairs + [
         (shown(card), scale.worth(card)) for card in cards
     ]
 
 
 def _scale_verdict(
-    criterion: str, scale: Scale, hand, rules: DealMiss, also: str = ""
+    criterion: str, scale: Scale, hand, rules: DealMiss, also: Words | None = None
 ) -> CriterionVerdict:
     """A verdict for a counting rule; ``also`` names another way the judge may say yes."""
     holding = holding_of(hand)
@@ -331,14 +334,17 @@ def _scale_verdict(
     low_enough = value <= threshold
     tally = _tally(hand, scale)
     if tally:
-        gives = ", ".join(f"{label} {_signed(worth)}" for label, worth in tally)
-        gives += f" gives {amount(value)}"
+        counted = WordList(Words(N_("{card} {worth}"), card=label, worth=_signed(worth)) for label, worth in tally)
+        gives = Words(N_("{counted} gives {value}"), counted=counted, value=amount(value))
     else:
-        gives = "you hold none of these cards, which gives 0"
-    compared = f"{amount(threshold)} or less" if low_enough else f"more than {amount(threshold)}"
-    reason = f"Counting {scale.words}: {gives}, which is {compared}."
+        gives = Words(N_("you hold none of these cards, which gives 0"))
+    if low_enough:
+        compared = Words(N_("{threshold} or less"), threshold=amount(threshold))
+    else:
+        compared = Words(N_("more than {threshold}"), threshold=amount(threshold))
+    reason = Words(N_("Counting {scale}: {gives}, which is {compared}."), scale=scale.words, gives=gives, compared=compared)
     if qualifies and not low_enough:
-        reason += f" But {also}"
+        reason = Words(N_("{reason} But {also}"), reason=reason, also=also)
     return CriterionVerdict(criterion, qualifies, str(value), reason, _with_jokers(hand))
 
 
@@ -354,7 +360,7 @@ def pagat_scale_mighty_minus(hand, rules: System | DealMiss) -> CriterionVerdict
 
 def korean_scale(hand, rules: System | DealMiss) -> CriterionVerdict:
     """003 표준 5마: point cards +1, Mighty 0, Joker −1, at 0 or less; or a lone 10."""
-    also = "a single 10 as the only point card also qualifies."
+    also = Words(N_("a single 10 as the only point card also qualifies."))
     return _scale_verdict("korean_scale", KOREAN_SCALE, hand, _rules(rules), also)
 
 
@@ -363,7 +369,7 @@ def red_mighty_minus(hand, rules: System | DealMiss) -> CriterionVerdict:
     return _scale_verdict("red_mighty_minus", RED_MIGHTY_MINUS_SCALE, hand, _rules(rules))
 
 
-def _count_verdict(criterion: str, hand, rules: DealMiss, reason: str, cards=None):
+def _count_verdict(criterion: str, hand, rules: DealMiss, reason: Words, cards=None):
     points = _point_cards(hand)
     qualifies = JUDGES[criterion](holding_of(hand), rules)
     counted = points if cards is None else cards
@@ -374,9 +380,9 @@ def no_points(hand, rules: System | DealMiss) -> CriterionVerdict:
     """000 variant, 003 §7: no A K Q J or 10 at all (the Mighty is one; the Joker is not)."""
     points = _point_cards(hand)
     if points:
-        reason = f"{_holding_words(points)}; this rule needs none."
+        reason = Words(N_("{holding}; this rule needs none."), holding=_holding_words(points))
     else:
-        reason = "You hold no point cards (A K Q J 10, the Mighty included; the Joker is not one)."
+        reason = Words(N_("You hold no point cards (A K Q J 10, the Mighty included; the Joker is not one)."))
     return _count_verdict("no_points", hand, _rules(rules), reason)
 
 
@@ -384,14 +390,18 @@ def lone_jack(hand, rules: System | DealMiss) -> CriterionVerdict:
     """000, 003: the only point card is one jack (option: only ♠J or ♥J, the one-eyed jacks)."""
     rules = _rules(rules)
     points = _point_cards(hand)
-    which = "a one-eyed jack (♠J or ♥J)" if rules.one_eyed_jacks_only else "a jack"
+    which = Words(N_("a one-eyed jack (♠J or ♥J)") if rules.one_eyed_jacks_only else N_("a jack"))
     if len(points) == 1 and rank_of(points[0]) == "J":
         if JUDGES["lone_jack"](holding_of(hand), rules):
-            reason = f"Your only point card is {shown(points[0])}, {which}."
+            reason = Words(N_("Your only point card is {card}, {which}."), card=shown(points[0]), which=which)
         else:
-            reason = f"Your only point card is {shown(points[0])}, but only {which} counts here."
+            reason = Words(
+                N_("Your only point card is {card}, but only {which} counts here."), card=shown(points[0]), which=which
+            )
     else:
-        reason = f"{_holding_words(points)}; this rule needs {which} as the only one."
+        reason = Words(
+            N_("{holding}; this rule needs {which} as the only one."), holding=_holding_words(points), which=which
+        )
     return _count_verdict("lone_jack", hand, rules, reason)
 
 
@@ -399,9 +409,11 @@ def lone_mighty(hand, rules: System | DealMiss) -> CriterionVerdict:
     """003 신촌/대전/관악/제주: the only point card is the Mighty."""
     points = _point_cards(hand)
     if points == (MIGHTY,):
-        reason = "Your only point card is the Mighty (♠A)."
+        reason = Words(N_("Your only point card is the Mighty (♠A)."))
     else:
-        reason = f"{_holding_words(points)}; this rule needs the Mighty (♠A) as the only one."
+        reason = Words(
+            N_("{holding}; this rule needs the Mighty (♠A) as the only one."), holding=_holding_words(points)
+        )
     return _count_verdict("lone_mighty", hand, _rules(rules), reason)
 
 
@@ -410,19 +422,24 @@ def one_point_card(hand, rules: System | DealMiss) -> CriterionVerdict:
     points = _point_cards(hand)
     jokers = sum(1 for card in hand if card == JOKER)
     if not points:
-        reason = "You hold no point cards; this rule needs exactly one."
+        reason = Words(N_("You hold no point cards; this rule needs exactly one."))
     elif len(points) == 1:
-        reason = f"You hold exactly one point card ({shown(points[0])})."
+        reason = Words(N_("You hold exactly one point card ({card})."), card=shown(points[0]))
     elif not jokers:
-        reason = f"{_holding_words(points)}; this rule needs exactly one, or two with the Joker."
+        reason = Words(
+            N_("{holding}; this rule needs exactly one, or two with the Joker."), holding=_holding_words(points)
+        )
     else:
         left = len(points) - min(jokers, len(points) - 1)
-        if jokers == 1:
-            the_joker = "the Joker, which lets one"
-        else:
-            the_joker = f"{jokers} Jokers, which let up to {jokers}"
-        leaves = "exactly one" if left == 1 else f"{left}, more than one"
-        reason = f"{_holding_words(points)} and {the_joker} be ignored: that leaves {leaves}."
+        sentence = {
+            (True, True): N_("{holding} and the Joker, which lets one be ignored: that leaves exactly one."),
+            (True, False): N_("{holding} and the Joker, which lets one be ignored: that leaves {left}, more than one."),
+            (False, True): N_("{holding} and {jokers} Jokers, which let up to {jokers} be ignored: "
+                              "that leaves exactly one."),
+            (False, False): N_("{holding} and {jokers} Jokers, which let up to {jokers} be ignored: "
+                               "that leaves {left}, more than one."),
+        }[jokers == 1, left == 1]
+        reason = Words(sentence, holding=_holding_words(points), jokers=jokers, left=left)
     return _count_verdict("one_point_card", hand, _rules(rules), reason, _with_jokers(hand))
 
 
@@ -430,10 +447,12 @@ def all_points(hand, rules: System | DealMiss) -> CriterionVerdict:
     """000 variant, 003 신촌: every card in the hand is a point card."""
     points = _point_cards(hand)
     if hand and len(points) == len(hand):
-        reason = f"All {len(hand)} of your cards are point cards."
+        reason = Words(N_("All {count} of your cards are point cards."), count=len(hand))
     else:
-        reason = (
-            f"{len(points)} of your {len(hand)} cards are point cards; this rule needs all of them."
+        reason = Words(
+            N_("{points} of your {count} cards are point cards; this rule needs all of them."),
+            points=len(points),
+            count=len(hand),
         )
     return _count_verdict("all_points", hand, _rules(rules), reason)
 
@@ -545,13 +564,13 @@ def criterion_probabilities(system: System) -> dict[str, Fraction]:
 def _read_cards(raw: object, problems: list[Problem]) -> tuple[str, ...] | None:
     if raw is None:
         problems.append(
-            Problem("hand", "missing", "'hand' is required: list the cards you were dealt.")
+            Problem("hand", "missing", Words(N_("'hand' is required: list the cards you were dealt.")))
         )
         return None
     if not isinstance(raw, list):
         problems.append(
             Problem(
-                "hand", "bad_type", '\'hand\' must be a list of card codes such as ["AS", "10H"].'
+                "hand", "bad_type", Words(N_('\'hand\' must be a list of card codes such as ["AS", "10H"].'))
             )
         )
         return None
@@ -560,7 +579,7 @@ def _read_cards(raw: object, problems: list[Problem]) -> tuple[str, ...] | None:
         try:
             cards.append(parse_card(item))
         except CardCodeError as error:
-            problems.append(Problem(f"hand[{i}]", "unknown_card", str(error)))
+            problems.append(Problem(f"hand[{i}]", "unknown_card", error.message))
             cards.append(None)
     return tuple(cards)
 
@@ -578,24 +597,29 @@ def _hand_problems(cards: tuple[str | None, ...], deck: Deck) -> list[Problem]:
                 Problem(
                     f"hand[{i}]",
                     "card_not_in_deck",
-                    f"{shown(card)} is not in this system's deck: {deck.description}.",
+                    Words(
+                        N_("{card} is not in this system's deck: {deck}."),
+                        card=shown(card),
+                        deck=Words(deck.description),
+                    ),
                 )
             )
         elif seen[card] > deck.count(card):
-            held = "once" if deck.count(card) == 1 else "twice"
-            problems.append(
-                Problem(
-                    f"hand[{i}]",
-                    "duplicate_card",
-                    f"{shown(card)} is in the hand more often than the deck holds it ({held}).",
-                )
-            )
+            if deck.count(card) == 1:
+                sentence = N_("{card} is in the hand more often than the deck holds it (once).")
+            else:
+                sentence = N_("{card} is in the hand more often than the deck holds it (twice).")
+            problems.append(Problem(f"hand[{i}]", "duplicate_card", Words(sentence, card=shown(card))))
     if len(cards) != deck.dealt:
         problems.append(
             Problem(
                 "hand",
                 "wrong_hand_size",
-                f"A hand in this system has {deck.dealt} cards, not {len(cards)}.",
+                Words(
+                    N_("A hand in this system has {dealt} cards, not {count}."),
+                    dealt=deck.dealt,
+                    count=len(cards),
+                ),
             )
         )
     return problems
@@ -607,12 +631,14 @@ def _read_system(request: dict, problems: list[Problem]) -> tuple[str, System | 
     if not isinstance(slug, str):
         problems.append(
             Problem(
-                "system", "bad_type", "'system' must be a preset name such as \"pagat-standard\"."
+                "system",
+                "bad_type",
+                Words(N_("'system' must be a preset name such as \"pagat-standard\".")),
             )
         )
         return "", None
     if not isinstance(options, dict):
-        problems.append(Problem("options", "bad_type", "'options' must be a JSON object."))
+        problems.append(Problem("options", "bad_type", Words(N_("'options' must be a JSON object."))))
         return slug, None
     # imported here: the presets are data that load after the rules they describe
     from .presets import get_preset
@@ -628,13 +654,19 @@ def _players_problems(raw: object, system: System) -> list[Problem]:
     if raw is None:
         return []
     if isinstance(raw, bool) or not isinstance(raw, int):
-        return [Problem("players", "bad_type", f"'players' must be a whole number, not {raw!r}.")]
+        return [
+            Problem(
+                "players",
+                "bad_type",
+                Words(N_("'players' must be a whole number, not {value}."), value=repr(raw)),
+            )
+        ]
     if raw != system.players:
         return [
             Problem(
                 "players",
                 "players_mismatch",
-                f"This system is for {system.players} players, not {raw}.",
+                Words(N_("This system is for {players} players, not {count}."), players=system.players, count=raw),
             )
         ]
     return []
@@ -648,7 +680,7 @@ def read_redeal_request(request: object) -> tuple[str, System, tuple[str, ...]]:
                 Problem(
                     "",
                     "bad_type",
-                    "A deal-miss request must be a JSON object with 'system' and 'hand'.",
+                    Words(N_("A deal-miss request must be a JSON object with 'system' and 'hand'.")),
                 )
             ]
         )

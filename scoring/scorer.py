@@ -12,16 +12,18 @@ from .cards import JOKER, mighty
 from .hand import Hand
 from .problems import InvalidInput
 from .systems import System
+from .words import N_, WordList, Words
 
+# each double as its explanation line names it
 DOUBLE_NAMES = {
-    "run": "run (the declarer's team took every point card)",
-    "back_run": "back run",
-    "no_trump": "no trump",
-    "no_friend": "announced no friend",
-    "buried_mighty": "Mighty buried",
-    "buried_joker": "Joker buried",
-    "grand_slam_bid": "grand-slam bid",
-    "set_contract": "contract set",
+    "run": N_("Run (the declarer's team took every point card)"),
+    "back_run": N_("Back run"),
+    "no_trump": N_("No trump"),
+    "no_friend": N_("Announced no friend"),
+    "buried_mighty": N_("Mighty buried"),
+    "buried_joker": N_("Joker buried"),
+    "grand_slam_bid": N_("Grand-slam bid"),
+    "set_contract": N_("Contract set"),
 }
 
 
@@ -34,6 +36,7 @@ class Result:
     score: int
     payments: dict[str, int]
     transfers: tuple
+    # Words: English as plain strings, translatable by the web layer
     explanation: tuple[str, ...]
     warnings: tuple[str, ...] = ()
     outcome: str = "played"
@@ -68,20 +71,28 @@ def _contract_words(hand: Hand) -> str:
 # --- the pieces of a score ---------------------------------------------------
 
 
-def outcome_points(hand: Hand, system: System, points: int | None) -> tuple[bool, int, list[str]]:
+def outcome_points(hand: Hand, system: System, points: int | None) -> tuple[bool, int, list[Words]]:
     """Made or set, and the P the base is computed from (RULES.md §7.5 for concessions)."""
     contract = hand.contract.points
     if hand.outcome != "conceded":
         return points >= contract, points, []
     made = hand.conceded_by == "defenders"
-    who = "the defenders" if made else "the declarer's team"
     if points is None:
         assumed = contract if made else contract - 1
-        return made, assumed, [f"{who.capitalize()} conceded; with no points entered the hand counts P = {assumed}."]
+        if made:
+            warning = N_("The defenders conceded; with no points entered the hand counts P = {points}.")
+        else:
+            warning = N_("The declarer's team conceded; with no points entered the hand counts P = {points}.")
+        return made, assumed, [Words(warning, points=assumed)]
     # a concession decides the result; the points only size the base
     clamped = max(points, contract) if made else min(points, contract - 1)
-    warnings = [] if clamped == points else [f"{who.capitalize()} conceded, so P counts as {clamped}, not {points}."]
-    return made, clamped, warnings
+    if clamped == points:
+        return made, clamped, []
+    if made:
+        warning = N_("The defenders conceded, so P counts as {clamped}, not {points}.")
+    else:
+        warning = N_("The declarer's team conceded, so P counts as {clamped}, not {points}.")
+    return made, clamped, [Words(warning, clamped=clamped, points=points)]
 
 
 def _made_base(kind: str, *, contract: int, points: int, minimum: int, half: int, hard_unit: int):
@@ -153,7 +164,7 @@ def _back_run(system: System, contract: int, points: int, defenders: int) -> boo
     return defenders >= contract  # defenders_reach_bid
 
 
-def team_payments(hand: Hand, system: System, *, made: bool, score: int) -> tuple[dict[str, int], list[str]]:
+def team_payments(hand: Hand, system: System, *, made: bool, score: int) -> tuple[dict[str, int], list[Words]]:
     """Who pays whom (RULES.md §7.3): each defender ∓S; each partner ±S; the declarer the rest."""
     sign = 1 if made else -1
     defenders = hand.defenders
@@ -164,26 +175,47 @@ def team_payments(hand: Hand, system: System, *, made: bool, score: int) -> tupl
     if hand.alone:
         payments[hand.declarer] = team_total
         return payments, [
-            f"{hand.declarer} plays alone: {_signed(team_total)} = {len(defenders)} × {score} from the defenders."
+            Words(
+                N_("{declarer} plays alone: {amount} = {defenders} × {score} from the defenders."),
+                declarer=hand.declarer,
+                amount=_signed(team_total),
+                defenders=len(defenders),
+                score=score,
+            )
         ]
     if not made and system.players == 4 and system.four_player_set_split == "declarer_alone":
         # pagat 4 players: by agreement a set declarer pays both opponents, the partner nothing
         payments[hand.declarer] = team_total
-        return payments, [f"Set with four players: {hand.declarer} pays both defenders, the partner pays nothing."]
+        return payments, [
+            Words(
+                N_("Set with four players: {declarer} pays both defenders, the partner pays nothing."),
+                declarer=hand.declarer,
+            )
+        ]
     for seat in hand.partners:
         payments[seat] = sign * score
     payments[hand.declarer] = team_total - sign * score * len(hand.partners)
     share = payments[hand.declarer] // (sign * score) if score else 0
+    partners = WordList(
+        Words(N_("{seat} (partner) {amount}"), seat=seat, amount=_signed(payments[seat])) for seat in hand.partners
+    )
+    if score and share != 1:
+        line = N_("{declarer} (declarer) {amount} = {share} × {score}; {partners}.")
+    else:
+        line = N_("{declarer} (declarer) {amount}; {partners}.")
     return payments, [
-        f"{hand.declarer} (declarer) {_signed(payments[hand.declarer])}"
-        + (f" = {share} × {score}" if score and share != 1 else "")
-        + "; "
-        + ", ".join(f"{seat} (partner) {_signed(payments[seat])}" for seat in hand.partners)
-        + "."
+        Words(
+            line,
+            declarer=hand.declarer,
+            amount=_signed(payments[hand.declarer]),
+            share=share,
+            score=score,
+            partners=partners,
+        )
     ]
 
 
-def table_payments(hand: Hand, system: System, *, made: bool) -> tuple[int, dict[str, int], list[str]]:
+def table_payments(hand: Hand, system: System, *, made: bool) -> tuple[int, dict[str, int], list[Words]]:
     """Chicago (seed 001): each defender wins or loses B − 12 (B − 24 with two decks); the team by the tables."""
     from .tables import defender_amount, team_amounts
 
@@ -194,19 +226,43 @@ def table_payments(hand: Hand, system: System, *, made: bool) -> tuple[int, dict
     payments = {seat: 0 for seat in hand.seats}
     for seat in defenders:
         payments[seat] = -sign * unit
-    lines = [f"Chicago table: each defender {_signed(-sign * unit)} ({level}−{24 if system.deck_cards.double else 12})."]
+    lines = [
+        Words(
+            N_("Chicago table: each defender {amount} ({level}−{hard_unit})."),
+            amount=_signed(-sign * unit),
+            level=level,
+            hard_unit=24 if system.deck_cards.double else 12,
+        )
+    ]
     if hand.alone:
         payments[hand.declarer] = sign * unit * len(defenders)
-        lines.append(f"{hand.declarer} plays alone and takes the defenders' whole total: {_signed(payments[hand.declarer])}.")
+        lines.append(
+            Words(
+                N_("{declarer} plays alone and takes the defenders' whole total: {amount}."),
+                declarer=hand.declarer,
+                amount=_signed(payments[hand.declarer]),
+            )
+        )
         return unit, payments, lines
     declarer_share, partner_share = team_amounts(len(hand.active), len(hand.partners), level)
     payments[hand.declarer] = sign * declarer_share
     for seat in hand.partners:
         payments[seat] = sign * partner_share
+    if len(hand.partners) > 1:
+        line = N_("Table for {players} players with {partners} partners at {level}: "
+                  "declarer {declarer}, each partner {partner}.")
+    else:
+        line = N_("Table for {players} players with {partners} partner at {level}: "
+                  "declarer {declarer}, each partner {partner}.")
     lines.append(
-        f"Table for {len(hand.active)} players with {len(hand.partners)} partner"
-        f"{'s' if len(hand.partners) > 1 else ''} at {level}: declarer {_signed(sign * declarer_share)}, "
-        f"each partner {_signed(sign * partner_share)}."
+        Words(
+            line,
+            players=len(hand.active),
+            partners=len(hand.partners),
+            level=level,
+            declarer=_signed(sign * declarer_share),
+            partner=_signed(sign * partner_share),
+        )
     )
     return unit, payments, lines
 
@@ -225,20 +281,25 @@ def score(hand: Hand, system: System, *, checked: bool = False) -> Result:
 
     if hand.outcome == "void":
         zero = {seat: 0 for seat in hand.seats}
-        return Result(None, 0, 1, (), 0, zero, (), ("Void: the hand is kept but not scored; nobody pays.",),
+        void = Words(N_("Void: the hand is kept but not scored; nobody pays."))
+        return Result(None, 0, 1, (), 0, zero, (), (void,),
                       outcome="void", points=team_points(hand, system))
 
     entered = team_points(hand, system)
     made, points, warnings = outcome_points(hand, system, entered)
     contract = hand.contract.points
     total = system.total_points
-    verdict = "made" if made else "set"
-    explanation = [
-        f"Contract {_contract_words(hand)}; the declarer's team took {points} of {total}: {verdict}."
-        if hand.outcome == "played"
-        else f"Contract {_contract_words(hand)} conceded by "
-        f"{'the defenders' if made else 'the declarer' + chr(39) + 's team'}: scored as {verdict}."
-    ]
+    if hand.outcome != "played":
+        # a concession by the defenders is scored as made, by the declarer's team as set
+        if made:
+            first = N_("Contract {contract} conceded by the defenders: scored as made.")
+        else:
+            first = N_("Contract {contract} conceded by the declarer's team: scored as set.")
+    elif made:
+        first = N_("Contract {contract}; the declarer's team took {points} of {total}: made.")
+    else:
+        first = N_("Contract {contract}; the declarer's team took {points} of {total}: set.")
+    explanation = [Words(first, contract=_contract_words(hand), points=points, total=total)]
 
     if system.base == "table":
         unit, payments, lines = table_payments(hand, system, made=made)
@@ -247,13 +308,15 @@ def score(hand: Hand, system: System, *, checked: bool = False) -> Result:
                       tuple(explanation), tuple(warnings), hand.outcome, entered)
 
     base, formula = base_score(system, contract, points, made, trump=hand.contract.trump)
-    explanation.append(f"Base {'(made)' if made else '(set)'}: {formula}.")
+    explanation.append(Words(N_("Base (made): {formula}.") if made else N_("Base (set): {formula}."), formula=formula))
     if system.trump_penalty and not hand.contract.no_trump:
         base -= system.trump_penalty
-        explanation.append(f"A trump suit costs {system.trump_penalty}: base {base}.")
+        explanation.append(
+            Words(N_("A trump suit costs {penalty}: base {base}."), penalty=system.trump_penalty, base=base)
+        )
     floor = system.minimum_score if made else 0
     if base < floor:
-        explanation.append(f"The base cannot be below {floor}: base {floor}.")
+        explanation.append(Words(N_("The base cannot be below {floor}: base {floor}."), floor=floor))
         base = floor
 
     doubles = doubles_applied(hand, system, made=made, points=points)
@@ -261,16 +324,20 @@ def score(hand: Hand, system: System, *, checked: bool = False) -> Result:
     running = base
     for name in doubles:
         running *= 2
-        explanation.append(f"{DOUBLE_NAMES[name].capitalize()}: ×2 → {running}.")
+        explanation.append(Words(N_("{double}: ×2 → {score}."), double=Words(DOUBLE_NAMES[name]), score=running))
     final = base * multiplier
 
     payments, lines = team_payments(hand, system, made=made, score=final)
     explanation += lines
     if hand.defenders:
         explanation.append(
-            f"Each defender ({', '.join(hand.defenders)}) {_signed(payments[hand.defenders[0]])}."
+            Words(
+                N_("Each defender ({defenders}) {amount}."),
+                defenders=", ".join(hand.defenders),
+                amount=_signed(payments[hand.defenders[0]]),
+            )
         )
     if hand.sitting_out:
-        explanation.append(f"Sitting out: {', '.join(hand.sitting_out)} (0).")
+        explanation.append(Words(N_("Sitting out: {seats} (0)."), seats=", ".join(hand.sitting_out)))
     return Result(made, base, multiplier, doubles, final, payments, tuple(fewest_transfers(payments)),
                   tuple(explanation), tuple(warnings), hand.outcome, entered)

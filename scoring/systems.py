@@ -19,6 +19,7 @@ from typing import Literal
 
 from .cards import DECKS, Deck
 from .problems import InvalidInput, Problem
+from .words import N_, Words
 
 When = Literal["never", "made", "set", "both"]
 Base = Literal["pagat", "over_ten", "over_min", "over_min_plus_one", "flat_bid", "over_bid", "hard", "table"]
@@ -186,7 +187,7 @@ class Preset:
 
     def system(self, overrides: dict | None = None) -> System:
         if not isinstance(overrides or {}, dict):
-            raise InvalidInput([Problem("options", "bad_option", "The options must be a JSON object.")])
+            raise InvalidInput([Problem("options", "bad_option", Words(N_("The options must be a JSON object.")))])
         # systems are immutable, so each distinct (preset, overrides) is built and checked once
         return _cached_system(self, json.dumps(overrides or {}, sort_keys=True))
 
@@ -223,7 +224,7 @@ def _convert(hint, value, path: str, spec: dataclasses.Field | None, problems: l
     origin = typing.get_origin(hint)
     if _is_dataclass_type(hint):
         if not isinstance(value, dict):
-            problems.append(Problem(path, "bad_option", f"The option '{path}' must be an object."))
+            problems.append(Problem(path, "bad_option", Words(N_("The option '{path}' must be an object."), path=path)))
             return hint()
         return _build(hint, value, path, problems)
     if origin is Literal:
@@ -231,32 +232,51 @@ def _convert(hint, value, path: str, spec: dataclasses.Field | None, problems: l
         if value not in allowed:
             choices = ", ".join(repr(a) for a in allowed)
             problems.append(
-                Problem(path, "bad_option", f"The option '{path}' cannot be {value!r}: choose one of {choices}.")
+                Problem(
+                    path,
+                    "bad_option",
+                    Words(
+                        N_("The option '{path}' cannot be {value}: choose one of {choices}."),
+                        path=path,
+                        value=repr(value),
+                        choices=choices,
+                    ),
+                )
             )
             return None
         return value
     if origin is tuple:
         (item_hint, _ellipsis) = typing.get_args(hint)
         if not isinstance(value, list | tuple):
-            problems.append(Problem(path, "bad_option", f"The option '{path}' must be a list."))
+            problems.append(Problem(path, "bad_option", Words(N_("The option '{path}' must be a list."), path=path)))
             return ()
         items = tuple(_convert(item_hint, item, f"{path}[{i}]", None, problems) for i, item in enumerate(value))
         if len(set(items)) != len(items):
-            problems.append(Problem(path, "bad_option", f"The option '{path}' lists a value twice."))
+            problems.append(Problem(path, "bad_option", Words(N_("The option '{path}' lists a value twice."), path=path)))
         return items
     if hint is bool:
         if not isinstance(value, bool):
-            problems.append(Problem(path, "bad_option", f"The option '{path}' must be true or false."))
+            problems.append(Problem(path, "bad_option", Words(N_("The option '{path}' must be true or false."), path=path)))
             return False
         return value
     if hint is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            problems.append(Problem(path, "bad_option", f"The option '{path}' must be a whole number."))
+            problems.append(Problem(path, "bad_option", Words(N_("The option '{path}' must be a whole number."), path=path)))
             return 0
         low, high = spec.metadata.get("min"), spec.metadata.get("max")
         if (low is not None and value < low) or (high is not None and value > high):
             problems.append(
-                Problem(path, "bad_option", f"The option '{path}' must be between {low} and {high}, not {value}.")
+                Problem(
+                    path,
+                    "bad_option",
+                    Words(
+                        N_("The option '{path}' must be between {low} and {high}, not {value}."),
+                        path=path,
+                        low=low,
+                        high=high,
+                        value=value,
+                    ),
+                )
             )
         return value
     raise TypeError(f"no converter for {hint!r}")  # a bug in the declarations, not bad input
@@ -270,7 +290,13 @@ def _build(cls, options: dict, prefix: str, problems: list[Problem]):
         path = f"{prefix}.{key}" if prefix else key
         if key not in specs:
             known = ", ".join(specs)
-            problems.append(Problem(f"options.{path}", "unknown_option", f"There is no option '{path}'. Known: {known}."))
+            problems.append(
+                Problem(
+                    f"options.{path}",
+                    "unknown_option",
+                    Words(N_("There is no option '{path}'. Known: {known}."), path=path, known=known),
+                )
+            )
             continue
         converted = _convert(hints[key], value, path, specs[key], problems)
         if converted is not None:
@@ -284,35 +310,42 @@ def _combination_problems(system: System) -> list[Problem]:
     deck = system.deck_cards
     total = deck.total_points
 
-    def bad(path: str, message: str) -> None:
+    def bad(path: str, message: Words) -> None:
         problems.append(Problem(f"options.{path}", "impossible_options", message))
 
     if system.active_players > system.players:
-        bad("active_players", "More players cannot be active in a hand than sit at the table.")
+        bad("active_players", Words(N_("More players cannot be active in a hand than sit at the table.")))
     dealt_to = system.players if system.sit_out == "knockout" else system.active_players
     if dealt_to * deck.dealt + deck.kitty != deck.size:
         bad(
             "deck",
-            f"The {deck.name} deck deals {deck.dealt} cards to each of {dealt_to} players and "
-            f"{deck.kitty} to the kitty, which is not its {deck.size} cards.",
+            Words(
+                N_("The {deck} deck deals {dealt} cards to each of {players} players and {kitty} to the kitty, "
+                   "which is not its {size} cards."),
+                deck=deck.name,
+                dealt=deck.dealt,
+                players=dealt_to,
+                kitty=deck.kitty,
+                size=deck.size,
+            ),
         )
     if system.min_bid > system.max_bid:
-        bad("min_bid", "The minimum bid is above the maximum bid.")
+        bad("min_bid", Words(N_("The minimum bid is above the maximum bid.")))
     if system.max_bid > total:
-        bad("max_bid", f"This deck holds only {total} point cards, so no bid can be above {total}.")
+        bad("max_bid", Words(N_("This deck holds only {total} point cards, so no bid can be above {total}."), total=total))
     if system.base == "table" and system.doubles != Doubles(**{k: "never" for k in _hints(Doubles)}):
-        bad("doubles", "The Chicago tables already fix every payment: they take no doubles.")
+        bad("doubles", Words(N_("The Chicago tables already fix every payment: they take no doubles.")))
     if system.called_cards == 2 and not deck.double:
-        bad("called_cards", "Two partner cards can only be called with a double deck.")
+        bad("called_cards", Words(N_("Two partner cards can only be called with a double deck.")))
     if system.sit_out == "knockout" and system.active_players == system.players:
-        bad("sit_out", "A knockout game needs fewer active players than seats.")
+        bad("sit_out", Words(N_("A knockout game needs fewer active players than seats.")))
     return problems
 
 
 def build_system(options: dict) -> System:
     """A validated System from a plain options mapping; InvalidInput lists every problem."""
     if not isinstance(options, dict):
-        raise InvalidInput([Problem("options", "bad_option", "The options must be a JSON object.")])
+        raise InvalidInput([Problem("options", "bad_option", Words(N_("The options must be a JSON object.")))])
     problems: list[Problem] = []
     system = _build(System, options, "", problems)
     problems = [

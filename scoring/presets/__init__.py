@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..problems import InvalidInput, Problem
 from ..systems import Preset, System
+from ..words import N_, Words
 from . import chicago, korean, pagat
 
 _PRESETS: dict[str, Preset] = {p.slug: p for family in (pagat, chicago, korean) for p in family.PRESETS}
@@ -22,7 +23,13 @@ def get_preset(slug: str) -> Preset:
         return _PRESETS[slug]
     except (KeyError, TypeError):
         raise InvalidInput(
-            [Problem("system", "unknown_system", f"There is no scoring system called {slug!r}.")]
+            [
+                Problem(
+                    "system",
+                    "unknown_system",
+                    Words(N_("There is no scoring system called {slug}."), slug=repr(slug)),
+                )
+            ]
         ) from None
 
 
