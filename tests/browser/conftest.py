@@ -25,11 +25,6 @@ CHROMIUM_ARGS = [
 ]
 PHONE = {"width": 390, "height": 844}
 
-# Playwright's sync API keeps an event loop running in the test thread, and Django
-# refuses ORM calls from a thread with a running loop unless told it is intended
-# (Django's "Async safety" docs; pytest-django's live_server with Playwright).
-os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-
 
 @pytest.fixture(scope="package")
 def browser():
@@ -40,9 +35,14 @@ def browser():
         pytest.skip(reason)
     from playwright.sync_api import sync_playwright
 
-    # package scope, not session: the loop Playwright runs must stop before the
-    # tests of other packages, some of which start loops of their own
-    with sync_playwright() as playwright:
+    # Package scope, not session: the loop Playwright runs in the test thread stops,
+    # and the variable below is unset, before the tests of other packages run (one of
+    # them runs `manage.py check --deploy`, which rightly warns about the variable).
+    with pytest.MonkeyPatch.context() as patch, sync_playwright() as playwright:
+        # Playwright's sync API keeps an event loop running in the test thread, and
+        # Django refuses ORM calls from a thread with a running loop unless told it is
+        # intended (Django's "Async safety" docs, the way to use Playwright with it).
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
