@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
+from django.db.models import Q
 from django.http import Http404
 
 from .models import Group, Hand, Session
@@ -55,16 +56,31 @@ def access_for(token: str, *, include_deleted: bool = False) -> Access:
     if not token or len(token) > 64:
         raise Http404("Unknown link.")
     groups = Group.objects.all() if include_deleted else Group.objects.live()
-    group = groups.filter(edit_token=token).first()
-    if group is not None:
-        return Access(group, EDIT, token)
-    group = groups.filter(view_token=token).first()
-    if group is not None:
-        return Access(group, VIEW, token)
-    raise Http404("Unknown link.")
+    # one query for either link: tokens are unique, and an edit token never equals a view token
+    group = groups.filter(Q(edit_token=token) | Q(view_token=token)).first()
+    if group is None:
+        raise Http404("Unknown link.")
+    return Access(group, EDIT if group.edit_token == token else VIEW, token)
 
 
 def access_for_edit(token: str) -> Access:
     access = access_for(token)
     access.require_edit()
     return access
+
+
+def access_to_session(token: str, pk: int) -> tuple[Access, Session]:
+    """The link's right and one of its group's live sessions, in one query (the scoreboard's hot path)."""
+    if not token or len(token) > 64:
+        raise Http404("Unknown link.")
+    session = (
+        Session.objects.live()
+        .filter(Q(group__edit_token=token) | Q(group__view_token=token), group__deleted_at__isnull=True, pk=pk)
+        .select_related("group")
+        .first()
+    )
+    if session is None:
+        # an unknown link and another group's session look the same: neither reveals anything
+        raise Http404("No such session for this link.")
+    group = session.group
+    return Access(group, EDIT if group.edit_token == token else VIEW, token), session

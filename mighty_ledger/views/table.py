@@ -21,10 +21,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from scoring.problems import InvalidInput
 
 from .. import services
-from ..access import Access, access_for
+from ..access import Access, access_for, access_to_session
 from ..forms import EventForm, GroupCreateForm, HandForm, PlayerAddForm, SessionStartForm
 from ..models import Hand, Revision, Session
-from ..table import hand_transfers, next_state, settle, system_of
+from ..table import hand_explanation, hand_transfers, next_state, settle, system_of
 
 BOARD_ROWS = 50  # a phone gets the latest hands; earlier ones load on demand
 BOARD_CACHE_SECONDS = 24 * 3600  # keyed by revision, so this only bounds memory
@@ -175,8 +175,7 @@ def _board_body(request: HttpRequest, access: Access, session: Session, before: 
 
 @require_GET
 def session_board(request: HttpRequest, token: str, pk: int) -> HttpResponse:
-    access = _view(token)
-    session = access.session(pk)
+    access, session = access_to_session(token, pk)
     raw = request.GET.get("before", "")
     before = int(raw) if raw.isdigit() else None
     if request.htmx and before is not None:
@@ -326,6 +325,7 @@ def hand_detail(request: HttpRequest, token: str, pk: int, number: int) -> HttpR
     hand = access.hand(session, number)
     return render(request, "table/hand_detail.html", {
         "access": access, "session": session, "hand": hand,
+        "explanation": hand_explanation(session, hand),
         "transfers": hand_transfers(hand.payments) if hand.deleted_at is None else [],
     })
 

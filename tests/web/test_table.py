@@ -436,12 +436,26 @@ def test_the_scoreboard_runs_the_same_queries_whatever_the_hands(client, session
     bulk_hands(session, hands)
     path = url("session_board", session)
 
-    with django_assert_num_queries(3):
-        # 1. the group by its edit token
-        # 2. the session, within that group
-        # 3. the latest 51 live hands (one more than shown, to know if earlier ones exist)
+    with django_assert_num_queries(2):
+        # 1. the session with its group, by the group's edit token
+        # 2. the latest 51 live hands (one more than shown, to know if earlier ones exist)
         response = client.get(path)
     assert response.status_code == 200
+
+
+def test_a_reload_reads_the_board_from_the_cache_until_a_hand_changes_it(
+    client, session, django_assert_num_queries
+):
+    bulk_hands(session, 5)
+    path = url("session_board", session)
+    client.get(path)
+
+    with django_assert_num_queries(1):
+        # 1. the session with its group, by the link; the rows come from the cache
+        client.get(path)
+
+    HandFactory(session=session)
+    assert 'id="hand-6"' in client.get(path).text
 
 
 @pytest.mark.parametrize("hands", [5, 300])
