@@ -55,10 +55,11 @@ def _invalid(field: str, code: str, message: str) -> InvalidInput:
     return InvalidInput([Problem(field, code, message)])
 
 
-def _revise(*, group, subject, action, by: Actor, session=None, hand=None, before=None, after=None) -> None:
+def _revise(*, subject, action, by: Actor, group=None, session=None, hand=None, before=None, after=None) -> None:
+    # the group's id from the session when no group is given: no query for the group itself
     Revision.objects.create(
-        group=group, session=session, hand=hand, subject=subject, action=action,
-        before=before, after=after, by=by.label,
+        group_id=group.pk if group is not None else session.group_id, session=session, hand=hand,
+        subject=subject, action=action, before=before, after=after, by=by.label,
     )
 
 
@@ -311,17 +312,18 @@ def hand_record(
     else:
         raise _invalid("kind", "bad_kind", "A record is a hand, a deal miss or an all-pass.")
     number = session.hand_count + 1
-    hand = Hand.objects.create(
+    hand = Hand(
         session=session, number=number, kind=kind, entry=stored_entry, result=result,
         idempotency_key=idempotency_key or None, request_fingerprint=fingerprint,
     )
+    # appending costs one ledger step from the session's stored totals, not a replay
     (step,) = replay(session.seats, [_ledger_entry(session, hand)], totals=session.totals, pot=session.pot)
     hand.payments, hand.running_totals, hand.pot_after = step.payments, step.totals, step.pot
-    hand.save(update_fields=["payments", "running_totals", "pot_after"])
+    hand.save(force_insert=True)
     session.hand_count, session.totals, session.pot = number, step.totals, step.pot
     session.revision += 1
     session.save(update_fields=["hand_count", "totals", "pot", "revision"])
-    _revise(group=session.group, session=session, hand=hand, subject="hand", action=Revision.CREATED,
+    _revise(session=session, hand=hand, subject="hand", action=Revision.CREATED,
             by=by, after=hand_snapshot(hand))
     return hand, True
 
@@ -344,7 +346,7 @@ def hand_amend(*, hand: Hand, entry: dict, version: int, by: Actor = SYSTEM) -> 
     current.save()
     _replay(session)
     current.refresh_from_db()
-    _revise(group=session.group, session=session, hand=current, subject="hand", action=Revision.AMENDED,
+    _revise(session=session, hand=current, subject="hand", action=Revision.AMENDED,
             by=by, before=before, after=hand_snapshot(current))
     return current
 
@@ -359,7 +361,7 @@ def _hand_set_deleted(hand: Hand, *, deleted: bool, by: Actor) -> Hand:
     current.save(update_fields=["deleted_at", "version", "updated_at"])
     _replay(session)
     current.refresh_from_db()
-    _revise(group=session.group, session=session, hand=current, subject="hand",
+    _revise(session=session, hand=current, subject="hand",
             action=Revision.DELETED if deleted else Revision.RESTORED,
             by=by, before=before, after=hand_snapshot(current))
     return current

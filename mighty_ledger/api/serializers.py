@@ -191,13 +191,20 @@ class HandOutputSerializer(serializers.Serializer):
     updated_at = serializers.DateTimeField()
 
 
+def _timestamp(moment) -> str:
+    # as DRF's DateTimeField writes it, so the documented HandOutputSerializer shape holds
+    text = moment.isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text
+
+
 def hand_json(hand: Hand) -> dict:
-    return HandOutputSerializer({
+    """A hand in the HandOutputSerializer shape, built directly: it is on every write's hot path."""
+    return {
         "number": hand.number, "kind": hand.kind, "entry": hand.entry, "result": hand.result,
         "payments": hand.payments, "running_totals": hand.running_totals, "pot_after": hand.pot_after,
         "version": hand.version, "deleted": hand.deleted_at is not None,
-        "created_at": hand.created_at, "updated_at": hand.updated_at,
-    }).data
+        "created_at": _timestamp(hand.created_at), "updated_at": _timestamp(hand.updated_at),
+    }
 
 
 class SessionOutputSerializer(serializers.Serializer):
