@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass
 
 from django import forms
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.cards import JOKER, SUITS, card_sort_key, suit_of
@@ -47,11 +48,19 @@ def problem_field(path: str, table: list[tuple[str, str]]) -> str | None:
     return None
 
 
+def engine_words(value):
+    """An engine sentence (``scoring.words.Words``) in the reader's language; anything else as it is."""
+    translated = getattr(value, "translated", None)
+    return translated(gettext) if translated is not None else value
+
+
 def add_problems(form: forms.Form, problems: list[Problem], table: list[tuple[str, str]]) -> None:
-    """Put each engine problem beside its field; the rest go above the form."""
+    """Put each engine problem beside its field; the rest go above the form.
+
+    Form errors keep only plain strings, so each problem is translated as it is added."""
     for problem in problems:
         name = problem_field(problem.field, table)
-        form.add_error(name if name in form.fields else None, problem.message)
+        form.add_error(name if name in form.fields else None, engine_words(problem.message))
 
 
 # --- groups and players ----------------------------------------------------------
@@ -166,10 +175,10 @@ class SessionStartForm(forms.Form):
         for problem in problems:
             if problem.field.startswith("seats["):
                 index = int(problem.field[len("seats["):].split("]")[0])
-                self.add_error(f"seat_{index + 1}", problem.message)
+                self.add_error(f"seat_{index + 1}", engine_words(problem.message))
             else:
                 name = problem_field(problem.field, SESSION_PROBLEM_FIELDS)
-                self.add_error(name, problem.message)
+                self.add_error(name, engine_words(problem.message))
 
 
 # --- hands -----------------------------------------------------------------------------

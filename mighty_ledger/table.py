@@ -12,9 +12,11 @@ from decimal import Decimal
 from django.utils.translation import gettext as _
 
 from scoring.flow import PreviousHand, TableState, next_hand
+from scoring.interface import score_hand
 from scoring.settle import Transfer, chip_counts, fewest_transfers, settle_money
 from scoring.systems import System, build_system
 
+from . import services
 from .models import Hand, Session
 
 
@@ -59,6 +61,23 @@ def with_pot(balances: dict, pot_label: str) -> dict:
 
 def hand_transfers(payments: dict) -> list[Transfer]:
     return fewest_transfers(with_pot(payments, _("pot")))
+
+
+def hand_explanation(session: Session, hand: Hand) -> list:
+    """How a stored hand scored, line by line, as sentences the page can translate.
+
+    The stored result keeps plain English; scoring the entry again gives the same lines as
+    translatable sentences. The stored lines stand when the engine no longer agrees with
+    them (or cannot score the entry at all), so the page never shows what was not recorded.
+    """
+    stored = (hand.result or {}).get("explanation") or []
+    if hand.kind != Hand.SCORED or not stored:
+        return stored
+    try:
+        lines = list(score_hand(services.hand_request(session, hand.entry)).explanation)
+    except Exception:  # any failure only costs the translation, never the page
+        return stored
+    return lines if lines == stored else stored
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import template
 from django.utils.translation import gettext as _
 
-from ..forms import CALL_LABELS, card_label, trump_label
+from ..forms import CALL_LABELS, card_label, engine_words, trump_label
 
 register = template.Library()
 
@@ -13,6 +13,13 @@ register = template.Library()
 @register.filter
 def get(mapping, key):
     return (mapping or {}).get(key)
+
+
+@register.filter
+def words(value):
+    """``{{ problem|words }}``: an engine sentence (problem, explanation line, warning,
+    deal-miss reason) in the reader's language; any other value as it is."""
+    return engine_words(value)
 
 
 @register.filter

@@ -203,8 +203,8 @@ def _criterion(verdict: dict, system: System) -> dict:
             {"label": card_label(code), "red": code != JOKER and suit_of(code) in ("H", "D")}
             for code in verdict["cards"]
         ],
-        # the engine explains in English only
-        "reason": verdict["reason"] if get_language().startswith("en") else "",
+        # an engine sentence: the template's |words filter shows it in the reader's language
+        "reason": verdict["reason"],
     }
 
 
