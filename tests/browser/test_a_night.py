@@ -36,7 +36,8 @@ def test_pagats_seven_examples_from_an_empty_home_page_to_settling_up(page, live
     view_link = page.get_by_label("View link (can only look)")
     expect(edit_link).to_have_value(re.compile(rf"^{re.escape(live_server.url)}/g/[\w-]{{22,}}/$"))
     expect(view_link).to_have_value(re.compile(rf"^{re.escape(live_server.url)}/g/[\w-]{{22,}}/$"))
-    assert edit_link.input_value() != view_link.input_value()
+    view_url = view_link.input_value()
+    assert edit_link.input_value() != view_url
     screenshot(page, "group")
 
     page.get_by_role("link", name="Start a session").click()
@@ -86,3 +87,12 @@ def test_pagats_seven_examples_from_an_empty_home_page_to_settling_up(page, live
         balance[payee] += points
     assert balance == {"Ann": 166, "Bo": -59, "Cy": 11, "Di": -59, "Ed": -59}
     screenshot(page, "settle")
+
+    # a player who only has the view link sees the same night and can change nothing
+    page.goto(view_url)
+    expect(page.get_by_text("View only")).to_be_visible()
+    expect(page.get_by_role("link", name="Start a session")).to_have_count(0)
+    page.get_by_role("link", name=re.compile(r"^\d{4}-\d{2}-\d{2}$")).click()
+    assert totals_row(page) == ["166", "-59", "11", "-59", "-59"]
+    expect(page.get_by_role("link", name="Enter a hand")).to_have_count(0)
+    screenshot(page, "board-view-only")

@@ -34,8 +34,12 @@ def test_the_preview_follows_each_tap_and_flags_an_illegal_value_beside_its_fiel
     expect(preview).to_contain_text("Still to fill in:")
     expect(preview).to_contain_text("Contract")
 
-    # the contract is a number: typing it updates the preview too
-    page.get_by_label("Contract", exact=True).fill("15")
+    # the contract is a number: stepping it with the arrow keys updates the preview too
+    contract = page.get_by_label("Contract", exact=True)
+    contract.fill("13")
+    contract.press("ArrowUp")
+    contract.press("ArrowUp")
+    expect(contract).to_have_value("15")
     expect(preview).not_to_contain_text("Contract,")
     tap(page, "Trump", "♦")
     tap(page, "Called card", "A♠")  # a checkbox
@@ -96,3 +100,11 @@ def test_editing_a_past_hand_changes_the_totals(page, live_server):
     expect(page.locator("#hand-1 td.what")).to_contain_text(re.compile("15♦"))
     # Ann loses 14 (+10 became −4), Cy 7, each defender gains 7
     assert totals_row(page) == ["152", "-52", "4", "-52", "-52"]
+
+    # nothing is silently lost: the change is in the session's history, before and after
+    page.get_by_role("navigation", name="Session").get_by_role("link", name="Changes").click()
+    amended = page.locator("#revisions > li").filter(has=page.locator(".before"))
+    expect(amended).to_have_count(1)
+    expect(amended.locator(".before")).to_contain_text("took 16")
+    expect(amended.locator(".after")).to_contain_text("took 13")
+    screenshot(page, "history")
