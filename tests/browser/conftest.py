@@ -12,6 +12,8 @@ import os
 
 import pytest
 
+from .steps import PHONE
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -23,7 +25,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture(scope="package")

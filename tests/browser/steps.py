@@ -12,6 +12,7 @@ from pathlib import Path
 from playwright.sync_api import Page
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+PHONE = {"width": 390, "height": 844}  # a common phone, portrait
 
 TRUMP_BUTTONS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "NT"}
 SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -81,4 +82,3 @@ def transfers(page: Page) -> list[tuple[str, str, int]]:
 
 def has_no_horizontal_scroll(page: Page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-

@@ -10,6 +10,8 @@ from playwright.sync_api import expect
 from tests.web.test_table import PAGAT_EXAMPLES
 
 from .steps import (
+    PHONE,
+    TRUMP_BUTTONS,
     fill_hand,
     has_no_horizontal_scroll,
     preview_payment,
@@ -32,6 +34,7 @@ def test_pagats_seven_examples_from_an_empty_home_page_to_settling_up(page, live
     page.get_by_label("Players").fill("\n".join(SEATS))
     page.get_by_role("button", name="Create the group").click()
 
+    # two capability links, each at least 128 bits of randomness (22 base64url characters)
     edit_link = page.get_by_label("Edit link (can change everything)")
     view_link = page.get_by_label("View link (can only look)")
     expect(edit_link).to_have_value(re.compile(rf"^{re.escape(live_server.url)}/g/[\w-]{{22,}}/$"))
@@ -54,7 +57,9 @@ def test_pagats_seven_examples_from_an_empty_home_page_to_settling_up(page, live
         page.get_by_role("link", name="Enter a hand").click()
         expect(page.get_by_role("heading", name=f"Hand {number}")).to_be_visible()
         # the dealer is pre-filled from the table flow; the players only check it
-        expect(page.get_by_role("group", name="Dealer", exact=True).get_by_label(next_dealer)).to_be_checked()
+        expect(
+            page.get_by_role("group", name="Dealer", exact=True).get_by_label(next_dealer)
+        ).to_be_checked()
 
         fill_hand(page, entry)
         expect(preview_payment(page, "Ann")).to_have_text(signed(expected["Ann"]))
@@ -65,7 +70,7 @@ def test_pagats_seven_examples_from_an_empty_home_page_to_settling_up(page, live
         row = page.locator(f"#hand-{number}")
         expect(row).to_be_visible()
         expect(row).to_have_class(re.compile(r"\blast\b"))
-        contract = f"{entry['contract']['points']}{ {'D': '♦', 'H': '♥', 'NT': 'NT'}[entry['contract']['trump']] }"
+        contract = f"{entry['contract']['points']}{TRUMP_BUTTONS[entry['contract']['trump']]}"
         expect(row.locator("td.what")).to_contain_text(contract)
         paid = row.locator("td.num .paid")
         for seat, points in expected.items():
@@ -75,6 +80,9 @@ def test_pagats_seven_examples_from_an_empty_home_page_to_settling_up(page, live
     assert totals_row(page) == ["166", "-59", "11", "-59", "-59"]
     assert has_no_horizontal_scroll(page), "five players must fit 390 px without scrolling sideways"
     screenshot(page, "board")
+    page.set_viewport_size({"width": 360, "height": 740})  # the narrowest phone issue 4 names
+    assert has_no_horizontal_scroll(page), "five players must fit 360 px without scrolling sideways"
+    page.set_viewport_size(PHONE)
 
     page.get_by_role("navigation", name="Session").get_by_role("link", name="Settle").click()
     expect(page.get_by_role("heading", name="Settle up")).to_be_visible()

@@ -21,7 +21,7 @@ def board_url(live_server, session) -> str:
     return f"{live_server.url}/g/{session.group.edit_token}/s/{session.pk}/"
 
 
-def test_the_preview_follows_each_tap_and_flags_an_illegal_value_beside_its_field(page, live_server):
+def test_the_preview_follows_each_tap_and_flags_an_illegal_value_by_its_field(page, live_server):
     session = SessionFactory()
     page.goto(board_url(live_server, session))
     page.get_by_role("link", name="Enter a hand").click()

@@ -33,5 +33,7 @@ def test_switching_to_korean_shows_the_korean_game_words(page, live_server):
     expect(page.get_by_role("group", name="주공", exact=True)).to_be_visible()
     trump = page.get_by_role("group", name="기루다", exact=True)
     expect(trump.get_by_text("노기루다", exact=True)).to_be_visible()
-    expect(page.get_by_role("group", name="프렌드 부르기", exact=True).get_by_text("노프렌드")).to_be_visible()
+    expect(
+        page.get_by_role("group", name="프렌드 부르기", exact=True).get_by_text("노프렌드")
+    ).to_be_visible()
     screenshot(page, "hand-form-ko")
