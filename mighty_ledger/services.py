@@ -15,6 +15,7 @@ from decimal import Decimal
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from scoring.interface import score_request
 from scoring.ledger import LedgerEntry, entry_from_result, replay
@@ -70,7 +71,7 @@ def _revise(*, subject, action, by: Actor, group=None, session=None, hand=None, 
 def group_create(*, name: str, player_names: list[str] = (), by: Actor = SYSTEM) -> Group:
     name = (name or "").strip()
     if not name:
-        raise _invalid("name", "missing", "A group needs a name.")
+        raise _invalid("name", "missing", _("A group needs a name."))
     group = Group.objects.create(name=name[:80])
     for player_name in player_names:
         player_add(group=group, name=player_name, by=by)
@@ -83,7 +84,7 @@ def group_rotate_link(*, group: Group, which: str, by: Actor = SYSTEM) -> Group:
     from .models import new_token
 
     if which not in ("edit", "view"):
-        raise _invalid("which", "bad_link", "Only the edit or the view link can be rotated.")
+        raise _invalid("which", "bad_link", _("Only the edit or the view link can be rotated."))
     setattr(group, f"{which}_token", new_token())
     group.save(update_fields=[f"{which}_token"])
     _revise(group=group, subject="group", action=Revision.AMENDED, by=by, after={"rotated": which})
@@ -113,11 +114,11 @@ def group_restore(*, group: Group, by: Actor = SYSTEM) -> Group:
 def player_add(*, group: Group, name: str, by: Actor = SYSTEM) -> Player:
     name = (name or "").strip()
     if not name:
-        raise _invalid("name", "missing", "A player needs a name.")
+        raise _invalid("name", "missing", _("A player needs a name."))
     if len(name) > 40:
-        raise _invalid("name", "too_long", "A player's name can be at most 40 characters.")
+        raise _invalid("name", "too_long", _("A player's name can be at most 40 characters."))
     if group.players.filter(name=name).exists():
-        raise _invalid("name", "duplicate_player", f"{name} is already in this group.")
+        raise _invalid("name", "duplicate_player", _("{name} is already in this group.").format(name=name))
     player = Player.objects.create(group=group, name=name)
     _revise(group=group, subject="player", action=Revision.CREATED, by=by, after={"name": name})
     return player
@@ -148,18 +149,20 @@ def session_start(
     problems = []
     known = set(group.players.values_list("name", flat=True))
     if len(seats) != len(set(seats)):
-        problems.append(Problem("seats", "duplicate_seat", "A player can only take one seat."))
+        problems.append(Problem("seats", "duplicate_seat", _("A player can only take one seat.")))
     for i, seat in enumerate(seats):
         if seat not in known:
-            problems.append(Problem(f"seats[{i}]", "unknown_player", f"{seat} is not a player of this group."))
+            problems.append(Problem(f"seats[{i}]", "unknown_player", _("{seat} is not a player of this group.").format(seat=seat)))
     if len(seats) != system.players:
         problems.append(Problem(
             "seats", "wrong_player_count",
-            f"This system is for {system.players} players; {len(seats)} are seated.",
+            _("This system is for {players} players; {seated} are seated.").format(
+                players=system.players, seated=len(seats)
+            ),
         ))
     first_dealer = first_dealer or (seats[0] if seats else None)
     if first_dealer not in seats:
-        problems.append(Problem("first_dealer", "unknown_seat", "The first dealer must be one of the seats."))
+        problems.append(Problem("first_dealer", "unknown_seat", _("The first dealer must be one of the seats.")))
     if problems:
         raise InvalidInput(problems)
     session = Session.objects.create(
@@ -209,15 +212,15 @@ def _event_entry(session: Session, kind: str, entry: dict) -> dict:
     problems = []
     dealer = entry.get("dealer")
     if dealer not in seats:
-        problems.append(Problem("dealer", "unknown_seat", "Say who dealt: one of the seats."))
+        problems.append(Problem("dealer", "unknown_seat", _("Say who dealt: one of the seats.")))
     cleaned = {"dealer": dealer}
     if kind == Hand.DEAL_MISS:
         shown_by = entry.get("shown_by")
         if shown_by not in seats:
-            problems.append(Problem("shown_by", "unknown_seat", "Say who showed the hand: one of the seats."))
+            problems.append(Problem("shown_by", "unknown_seat", _("Say who showed the hand: one of the seats.")))
         fine = entry.get("fine", session.system_options.get("deal_miss", {}).get("fine", 0))
         if isinstance(fine, bool) or not isinstance(fine, int) or fine < 0:
-            problems.append(Problem("fine", "bad_type", "The fine must be a whole number, 0 or more."))
+            problems.append(Problem("fine", "bad_type", _("The fine must be a whole number, 0 or more.")))
             fine = 0
         cleaned |= {"shown_by": shown_by, "fine": fine}
         if entry.get("cards"):
@@ -240,7 +243,7 @@ def _deal_miss_cards_problems(session: Session, cards) -> list[Problem]:
     except InvalidInput as error:
         return [Problem(f"cards{p.field.removeprefix('hand')}", p.code, p.message) for p in error.problems]
     if not verdict["qualifies"]:
-        return [Problem("cards", "not_a_deal_miss", "This hand does not qualify for a deal miss under this system.")]
+        return [Problem("cards", "not_a_deal_miss", _("This hand does not qualify for a deal miss under this system."))]
     return []
 
 
@@ -310,7 +313,7 @@ def hand_record(
     elif kind in (Hand.DEAL_MISS, Hand.ALL_PASS):
         result, stored_entry = None, _event_entry(session, kind, entry)
     else:
-        raise _invalid("kind", "bad_kind", "A record is a hand, a deal miss or an all-pass.")
+        raise _invalid("kind", "bad_kind", _("A record is a hand, a deal miss or an all-pass."))
     number = session.hand_count + 1
     hand = Hand(
         session=session, number=number, kind=kind, entry=stored_entry, result=result,
