@@ -65,6 +65,6 @@ def page(browser):
 
 
 def _console_error(message, errors: list[str]) -> None:
-    # there is no favicon yet; the browser asking for one is not the page's fault
+    # pages without our icon link (Django error pages) make the browser ask for /favicon.ico
     if message.type == "error" and not message.location.get("url", "").endswith("/favicon.ico"):
         errors.append(message.text)
