@@ -23,10 +23,6 @@ def N_(message: str) -> str:
     return message
 
 
-def _same(message: str) -> str:
-    return message
-
-
 class Words(str):
     """A sentence: English as a plain ``str``, and the template and values to translate it."""
 
@@ -34,7 +30,8 @@ class Words(str):
     params: dict
 
     def __new__(cls, template: str, **params: object) -> Words:
-        self = super().__new__(cls, _fill(template, params, _same))
+        # nested Words already are their English, so the English needs no recursive render
+        self = super().__new__(cls, template.format(**params))
         self.template = template
         self.params = params
         return self
