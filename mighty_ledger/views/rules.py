@@ -109,18 +109,39 @@ def systems_list(request: HttpRequest) -> HttpResponse:
     return render(request, "rules/systems_list.html", {"presets": _presets()})
 
 
-def system_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    preset = _preset_or_404(slug)
-    system = preset.system()
-    sections = [
+def system_sections(system) -> list[dict]:
+    """A system in words, in the reader's language: titled sections of sentences."""
+    return [
         {"title": _words(section.title), "lines": [_words(line) for line in section.lines]}
         for section in describe(system)
     ]
+
+
+def system_differences(left, right) -> list[dict]:
+    """Every option where two systems differ, in the reader's language."""
+    return [
+        {
+            "path": d.path,
+            "label": _words(option_label(d.path)),
+            "left": _words(d.left_words),
+            "right": _words(d.right_words),
+        }
+        for d in compare(left, right)
+    ]
+
+
+def deal_miss_odds(system) -> dict | None:
+    return _odds(system) if system.deal_miss.criteria else None
+
+
+def system_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    preset = _preset_or_404(slug)
+    system = preset.system()
     context = {
         "preset": preset,
         "name": preset_name(preset),
-        "sections": sections,
-        "odds": _odds(system) if system.deal_miss.criteria else None,
+        "sections": system_sections(system),
+        "odds": deal_miss_odds(system),
         # the preset's own notes are written in English by the catalog's authors
         "notes_in_english": not get_language().startswith("en"),
     }
@@ -133,15 +154,7 @@ def system_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def systems_compare(request: HttpRequest) -> HttpResponse:
     left = _preset_or_404(request.GET.get("a") or "pagat-standard")
     right = _preset_or_404(request.GET.get("b") or "hard-score")
-    differences = [
-        {
-            "path": d.path,
-            "label": _words(option_label(d.path)),
-            "left": _words(d.left_words),
-            "right": _words(d.right_words),
-        }
-        for d in compare(left.system(), right.system())
-    ]
+    differences = system_differences(left.system(), right.system())
     context = {
         "presets": _presets(),
         "left": {"slug": left.slug, "name": preset_name(left)},

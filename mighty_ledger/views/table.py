@@ -18,6 +18,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from scoring.presets import get_preset
 from scoring.problems import InvalidInput
 
 from .. import services
@@ -25,6 +26,7 @@ from ..access import Access, access_for, access_to_session
 from ..forms import EventForm, GroupCreateForm, HandForm, PlayerAddForm, SessionStartForm
 from ..models import Hand, Revision, Session
 from ..table import hand_explanation, hand_transfers, next_state, settle, system_of
+from .rules import deal_miss_odds, preset_name, system_differences, system_sections
 
 BOARD_ROWS = 50  # a phone gets the latest hands; earlier ones load on demand
 BOARD_CACHE_SECONDS = 24 * 3600  # keyed by revision, so this only bounds memory
@@ -225,6 +227,19 @@ def session_history(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     deleted = session.hands.deleted().in_order()
     return render(request, "table/history.html", {
         "access": access, "session": session, "revisions": revisions, "deleted": deleted,
+    })
+
+
+@require_GET
+def session_rules(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    """The session's own system in words, and where the table changed its preset."""
+    access, session = access_to_session(token, pk)
+    system = system_of(session)
+    preset = get_preset(session.preset)
+    return render(request, "table/session_rules.html", {
+        "access": access, "session": session, "preset_name": preset_name(preset),
+        "differences": system_differences(preset.system(), system),
+        "sections": system_sections(system), "odds": deal_miss_odds(system),
     })
 
 

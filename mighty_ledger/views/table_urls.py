@@ -13,6 +13,7 @@ urlpatterns = [
     path("g/<str:token>/s/<int:pk>/", table.session_board, name="session_board"),
     path("g/<str:token>/s/<int:pk>/settle/", table.session_settle, name="session_settle"),
     path("g/<str:token>/s/<int:pk>/history/", table.session_history, name="session_history"),
+    path("g/<str:token>/s/<int:pk>/rules/", table.session_rules, name="session_rules"),
     path("g/<str:token>/s/<int:pk>/delete/", table.session_delete, name="session_delete"),
     path("g/<str:token>/s/<int:pk>/restore/", table.session_restore, name="session_restore"),
     path("g/<str:token>/s/<int:pk>/hands/new/", table.hand_new, name="hand_new"),

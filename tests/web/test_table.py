@@ -501,3 +501,17 @@ def test_a_called_player_is_offered_only_where_the_system_allows_it(db):
 
     assert "call_seat" not in HandForm(seats=pagat_session.seats, system=system_of(pagat_session)).fields
     assert "call_seat" in HandForm(seats=korean_session.seats, system=system_of(korean_session)).fields
+
+
+def test_the_session_rules_page_describes_the_frozen_system_and_its_changes(client, db):
+    session = SessionFactory(overrides={"doubles": {"no_trump": "made"}, "min_bid": 14})
+    page = client.get(url("session_rules", session)).text
+    assert 'data-testid="session-overrides"' in page
+    # the session's own minimum, not the preset's 13
+    assert "2 × (B − 14)" in page
+
+
+def test_a_session_without_overrides_lists_no_changes(client, session):
+    page = client.get(url("session_rules", session)).text
+    assert 'data-testid="session-overrides"' not in page
+    assert "2 × (B − 13)" in page
