@@ -108,3 +108,24 @@ def test_editing_a_past_hand_changes_the_totals(page, live_server):
     expect(amended.locator(".before")).to_contain_text("took 16")
     expect(amended.locator(".after")).to_contain_text("took 13")
     screenshot(page, "history")
+
+
+def test_the_contract_steps_with_one_thumb_and_the_preview_follows(page, live_server):
+    session = SessionFactory()
+    page.goto(board_url(live_server, session))
+    page.get_by_role("link", name="Enter a hand").click()
+    tap(page, "Declarer", "Ann")
+
+    more = page.get_by_role("button", name="Contract: one more")
+    more.click()  # an empty contract starts at this system's minimum
+    more.click()
+    more.click()
+    expect(page.get_by_label("Contract", exact=True)).to_have_value("15")
+    page.get_by_role("button", name="Contract: one less").click()
+    expect(page.get_by_label("Contract", exact=True)).to_have_value("14")
+
+    tap(page, "Trump", "♠")
+    tap(page, "Called card", "A♥")
+    tap(page, "Partner", "Cy")
+    page.get_by_role("button", name="Points: one more").click()  # 0: the defenders took everything
+    expect(page.get_by_test_id("preview")).to_contain_text("Set")
