@@ -43,6 +43,13 @@ def _with(*layers: dict) -> dict:
     return options
 
 
+# 대전 6마 (003 §6.4): six with one knocked out, 신촌's auction and deal miss; 관악 6마 builds on it
+_DAEJEON_6 = _with(
+    _STANDARD,
+    _SINCHON_AUCTION,
+    {"players": 6, "active_players": 5, "deck": "six_player_knockout", "sit_out": "knockout"},
+)
+
 PRESETS = (
     Preset(
         "korean-standard",
@@ -101,16 +108,7 @@ PRESETS = (
         "knocks one player out by naming a card (enter them as sitting out). Minimum 14, the "
         "auction and deal miss of 신촌 but no bids above 20; the discards count for the "
         "declarer. " + _PAGAT_BASE,
-        _with(
-            _STANDARD,
-            _SINCHON_AUCTION,
-            {
-                "players": 6,
-                "active_players": 5,
-                "deck": "six_player_knockout",
-                "sit_out": "knockout",
-            },
-        ),
+        _DAEJEON_6,
         SOURCE,
     ),
     Preset(
@@ -119,13 +117,8 @@ PRESETS = (
         "서울대 rules: as 대전 6마, but the previous partner deals and a no-trump opening or a "
         "change to no trump may be one less (so the change needs no raise). " + _PAGAT_BASE,
         _with(
-            _STANDARD,
-            _SINCHON_AUCTION,
+            _DAEJEON_6,
             {
-                "players": 6,
-                "active_players": 5,
-                "deck": "six_player_knockout",
-                "sit_out": "knockout",
                 "trump_change": {"to_nt": 0},
                 "next_dealer": "partner",
                 "first_bidder": "partner",
