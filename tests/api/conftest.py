@@ -1,17 +1,9 @@
 import pytest
 from rest_framework.test import APIClient
 
-from tests.factories import SEATS, SessionFactory
+from tests.factories import MADE_15_DIAMONDS, SEATS, SessionFactory
 
-# pagat example 1 (RULES.md §9.1): 15 ♦ made with 16, partner called
-MADE_15_DIAMONDS = {
-    "dealer": "Ed",
-    "declarer": "Ann",
-    "contract": {"points": 15, "trump": "D"},
-    "partner_call": {"type": "card", "cards": ["AS"]},
-    "partners": ["Cy"],
-    "points": 16,
-}
+__all__ = ["MADE_15_DIAMONDS"]  # the API tests import the example hand from here
 
 # HAND_JSON.md's example request: 16 NT made with 17, the Joker called
 HAND_JSON_EXAMPLE = {
