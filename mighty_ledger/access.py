@@ -57,9 +57,10 @@ def access_for(token: str, *, include_deleted: bool = False) -> Access:
         raise Http404("Unknown link.")
     groups = Group.objects.all() if include_deleted else Group.objects.live()
     # one query for either link: tokens are unique, and an edit token never equals a view token
-    group = groups.filter(Q(edit_token=token) | Q(view_token=token)).first()
-    if group is None:
-        raise Http404("Unknown link.")
+    try:
+        group = groups.get(Q(edit_token=token) | Q(view_token=token))
+    except Group.DoesNotExist:
+        raise Http404("Unknown link.") from None
     return Access(group, EDIT if group.edit_token == token else VIEW, token)
 
 
@@ -73,14 +74,15 @@ def access_to_session(token: str, pk: int) -> tuple[Access, Session]:
     """The link's right and one of its group's live sessions, in one query (the scoreboard's hot path)."""
     if not token or len(token) > 64:
         raise Http404("Unknown link.")
-    session = (
-        Session.objects.live()
-        .filter(Q(group__edit_token=token) | Q(group__view_token=token), group__deleted_at__isnull=True, pk=pk)
-        .select_related("group")
-        .first()
-    )
-    if session is None:
+    try:
+        # get(), not first(): tokens are unique, and first() would also make the query sort
+        session = (
+            Session.objects.live()
+            .select_related("group")
+            .get(Q(group__edit_token=token) | Q(group__view_token=token), group__deleted_at__isnull=True, pk=pk)
+        )
+    except Session.DoesNotExist:
         # an unknown link and another group's session look the same: neither reveals anything
-        raise Http404("No such session for this link.")
+        raise Http404("No such session for this link.") from None
     group = session.group
     return Access(group, EDIT if group.edit_token == token else VIEW, token), session
