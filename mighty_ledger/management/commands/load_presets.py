@@ -1,31 +1,33 @@
-"""Make the scoring presets available to the ledger.
+"""Build and check every scoring system before the server takes a hand.
 
-For now it only reports what `scoring` offers; it is safe to run on every
-start (`make run` does) and must keep working while `scoring` is still growing.
+Presets are data in `scoring/presets/`, read by the pages and the API as they
+are; nothing is copied into the database. What start-up needs is the proof
+that every preset still builds into a valid system (options, deck, Chicago
+tables) and can be described, so a broken rules change stops `make run` and
+`make serve` instead of the first hand of the evening.
 """
 
-import importlib
+from django.core.management.base import BaseCommand, CommandError
 
-from django.core.management.base import BaseCommand
+from scoring.describe import describe
+from scoring.presets import all_presets
+from scoring.problems import InvalidInput
 
 
 class Command(BaseCommand):
-    help = "Load the scoring presets that the scoring package provides."
+    help = "Build, check and list every scoring system the ledger offers."
 
     def handle(self, *args, **options) -> None:
-        # Imported here, not at module level, so `manage.py help` and every
-        # other command work even when the scoring package is incomplete.
-        try:
-            importlib.import_module("scoring.presets")
-            systems = importlib.import_module("scoring.systems")
-        except ImportError:
-            self.stdout.write("no presets yet")
-            return
-
-        preset_slugs = getattr(systems, "preset_slugs", None)
-        if not callable(preset_slugs):
-            self.stdout.write("no presets yet")
-            return
-
-        count = len(list(preset_slugs()))
-        self.stdout.write(self.style.SUCCESS(f"{count} presets available"))
+        broken = []
+        for preset in all_presets():
+            try:
+                describe(preset.system())
+            except InvalidInput as error:
+                broken.append(f"{preset.slug}: {error}")
+        if broken:
+            raise CommandError("Some scoring systems do not build:\n" + "\n".join(broken))
+        presets = all_presets()
+        self.stdout.write(self.style.SUCCESS(f"{len(presets)} scoring systems ready"))
+        if options["verbosity"] > 1:
+            for preset in presets:
+                self.stdout.write(f"  {preset.slug}: {preset.name}")
