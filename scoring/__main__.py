@@ -1,4 +1,4 @@
-"""python -m scoring score|check|redeal|auction: HAND_JSON on stdin, one JSON result per line on stdout.
+"""python -m scoring score|check|redeal|auction|next: HAND_JSON on stdin, one JSON result per line on stdout.
 
 Stdin holds one JSON object or JSON Lines. Exit status 2 when any request was
 illegal or malformed (for ``check``: when any hand is illegal), else 0.
@@ -12,7 +12,7 @@ import sys
 from . import interface
 from .problems import InvalidInput
 
-USAGE = "usage: python -m scoring {score|check|redeal|auction} < requests.json"
+USAGE = "usage: python -m scoring {score|check|redeal|auction|next} < requests.json"
 
 
 def _requests(text: str):
@@ -57,6 +57,7 @@ def answer(command: str, request) -> tuple[dict, bool]:
         "check": interface.check_request,
         "redeal": interface.redeal_request,
         "auction": interface.auction_request,
+        "next": interface.next_request,
     }
     try:
         response = handlers[command](request)
@@ -68,7 +69,7 @@ def answer(command: str, request) -> tuple[dict, bool]:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if len(argv) != 1 or argv[0] not in ("score", "check", "redeal", "auction"):
+    if len(argv) != 1 or argv[0] not in ("score", "check", "redeal", "auction", "next"):
         print(USAGE, file=sys.stderr)
         return 64
     any_failed = False

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from .hand import Hand, parse_hand
 from .presets import resolve_system
-from .problems import InvalidInput
+from .problems import InvalidInput, Problem
 from .scorer import Result, score
 from .systems import System
+from .words import N_, Words
 
 
 def hand_and_system(data: object) -> tuple[Hand, System]:
@@ -67,3 +68,82 @@ def auction_request(data: object) -> dict:
     from .auction import auction_request as check_auction
 
     return check_auction(data)
+
+
+def next_request(data: object) -> dict:
+    """Who deals, who bids first and who sits out on the coming hand (RULES.md §10).
+
+    Request: ``{"system", "options"?, "seats", "first_dealer"?, "previous"}`` where
+    ``previous`` is null (the first hand), an event ``{"kind": "deal_miss",
+    "dealer", "demander"}`` / ``{"kind": "all_pass", "dealer"}``, a summary
+    ``{"kind": "scored", "dealer", "declarer", "partners", "made"}``, or the
+    previous HAND_JSON hand itself (with its dealer), which is scored to learn
+    whether it was made. InvalidInput for anything that does not fit.
+    """
+    from .flow import PreviousHand, next_hand
+
+    if not isinstance(data, dict):
+        raise InvalidInput([_problem("", "bad_type", N_("A request must be a JSON object."))])
+    options = data.get("options") or {}
+    system = resolve_system(data.get("system", "pagat-standard"), options if isinstance(options, dict) else {})
+    seats = data.get("seats")
+    if not isinstance(seats, list) or not all(isinstance(s, str) and s for s in seats):
+        raise InvalidInput([_problem("seats", "bad_seats", N_("'seats' must list the players clockwise."))])
+    if len(set(seats)) != len(seats):
+        raise InvalidInput([_problem("seats", "duplicate_seat", N_("Each player sits at the table once."))])
+    if len(seats) != system.players:
+        raise InvalidInput([_problem("seats", "wrong_player_count",
+                                     N_("This system is for {players} players, not {seated}."),
+                                     players=system.players, seated=len(seats))])
+    previous = data.get("previous")
+    try:
+        if previous is None:
+            summary = None
+        elif isinstance(previous, dict) and "contract" in previous:
+            summary = _previous_from_hand({**previous, "system": data.get("system", "pagat-standard"),
+                                           "options": options, "seats": seats})
+        elif isinstance(previous, dict):
+            summary = PreviousHand(
+                kind=previous.get("kind", "scored"),
+                dealer=previous.get("dealer"),
+                declarer=previous.get("declarer"),
+                partners=tuple(previous.get("partners") or ()),
+                made=previous.get("made"),
+                demander=previous.get("demander", previous.get("shown_by")),
+                sitting_out=tuple(previous.get("sitting_out") or ()),
+                first_bidder=previous.get("first_bidder"),
+            )
+        else:
+            raise ValueError("'previous' must be null, an event or a hand.")
+        state = next_hand(system, seats, summary, first_dealer=data.get("first_dealer"))
+    except (ValueError, TypeError) as error:
+        raise InvalidInput([_problem("previous", "bad_previous", N_("{reason}"), reason=str(error))]) from None
+    return {
+        "dealer": state.dealer,
+        "first_bidder": state.first_bidder,
+        "sitting_out": list(state.sitting_out),
+        "active": list(state.active),
+    }
+
+
+def _previous_from_hand(request: dict):
+    from .flow import PreviousHand
+
+    hand, system, problems = hand_problems(request)
+    if problems:
+        raise InvalidInput([Problem(f"previous.{p.field}".rstrip("."), p.code, p.message) for p in problems])
+    if hand.dealer is None:
+        raise InvalidInput([_problem("previous.dealer", "missing", N_("The previous hand must say who dealt it."))])
+    result = score(hand, system, checked=True)
+    return PreviousHand(
+        kind="void" if hand.outcome == "void" else "scored",
+        dealer=hand.dealer,
+        declarer=hand.declarer,
+        partners=hand.partners,
+        made=result.made,
+        sitting_out=hand.sitting_out,
+    )
+
+
+def _problem(field: str, code: str, template: str, **params) -> Problem:
+    return Problem(field, code, Words(template, **params))

@@ -174,6 +174,34 @@ class RedealResultSerializer(serializers.Serializer):
     hand = serializers.ListField(child=serializers.CharField(), required=False)
 
 
+class PreviousHandSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["scored", "void", "deal_miss", "all_pass"], required=False)
+    dealer = serializers.CharField()
+    declarer = serializers.CharField(required=False)
+    partners = serializers.ListField(child=serializers.CharField(), required=False)
+    made = serializers.BooleanField(required=False)
+    demander = serializers.CharField(required=False, help_text="Deal miss: who showed the hand.")
+    sitting_out = serializers.ListField(child=serializers.CharField(), required=False)
+
+
+class NextHandRequestSerializer(serializers.Serializer):
+    system = serializers.CharField(required=False)
+    options = serializers.DictField(required=False)
+    seats = serializers.ListField(child=serializers.CharField(), help_text="The players, clockwise.")
+    first_dealer = serializers.CharField(required=False, help_text="Who deals the first hand.")
+    previous = PreviousHandSerializer(
+        required=False, allow_null=True,
+        help_text="The hand before: null for the first, an event, a summary, or the HAND_JSON hand itself.",
+    )
+
+
+class NextHandSerializer(serializers.Serializer):
+    dealer = serializers.CharField()
+    first_bidder = serializers.CharField()
+    sitting_out = serializers.ListField(child=serializers.CharField())
+    active = serializers.ListField(child=serializers.CharField())
+
+
 # --- the ledger's records -----------------------------------------------------------------
 
 

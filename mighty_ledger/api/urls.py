@@ -14,6 +14,7 @@ urlpatterns = [
     path("api/v1/check", views.CheckView.as_view(), name="check"),
     path("api/v1/auction/check", views.AuctionCheckView.as_view(), name="auction-check"),
     path("api/v1/redeal", views.RedealView.as_view(), name="redeal"),
+    path("api/v1/next", views.NextHandView.as_view(), name="next-hand"),
     path("api/v1/systems", views.SystemListView.as_view(), name="systems"),
     path("api/v1/systems/<str:slug>", views.SystemDetailView.as_view(), name="system"),
     # a group's ledger: Authorization: Bearer <edit or view token>

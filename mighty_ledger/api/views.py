@@ -28,7 +28,13 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scoring.interface import auction_request, check_request, redeal_request, score_request
+from scoring.interface import (
+    auction_request,
+    check_request,
+    next_request,
+    redeal_request,
+    score_request,
+)
 from scoring.presets import all_presets, get_preset
 from scoring.problems import InvalidInput, Problem
 from scoring.settle import chip_counts, fewest_transfers, settle_money
@@ -48,6 +54,8 @@ from .serializers import (
     HandOutputSerializer,
     HandRequestSerializer,
     MoneyTransferSerializer,
+    NextHandRequestSerializer,
+    NextHandSerializer,
     RedealRequestSerializer,
     RedealResultSerializer,
     RevisionOutputSerializer,
@@ -177,6 +185,16 @@ class RedealView(PublicView):
     )
     def post(self, request):
         return Response(_calculate(redeal_request, request.data))
+
+
+class NextHandView(PublicView):
+    @extend_schema(
+        operation_id="next_hand", tags=["calculators"], request=NextHandRequestSerializer,
+        responses={200: NextHandSerializer, **PUBLIC_ERRORS},
+        summary="Who deals, who bids first and who sits out on the coming hand",
+    )
+    def post(self, request):
+        return Response(_calculate(next_request, request.data))
 
 
 # --- systems ---------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 import pytest
 
 from scoring.presets import all_presets
+from tests.factories import SEATS
 
 from .conftest import HAND_JSON_EXAMPLE, assert_error_shape
 
@@ -142,3 +143,23 @@ def test_one_system_in_words(anonymous):
 
 def test_unknown_system_is_404_in_the_error_shape(anonymous):
     assert_error_shape(anonymous.get("/api/v1/systems/no-such-game"), 404, "unknown_system")
+
+
+def test_next_hand_says_who_deals_bids_first_and_sits_out(anonymous):
+    # pagat: the partner of the previous hand deals; its declarer bids first
+    previous = {"kind": "scored", "dealer": "Ed", "declarer": "Ann", "partners": ["Cy"], "made": True}
+    response = anonymous.post("/api/v1/next", {"system": "pagat-standard", "seats": list(SEATS), "previous": previous})
+    assert response.status_code == 200
+    assert response.json() == {"dealer": "Cy", "first_bidder": "Ann", "sitting_out": [], "active": list(SEATS)}
+
+
+def test_next_hand_takes_the_previous_hand_as_entered(anonymous):
+    previous = {**HAND_JSON_EXAMPLE, "points": 12}  # set: under pagat the partner still deals
+    response = anonymous.post("/api/v1/next", {"system": "pagat-standard", "seats": list(SEATS), "previous": previous})
+    assert response.json()["dealer"] == "Cy"
+
+
+def test_next_hand_refuses_seats_that_do_not_fit_the_system(anonymous):
+    response = anonymous.post("/api/v1/next", {"system": "pagat-standard", "seats": ["Ann", "Bo"]})
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["code"] == "wrong_player_count"

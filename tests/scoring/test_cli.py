@@ -59,3 +59,41 @@ def test_the_module_runs_as_a_program(command):
     )
     assert completed.returncode == 2
     assert "errors" in json.loads(completed.stdout.splitlines()[0])
+
+
+FIVE_SEATS = ["Ann", "Bo", "Cy", "Di", "Ed"]
+
+
+@pytest.mark.parametrize(
+    ("request_", "dealer", "first_bidder"),
+    [
+        # pagat: the partner of the previous hand deals, its declarer bids first
+        ({"previous": hand("15 D", 16, dealer="Ed")}, "Cy", "Ann"),
+        # pagat: a declarer alone deals the next hand himself
+        ({"previous": hand("16 NT", 17, dealer="Ed", partners=(), call={"type": "none"})}, "Ann", "Ann"),
+        # the first hand: the first dealer opens the bidding
+        ({"previous": None, "first_dealer": "Cy"}, "Cy", "Cy"),
+        # pagat: the player who demanded a redeal deals it and bids first
+        ({"previous": {"kind": "deal_miss", "dealer": "Ann", "demander": "Di"}}, "Di", "Di"),
+        # everyone passed: the same dealer deals again
+        ({"previous": {"kind": "all_pass", "dealer": "Bo"}}, "Bo", "Bo"),
+    ],
+    ids=["pagat-partner-deals", "pagat-alone-declarer-deals", "first-hand", "pagat-deal-miss", "all-pass"],
+)
+def test_next_says_who_deals_and_bids_first(request_, dealer, first_bidder, monkeypatch, capsys):
+    request_ = {"system": "pagat-standard", "seats": FIVE_SEATS, **request_}
+    status, answers = run("next", json.dumps(request_), monkeypatch, capsys)
+    assert status == 0
+    assert (answers[0]["dealer"], answers[0]["first_bidder"]) == (dealer, first_bidder)
+
+
+def test_next_names_who_sits_out_at_six():
+    from scoring.interface import next_request
+
+    answer = next_request({"system": "pagat-6p-rotation", "seats": [*FIVE_SEATS, "Fay"], "first_dealer": "Fay"})
+    assert answer["sitting_out"] == ["Fay"] and "Fay" not in answer["active"]
+
+
+def test_next_refuses_seats_that_do_not_fit(monkeypatch, capsys):
+    status, answers = run("next", json.dumps({"system": "pagat-standard", "seats": ["A", "B"]}), monkeypatch, capsys)
+    assert status == 2 and answers[0]["errors"][0]["code"] == "wrong_player_count"
