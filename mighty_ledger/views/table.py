@@ -170,6 +170,7 @@ def _board_body(request: HttpRequest, access: Access, session: Session, before: 
             "earlier_before": rows[0].number if rows else None, "last": last,
             "next": next_state(session, last),
             "settlement": settle(session) if session.stake_per_point is not None else None,
+            "system_name": preset_name(get_preset(session.preset)),
         }, request)
         cache.set(key, body, BOARD_CACHE_SECONDS)
     return mark_safe(body)

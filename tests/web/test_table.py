@@ -515,3 +515,9 @@ def test_a_session_without_overrides_lists_no_changes(client, session):
     page = client.get(url("session_rules", session)).text
     assert 'data-testid="session-overrides"' not in page
     assert "2 × (B − 13)" in page
+
+
+def test_the_scoreboard_names_the_system_and_links_to_its_rules(client, session):
+    page = client.get(url("session_board", session)).text
+    assert "Pagat standard (5 players)" in page
+    assert url("session_rules", session) in page
