@@ -45,7 +45,10 @@ def contract(entry: dict) -> str:
     points = (entry or {}).get("contract", {})
     if not points:
         return ""
-    return f"{points.get('points')}{trump_label(points.get('trump', ''))}"
+    trump = points.get("trump", "")
+    # a suit sign sits against the number (15♦); the word for no trump needs a space (16 NT)
+    gap = " " if trump == "NT" else ""
+    return f"{points.get('points')}{gap}{trump_label(trump)}"
 
 
 @register.filter
