@@ -7,9 +7,12 @@ renders. htmx requests get the partial; everything also works as plain pages.
 
 from __future__ import annotations
 
+import hashlib
+
 from django.contrib import messages
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -22,7 +25,7 @@ from scoring.presets import get_preset
 from scoring.problems import InvalidInput
 
 from .. import services
-from ..access import Access, access_for, access_to_session
+from ..access import Access, BoardStamp, access_for, access_to_session, board_stamp
 from ..forms import EventForm, GroupCreateForm, HandForm, PlayerAddForm, SessionStartForm
 from ..models import Hand, Revision, Session
 from ..table import hand_explanation, hand_transfers, next_state, settle, system_of
@@ -30,6 +33,8 @@ from .rules import deal_miss_odds, preset_name, system_differences, system_secti
 
 BOARD_ROWS = 50  # a phone gets the latest hands; earlier ones load on demand
 BOARD_CACHE_SECONDS = 24 * 3600  # keyed by revision, so this only bounds memory
+# stands for the CSRF token in a cached page; each response puts in its visitor's own
+CSRF_SLOT = "csrf-token-slot-7c1e9a4f"
 
 
 # --- guards ------------------------------------------------------------------------------
@@ -154,42 +159,56 @@ def _board_rows(session: Session, before: int | None = None) -> tuple[list[Hand]
     return rows[:BOARD_ROWS][::-1], len(rows) > BOARD_ROWS
 
 
-def _board_body(request: HttpRequest, access: Access, session: Session, before: int | None = None) -> str:
-    """Everything on the scoreboard that depends only on the hands, the link and the language.
+def _board_body(request: HttpRequest, access: Access, session: Session, before: int | None) -> str:
+    """Everything on the scoreboard below the header: the hands, totals and who deals next."""
+    rows, earlier = _board_rows(session, before)
+    last = rows[-1] if rows and before is None else session.hands.live().latest_first().first()
+    return mark_safe(render_to_string("partials/board_body.html", {
+        "access": access, "session": session, "rows": rows, "earlier": earlier,
+        "earlier_before": rows[0].number if rows else None, "last": last,
+        "next": next_state(session, last),
+        "settlement": settle(session) if session.stake_per_point is not None else None,
+        "system_name": preset_name(get_preset(session.preset)),
+    }, request))
 
-    The first screen is rendered once per revision of the session's hands and cached, so
-    a phone reloading the board costs a cache read, not fifty rows of template.
-    """
-    key = f"board:{session.pk}:{session.created_at.timestamp()}:{session.revision}:{access.token}:{get_language()}:{before}"
-    body = cache.get(key)
-    if body is None:
-        rows, earlier = _board_rows(session, before)
-        last = rows[-1] if rows and before is None else session.hands.live().latest_first().first()
-        body = render_to_string("partials/board_body.html", {
-            "access": access, "session": session, "rows": rows, "earlier": earlier,
-            "earlier_before": rows[0].number if rows else None, "last": last,
-            "next": next_state(session, last),
-            "settlement": settle(session) if session.stake_per_point is not None else None,
-            "system_name": preset_name(get_preset(session.preset)),
-        }, request)
-        cache.set(key, body, BOARD_CACHE_SECONDS)
-    return mark_safe(body)
+
+def _board_key(request: HttpRequest, token: str, stamp: BoardStamp) -> str:
+    # the revision changes with every write to the session's hands, so a cached page is never stale;
+    # hashed so that no link's token is written into the cache in clear
+    parts = (stamp.session_id, stamp.created_at, stamp.revision, token, get_language(), request.get_full_path())
+    return "board:" + hashlib.sha256(repr(parts).encode()).hexdigest()
 
 
 @require_GET
 def session_board(request: HttpRequest, token: str, pk: int) -> HttpResponse:
-    access, session = access_to_session(token, pk)
+    """The scoreboard, the page phones reload all evening.
+
+    The link and session are checked on every request (a rotated link or a deleted
+    session stops at once), but the page itself is rendered once per revision of
+    the hands, language and link, and served from the cache with this visitor's
+    own CSRF token put in. A page with a message waiting is rendered fresh.
+    """
     raw = request.GET.get("before", "")
     before = int(raw) if raw.isdigit() else None
     if request.htmx and before is not None:
+        access, session = access_to_session(token, pk)
         rows, earlier = _board_rows(session, before)
         return render(request, "partials/scoreboard_rows.html", {
             "access": access, "session": session, "rows": rows, "earlier": earlier,
             "earlier_before": rows[0].number if rows else None,
         })
-    return render(request, "table/board.html", {
-        "access": access, "session": session, "board_body": _board_body(request, access, session, before),
-    })
+    key = _board_key(request, token, board_stamp(token, pk))
+    cacheable = not len(messages.get_messages(request))
+    page = cache.get(key) if cacheable else None
+    if page is None:
+        access, session = access_to_session(token, pk)
+        page = render_to_string("table/board.html", {
+            "access": access, "session": session, "csrf_token": CSRF_SLOT,
+            "board_body": _board_body(request, access, session, before),
+        }, request)
+        if cacheable:
+            cache.set(key, page, BOARD_CACHE_SECONDS)
+    return HttpResponse(page.replace(CSRF_SLOT, get_token(request)))
 
 
 @require_POST

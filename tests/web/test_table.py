@@ -436,9 +436,10 @@ def test_the_scoreboard_runs_the_same_queries_whatever_the_hands(client, session
     bulk_hands(session, hands)
     path = url("session_board", session)
 
-    with django_assert_num_queries(2):
-        # 1. the session with its group, by the group's edit token
-        # 2. the latest 51 live hands (one more than shown, to know if earlier ones exist)
+    with django_assert_num_queries(3):
+        # 1. the link's right and the session's revision (the page's cache key)
+        # 2. the session with its group, by the group's edit token (the page is not cached yet)
+        # 3. the latest 51 live hands (one more than shown, to know if earlier ones exist)
         response = client.get(path)
     assert response.status_code == 200
 
@@ -451,7 +452,7 @@ def test_a_reload_reads_the_board_from_the_cache_until_a_hand_changes_it(
     client.get(path)
 
     with django_assert_num_queries(1):
-        # 1. the session with its group, by the link; the rows come from the cache
+        # 1. the link's right and the session's revision; the page comes from the cache
         client.get(path)
 
     HandFactory(session=session)
@@ -521,3 +522,21 @@ def test_the_scoreboard_names_the_system_and_links_to_its_rules(client, session)
     page = client.get(url("session_board", session)).text
     assert "Pagat standard (5 players)" in page
     assert url("session_rules", session) in page
+
+
+def test_a_cached_board_still_refuses_a_rotated_link(client, session):
+    path = url("session_board", session)
+    client.get(path)
+    services.group_rotate_link(group=session.group, which="edit")
+    assert client.get(path).status_code == 404
+
+
+def test_a_cached_board_carries_each_visitors_own_csrf_token(session):
+    from django.test import Client
+
+    path = url("session_board", session)
+    first, second = Client(), Client()
+    first.get(path)
+    page = second.get(path)
+    assert "csrf-token-slot" not in page.text
+    assert page.cookies["csrftoken"].value
