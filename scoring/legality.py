@@ -742,29 +742,37 @@ def points_cover_discards(hand: Hand, system: System) -> list[Problem]:
     ):
         return []  # points_inconsistent already says so
     buried = point_count(card for card in hand.discards if system.deck_cards.holds(card))
-    if system.discards_count_for == "declarer":
-        if team >= buried:
-            return []
-        field = "points" if hand.points is not None else "defender_points"
-        if buried == 1:
-            sentence = N_("The discards hold {buried} point card, which count for the declarer's team, "
-                          "but only {team} points were entered for it.")
-        else:
-            sentence = N_("The discards hold {buried} point cards, which count for the declarer's team, "
-                          "but only {team} points were entered for it.")
-        return [Problem(field, "points_below_discards", Words(sentence, buried=buried, team=team))]
-    # 신촌 5마 (seed 003 §6.3): the buried point cards count for the defenders
-    defenders = total - team
-    if defenders >= buried:
+    side = system.discards_count_for
+    held = team if side == "declarer" else total - team
+    if held >= buried:
         return []
-    field = "defender_points" if hand.defender_points is not None else "points"
-    if buried == 1:
-        sentence = N_("The discards hold {buried} point card, which count for the defenders in this system, "
-                      "but the defenders were left only {defenders}.")
-    else:
-        sentence = N_("The discards hold {buried} point cards, which count for the defenders in this system, "
-                      "but the defenders were left only {defenders}.")
-    return [Problem(field, "defender_points_below_discards", Words(sentence, buried=buried, defenders=defenders))]
+    code, one_card, more_cards = _DISCARDS_COUNT_FOR[side]
+    # the problem goes beside the points the table entered: this side's own count when given
+    own, other = ("points", "defender_points") if side == "declarer" else ("defender_points", "points")
+    field = own if getattr(hand, own) is not None else other
+    sentence = one_card if buried == 1 else more_cards
+    return [Problem(field, code, Words(sentence, buried=buried, team=team, defenders=total - team))]
+
+
+# whoever the buried point cards count for must have taken at least that many
+_DISCARDS_COUNT_FOR = {
+    # pagat and most tables: the discards are the declarer's team's
+    "declarer": (
+        "points_below_discards",
+        N_("The discards hold {buried} point card, which count for the declarer's team, "
+           "but only {team} points were entered for it."),
+        N_("The discards hold {buried} point cards, which count for the declarer's team, "
+           "but only {team} points were entered for it."),
+    ),
+    # 신촌 5마 (seed 003 §6.3): the buried point cards count for the defenders
+    "defenders": (
+        "defender_points_below_discards",
+        N_("The discards hold {buried} point card, which count for the defenders in this system, "
+           "but the defenders were left only {defenders}."),
+        N_("The discards hold {buried} point cards, which count for the defenders in this system, "
+           "but the defenders were left only {defenders}."),
+    ),
+}
 
 
 # --- during play (RULES.md §5) -------------------------------------------------------
