@@ -885,3 +885,23 @@ def test_a_hand_built_by_the_rules_is_legal(slug, data):
     hand, problems = parse_hand(request)
     assert problems == []
     assert check(hand, resolve_system(slug)) == []
+
+
+@pytest.mark.parametrize(
+    ("system", "discards", "points", "code", "words"),
+    [
+        ("pagat-standard", ["AH", "2C", "3C"], 0, "points_below_discards", "hold 1 point card"),
+        ("pagat-standard", ["AH", "KH", "3C"], 1, "points_below_discards", "hold 2 point cards"),
+        ("korean-sinchon", ["AH", "2C", "3C"], 20, "defender_points_below_discards", "hold 1 point card"),
+        ("korean-sinchon", ["AH", "KH", "3C"], 19, "defender_points_below_discards", "hold 2 point cards"),
+    ],
+    ids=["pagat-one-buried", "pagat-two-buried", "sinchon-one-buried", "sinchon-two-buried"],
+)
+def test_buried_points_are_named_in_one_sentence_or_the_other(system, discards, points, code, words):
+    request = {
+        "system": system, "seats": ["Ann", "Bo", "Cy", "Di", "Ed"], "declarer": "Ann",
+        "contract": {"points": 14, "trump": "S"}, "partner_call": {"type": "card", "cards": ["JOKER"]},
+        "partners": ["Cy"], "discards": discards, "points": points,
+    }
+    problems = [p for p in check_request(request)["errors"] if p["code"] == code]
+    assert len(problems) == 1 and words in problems[0]["message"]
