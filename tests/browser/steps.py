@@ -82,3 +82,8 @@ def transfers(page: Page) -> list[tuple[str, str, int]]:
 
 def has_no_horizontal_scroll(page: Page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def board_url(live_server, session) -> str:
+    """The scoreboard through the edit link the players bookmarked."""
+    return f"{live_server.url}/g/{session.group.edit_token}/s/{session.pk}/"

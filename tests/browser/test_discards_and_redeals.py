@@ -7,13 +7,10 @@ from playwright.sync_api import expect
 
 from tests.factories import SessionFactory
 
-from .steps import card_button, screenshot, tap
+from .steps import board_url, card_button, screenshot, tap
 
 pytestmark = pytest.mark.browser
 
-
-def board_url(live_server, session) -> str:
-    return f"{live_server.url}/g/{session.group.edit_token}/s/{session.pk}/"
 
 
 def test_discards_and_the_defenders_face_up_points(page, live_server):

@@ -11,14 +11,10 @@ from mighty_ledger.models import Hand
 from tests.factories import HandFactory, SessionFactory
 from tests.web.test_table import PAGAT_EXAMPLES
 
-from .steps import preview_payment, screenshot, signed, tap, totals_row
+from .steps import board_url, preview_payment, screenshot, signed, tap, totals_row
 
 pytestmark = pytest.mark.browser
 
-
-def board_url(live_server, session) -> str:
-    """The scoreboard through the edit link the players bookmarked."""
-    return f"{live_server.url}/g/{session.group.edit_token}/s/{session.pk}/"
 
 
 def test_the_preview_follows_each_tap_and_flags_an_illegal_value_by_its_field(page, live_server):
