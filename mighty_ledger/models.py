@@ -15,8 +15,12 @@ from django.utils.translation import gettext_lazy as _
 
 
 def new_token() -> str:
-    # 32 bytes from the OS: 256 bits, far past the 128 a capability link needs
-    return secrets.token_urlsafe(32)
+    # 32 bytes from the OS: 256 bits, far past the 128 a capability link needs.
+    # A link is pasted onto command lines (export_group, restore), where a
+    # leading "-" reads as an option, so one in 64 is drawn again.
+    while (token := secrets.token_urlsafe(32)).startswith("-"):
+        pass
+    return token
 
 
 class LiveQuerySet(models.QuerySet):
@@ -114,7 +118,9 @@ class Hand(models.Model):
     SCORED, DEAL_MISS, ALL_PASS = "scored", "deal_miss", "all_pass"
     KINDS = [(SCORED, _("hand")), (DEAL_MISS, _("deal miss")), (ALL_PASS, _("all passed"))]
 
-    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="hands")
+    # no index of its own: the unique (session, number) index starts with the session and serves
+    # every lookup by session, and each hand recorded would otherwise update two indexes for one
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="hands", db_index=False)
     number = models.PositiveIntegerField()
     kind = models.CharField(max_length=12, choices=KINDS, default=SCORED)
     # the HAND_JSON request as entered (for events: dealer, who showed the hand, the fine)
