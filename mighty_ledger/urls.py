@@ -5,6 +5,9 @@ from mighty_ledger import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    # the REST API and its schema; first, because API clients record hands all evening and
+    # every pattern before theirs is tried in turn
+    path("api/", include("mighty_ledger.api.urls")),
     # set_language: the language switcher in base.html posts here.
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
@@ -14,6 +17,4 @@ urlpatterns = [
     path("", include("mighty_ledger.views.rules_urls")),
     # a group's history as a JSON download
     path("", include("mighty_ledger.views.export_urls")),
-    # the REST API and its schema
-    path("", include("mighty_ledger.api.urls")),
 ]
