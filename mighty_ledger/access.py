@@ -13,6 +13,7 @@ from django.db import connection
 from django.db.models import Q
 from django.http import Http404
 
+from . import rows
 from .models import Group, Hand, Session
 from .services import Actor
 
@@ -24,6 +25,8 @@ class Access:
     group: Group
     right: str  # EDIT or VIEW
     token: str
+    # the live session the request's URL names, read with the link in the same query
+    named_session: Session | None = None
 
     @property
     def can_edit(self) -> bool:
@@ -37,13 +40,16 @@ class Access:
             raise PermissionDenied("This is a view-only link.")
 
     def session(self, pk: int, *, include_deleted: bool = False) -> Session:
-        sessions = Session.objects.filter(group=self.group)
-        if not include_deleted:
-            sessions = sessions.live()
-        try:
-            return sessions.get(pk=pk)
-        except (Session.DoesNotExist, ValueError, TypeError):
-            raise Http404("No such session in this group.") from None
+        if self.named_session is not None and self.named_session.pk == pk:
+            return self.named_session  # live, of this group: good whether or not deleted ones count
+        if not _is_row_id(pk):
+            raise Http404("No such session in this group.")
+        where = _SESSION_OF_GROUP if include_deleted else f"{_SESSION_OF_GROUP} AND deleted_at IS NULL"
+        # plain SQL (rows.py): every hand recorded goes through here
+        session = rows.fetch_one(Session, where, [pk, self.group.pk])
+        if session is None:
+            raise Http404("No such session in this group.")
+        return session
 
     def hand(self, session: Session, number: int) -> Hand:
         try:
@@ -52,17 +58,38 @@ class Access:
             raise Http404("No such hand in this session.") from None
 
 
-def access_for(token: str, *, include_deleted: bool = False) -> Access:
-    """The group and right a token gives; 404 for an unknown token (it reveals nothing)."""
+def access_for(token: str, *, include_deleted: bool = False, session_id: int | None = None) -> Access:
+    """The group and right a token gives; 404 for an unknown token (it reveals nothing).
+
+    With ``session_id`` (an API URL's), that session is read in the same query
+    when it is a live session of the group, and ``Access.session`` hands it out.
+    """
     if not token or len(token) > 64:
         raise Http404("Unknown link.")
-    groups = Group.objects.all() if include_deleted else Group.objects.live()
-    # one query for either link: tokens are unique, and an edit token never equals a view token
-    try:
-        group = groups.get(Q(edit_token=token) | Q(view_token=token))
-    except Group.DoesNotExist:
-        raise Http404("Unknown link.") from None
-    return Access(group, EDIT if group.edit_token == token else VIEW, token)
+    # one query for either link: tokens are unique, and an edit token never equals a view token;
+    # plain SQL (rows.py) because every API call and page starts here
+    named_session = None
+    if session_id is not None and _is_row_id(session_id) and not include_deleted:
+        found = rows.fetch_one_with(Group, Session, on=_NAMED_SESSION, where=_LIVE_GROUP_BY_LINK,
+                                    params=[session_id, token, token])
+        group, named_session = found if found is not None else (None, None)
+    else:
+        where = _GROUP_BY_LINK if include_deleted else f"{_GROUP_BY_LINK} AND deleted_at IS NULL"
+        group = rows.fetch_one(Group, where, [token, token])
+    if group is None:
+        raise Http404("Unknown link.")
+    return Access(group, EDIT if group.edit_token == token else VIEW, token, named_session)
+
+
+def _is_row_id(pk: object) -> bool:
+    # a URL's digits can exceed a 64-bit id, which SQLite cannot even compare against
+    return isinstance(pk, int) and not isinstance(pk, bool) and 0 < pk < 2**63
+
+
+_GROUP_BY_LINK = "(edit_token = %s OR view_token = %s)"
+_LIVE_GROUP_BY_LINK = "(main.edit_token = %s OR main.view_token = %s) AND main.deleted_at IS NULL"
+_NAMED_SESSION = "joined.group_id = main.id AND joined.id = %s AND joined.deleted_at IS NULL"
+_SESSION_OF_GROUP = "id = %s AND group_id = %s"
 
 
 def access_for_edit(token: str) -> Access:

@@ -1,13 +1,16 @@
 """Every write the ledger makes: keyword-only functions, one transaction each.
 
 Views and the API parse input, call one of these, and render. Locking lives
-here: a hand is always written with its session row locked, so hand numbers
-stay contiguous and running totals never race, on PostgreSQL (row lock) and on
-SQLite (IMMEDIATE transactions serialise writers).
+here, so hand numbers stay contiguous and running totals never race: a new
+hand is written only if its session is still at the revision it was scored
+against (one statement on PostgreSQL), and otherwise, like every edit, delete
+and restore, with the session's row locked (a row lock on PostgreSQL; on
+SQLite IMMEDIATE transactions serialise writers).
 """
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 from dataclasses import dataclass
@@ -23,6 +26,7 @@ from scoring.presets import get_preset
 from scoring.problems import InvalidInput, Problem
 from scoring.systems import system_as_options
 
+from . import rows
 from .models import Group, Hand, Player, Revision, Session
 
 
@@ -56,12 +60,16 @@ def _invalid(field: str, code: str, message: str) -> InvalidInput:
     return InvalidInput([Problem(field, code, message)])
 
 
-def _revise(*, subject, action, by: Actor, group=None, session=None, hand=None, before=None, after=None) -> None:
+def _revision(*, subject, action, by: Actor, group=None, session=None, hand=None, before=None, after=None) -> Revision:
     # the group's id from the session when no group is given: no query for the group itself
-    Revision.objects.create(
+    return Revision(
         group_id=group.pk if group is not None else session.group_id, session=session, hand=hand,
         subject=subject, action=action, before=before, after=after, by=by.label,
     )
+
+
+def _revise(**change) -> None:
+    rows.insert(_revision(**change))
 
 
 # --- groups and players -------------------------------------------------------
@@ -277,7 +285,16 @@ def _replay(session: Session) -> None:
 
 
 def _locked(session: Session) -> Session:
-    return Session.objects.select_for_update().get(pk=session.pk)
+    """The session as it is now, its row locked until commit: hands are numbered and summed one at a time.
+
+    A session deleted meanwhile (or not of its group) takes no more hands: Session.DoesNotExist.
+    """
+    locked = rows.fetch_one(
+        Session, "id = %s AND group_id = %s AND deleted_at IS NULL", [session.pk, session.group_id], lock=True
+    )
+    if locked is None:
+        raise Session.DoesNotExist(f"session {session.pk} is not a live session of group {session.group_id}")
+    return locked
 
 
 def hand_snapshot(hand: Hand) -> dict:
@@ -285,7 +302,6 @@ def hand_snapshot(hand: Hand) -> dict:
             "version": hand.version, "deleted": hand.deleted_at is not None}
 
 
-@transaction.atomic
 def hand_record(
     *,
     session: Session,
@@ -294,19 +310,21 @@ def hand_record(
     idempotency_key: str | None = None,
     by: Actor = SYSTEM,
 ) -> tuple[Hand, bool]:
-    """Save a hand or event as the next number; returns (hand, created).
+    """Save a hand or event as the session's next number; returns (hand, created).
+
+    The hand is scored from the session as the caller read it, and written only
+    if the session is still at that revision and live (compare-and-swap on
+    Session.revision, in the same statement as the inserts on PostgreSQL). So no
+    row lock is held while a hand is scored, and the usual case costs one write.
+    If another hand landed in between, the session's row is locked, read again
+    and the hand numbered after the other one. A session deleted meanwhile takes
+    no hand: Session.DoesNotExist.
 
     The same idempotency key with the same body returns the first hand; with a
     different body it is a conflict.
     """
-    session = _locked(session)
     fingerprint = _fingerprint(kind, entry)
-    if idempotency_key:
-        earlier = session.hands.filter(idempotency_key=idempotency_key).first()
-        if earlier is not None:
-            if earlier.request_fingerprint != fingerprint:
-                raise IdempotencyConflict(idempotency_key)
-            return earlier, False
+    # the system and seats are frozen with the session: scoring never waits for the row
     if kind == Hand.SCORED:
         result = score_request(hand_request(session, entry))
         stored_entry = {k: v for k, v in entry.items() if k not in ("system", "options", "seats")}
@@ -314,21 +332,38 @@ def hand_record(
         result, stored_entry = None, _event_entry(session, kind, entry)
     else:
         raise _invalid("kind", "bad_kind", _("A record is a hand, a deal miss or an all-pass."))
-    number = session.hand_count + 1
-    hand = Hand(
-        session=session, number=number, kind=kind, entry=stored_entry, result=result,
-        idempotency_key=idempotency_key or None, request_fingerprint=fingerprint,
-    )
-    # appending costs one ledger step from the session's stored totals, not a replay
-    (step,) = replay(session.seats, [_ledger_entry(session, hand)], totals=session.totals, pot=session.pot)
-    hand.payments, hand.running_totals, hand.pot_after = step.payments, step.totals, step.pot
-    hand.save(force_insert=True)
-    session.hand_count, session.totals, session.pot = number, step.totals, step.pot
-    session.revision += 1
-    session.save(update_fields=["hand_count", "totals", "pot", "revision"])
-    _revise(session=session, hand=hand, subject="hand", action=Revision.CREATED,
-            by=by, after=hand_snapshot(hand))
-    return hand, True
+
+    def append(current: Session) -> tuple[Hand, bool] | None:
+        if idempotency_key:
+            earlier = current.hands.filter(idempotency_key=idempotency_key).first()
+            if earlier is not None:
+                if earlier.request_fingerprint != fingerprint:
+                    raise IdempotencyConflict(idempotency_key)
+                return earlier, False
+        hand = Hand(
+            session=current, number=current.hand_count + 1, kind=kind, entry=stored_entry, result=result,
+            idempotency_key=idempotency_key or None, request_fingerprint=fingerprint,
+        )
+        # appending costs one ledger step from the session's stored totals, not a replay
+        (step,) = replay(current.seats, [_ledger_entry(current, hand)], totals=current.totals, pot=current.pot)
+        hand.payments, hand.running_totals, hand.pot_after = step.payments, step.totals, step.pot
+        read_at = current.revision
+        current.hand_count, current.totals, current.pot = hand.number, step.totals, step.pot
+        current.revision += 1
+        revision = _revision(session=current, subject="hand", action=Revision.CREATED, by=by,
+                             after=hand_snapshot(hand))
+        if rows.insert_if_updated(hand, revision, "hand", update_of=current,
+                                  names=("hand_count", "totals", "pot", "revision"),
+                                  only_if="revision = %s AND deleted_at IS NULL", params=[read_at]):
+            return hand, True
+        return None
+
+    recorded = append(copy.copy(session))
+    if recorded is None:
+        with transaction.atomic():
+            # the row is this request's until commit, so this time the write lands
+            recorded = append(_locked(session))
+    return recorded
 
 
 @transaction.atomic

@@ -37,7 +37,8 @@ class BearerLinkAuthentication(BaseAuthentication):
         except UnicodeDecodeError:
             raise exceptions.NotFound("Unknown link.", code="unknown_link") from None
         try:
-            access = access_for(token)
+            # a session's URL brings its session along with the link: one query, not two
+            access = access_for(token, session_id=request.parser_context["kwargs"].get("session_id"))
         except Http404:
             raise exceptions.NotFound("Unknown link.", code="unknown_link") from None
         return AnonymousUser(), access

@@ -11,6 +11,7 @@ import logging
 from decimal import Decimal
 from functools import lru_cache
 
+from django.http import Http404
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -560,9 +561,13 @@ def _idempotency_key(request) -> str | None:
 
 
 def _record(view: LinkView, session_id: int, kind: str, entry: dict) -> Response:
-    session = view.access.session(session_id)
-    hand, created = services.hand_record(session=session, entry=entry, kind=kind,
-                                         idempotency_key=_idempotency_key(view.request), by=view.access.actor("api"))
+    try:
+        hand, created = services.hand_record(
+            session=view.access.session(session_id), entry=entry, kind=kind,
+            idempotency_key=_idempotency_key(view.request), by=view.access.actor("api"),
+        )
+    except Session.DoesNotExist:  # deleted while the hand was being scored
+        raise Http404("No such session in this group.") from None
     headers = {} if created else {"Idempotent-Replayed": "true"}
     return Response(hand_json(hand), status=status.HTTP_201_CREATED if created else status.HTTP_200_OK, headers=headers)
 

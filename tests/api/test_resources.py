@@ -1,5 +1,7 @@
 """Groups, players, sessions, hands, events, settlement and history over the API."""
 
+import pytest
+
 from mighty_ledger.models import Group, Hand, Revision
 from tests.factories import HandFactory, bulk_hands
 
@@ -84,6 +86,19 @@ def test_delete_and_restore_a_session(edit, session):
 
     assert restored.status_code == 200 and restored.json()["deleted"] is False
     assert edit.get(url).status_code == 200
+
+
+def test_a_deleted_session_takes_no_hands(edit, session):
+    edit.delete(f"/api/v1/sessions/{session.pk}")
+
+    assert_error_shape(edit.post(hands_url(session), MADE_15_DIAMONDS), 404, "not_found")
+    assert not session.hands.exists()
+
+
+@pytest.mark.parametrize("session_id", [0, 2**63, 10**30])
+def test_a_session_id_no_row_can_have_is_404(edit, session, session_id):
+    assert_error_shape(edit.post(f"/api/v1/sessions/{session_id}/hands", MADE_15_DIAMONDS), 404, "not_found")
+    assert_error_shape(edit.get(f"/api/v1/sessions/{session_id}"), 404, "not_found")
 
 
 def test_record_a_hand_numbers_it_and_scores_it(edit, session):
