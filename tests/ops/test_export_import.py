@@ -7,7 +7,7 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from mighty_ledger.models import Group, Hand, Player, Revision, Session
+from mighty_ledger.models import Group, Hand, Player, Revision, Session, new_token
 
 
 def history(group: Group) -> dict:
@@ -54,6 +54,18 @@ def test_round_trip_through_an_emptied_database_keeps_every_stored_value(played_
     call_command("import_group", str(path), stdout=io.StringIO())
 
     assert history(Group.objects.get()) == before
+
+
+def test_a_link_never_begins_with_a_dash_that_a_command_line_would_read_as_an_option():
+    # one token_urlsafe in 64 begins with "-": 2,000 draws would all but surely show one
+    assert not any(new_token().startswith("-") for _ in range(2000))
+
+
+def test_a_link_from_before_that_begins_with_a_dash_is_exported_after_a_double_dash(played_group, tmp_path):
+    Group.objects.filter(pk=played_group.pk).update(edit_token="-" + played_group.edit_token[1:])
+    path = tmp_path / "group.json"
+    call_command("export_group", "--", "-" + played_group.edit_token[1:], output=str(path))
+    assert json.loads(path.read_text())["group"]["name"] == played_group.name
 
 
 def test_import_refuses_a_group_whose_links_already_exist(played_group, tmp_path):

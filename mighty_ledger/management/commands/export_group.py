@@ -16,7 +16,9 @@ class Command(BaseCommand):
     help = "Write a group's whole history (deleted rows and revisions included) as JSON."
 
     def add_arguments(self, parser):
-        parser.add_argument("token", help="The group's edit or view token.")
+        parser.add_argument(
+            "token", help="The group's edit or view token (one that begins with - goes after --)."
+        )
         parser.add_argument("--output", help="Write the JSON here instead of to stdout.")
         parser.add_argument("--csv", dest="csv_path", help="Also write the live hands, one row each, to this CSV file.")
 
