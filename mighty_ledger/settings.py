@@ -5,7 +5,7 @@ the repository root and the cache is in memory. Production sets DEBUG=false and
 must then give SECRET_KEY and ALLOWED_HOSTS, or the server refuses to start.
 
 Variables: DEBUG, SECRET_KEY, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS, DATABASE_URL,
-REDIS_URL, SECURE_COOKIES, LOG_LEVEL; for HTTPS: SECURE_SSL_REDIRECT,
+DATABASE_PREPARED_STATEMENTS, REDIS_URL, SECURE_COOKIES, LOG_LEVEL; for HTTPS: SECURE_SSL_REDIRECT,
 SECURE_HSTS_SECONDS, SECURE_HSTS_INCLUDE_SUBDOMAINS, SECURE_HSTS_PRELOAD,
 SECURE_PROXY_SSL_HEADER; for rate limits: RATE_LIMITS_ENABLED, TRUSTED_PROXY,
 RATE_LIMIT_CALCULATORS_PER_MINUTE, RATE_LIMIT_GROUPS_PER_HOUR.
@@ -128,6 +128,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Tests with real threads (concurrent hand posts) need a file: an in-memory test
     # database is private to its connection. The pid keeps two test runs apart.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f"test_db_{os.getpid()}.sqlite3")}
+elif env_bool("DATABASE_PREPARED_STATEMENTS", True):
+    # PostgreSQL parses and plans every statement it is sent as text. With the
+    # parameters bound on the server, psycopg prepares a statement once a
+    # connection has run it a few times; recording a hand is the same two
+    # statements all evening, and planning them was a third of PostgreSQL's
+    # work per hand. Turn it off behind a pooler in transaction mode (pgbouncer
+    # before 1.21), where a prepared statement may be gone on the next server.
+    DATABASES["default"]["OPTIONS"] = {"server_side_binding": True, "prepare_threshold": 5}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -57,3 +57,16 @@ def test_deployment_checks_are_clean(hsts):
 
     assert checked.returncode == 0, checked.stderr + checked.stdout
     assert "System check identified no issues" in checked.stdout
+
+
+@pytest.mark.parametrize(("switch", "options"), [
+    pytest.param({}, "{'server_side_binding': True, 'prepare_threshold': 5}", id="prepared-by-default"),
+    pytest.param({"DATABASE_PREPARED_STATEMENTS": "false"}, "{}", id="off-behind-a-transaction-pooler"),
+])
+def test_postgresql_prepares_statements_unless_a_pooler_forbids_it(switch, options):
+    shown = run(["-c", "from django.conf import settings; print(settings.DATABASES['default'].get('OPTIONS', {}))"],
+                DJANGO_SETTINGS_MODULE="mighty_ledger.settings",
+                **production(DATABASE_URL="postgres://ledger@db.internal:5432/ledger", **switch))
+
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.strip() == options

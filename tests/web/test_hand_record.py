@@ -62,3 +62,16 @@ def test_a_session_deleted_after_it_was_read_takes_no_hand(session):
     with pytest.raises(Session.DoesNotExist):
         services.hand_record(session=read_early, entry=MADE_15_DIAMONDS)
     assert not Hand.objects.exists()
+
+
+@pytest.mark.postgres_only
+def test_postgresql_keeps_the_statements_that_record_a_hand_prepared(session):
+    from django.db import connection
+
+    for _ in range(6):  # psycopg prepares a statement on the connection's fifth run of it
+        services.hand_record(session=Session.objects.get(pk=session.pk), entry=MADE_15_DIAMONDS)
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [statement for (statement,) in cursor.fetchall()]
+    assert any(s.startswith("WITH updated AS (UPDATE") for s in prepared), prepared
