@@ -25,7 +25,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 ADMIN_URL = os.environ.get("BENCH_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/postgres")
-CLIENTS, PER_CLIENT, ROUNDS = 20, 15, 5
+CLIENTS, PER_CLIENT, ROUNDS = 20, 15, 9
 SEATS = ["Ann", "Bo", "Cy", "Di", "Ed"]
 # pagat example 1: 15 ♦ made with 16, the ace of spades called
 HAND = {"dealer": "Ed", "declarer": "Ann", "contract": {"points": 15, "trump": "D"},

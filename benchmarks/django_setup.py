@@ -12,6 +12,7 @@ import atexit
 import os
 import shutil
 import tempfile
+import warnings
 
 _ready = False
 
@@ -32,6 +33,8 @@ def django_on_sqlite() -> None:
     from django.conf import settings
     from django.core.management import call_command
 
+    # WhiteNoise looks in STATIC_ROOT too; only `collectstatic` (production) creates it
+    warnings.filterwarnings("ignore", "No directory at.*staticfiles", UserWarning)
     django.setup()
     settings.DEBUG = False
     # the test client's host; not setup_test_environment(), whose instrumented
