@@ -14,7 +14,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("what", choices=["group", "session", "hand"])
-        parser.add_argument("key", help="group: a link token; session or hand: the session id")
+        parser.add_argument("key", help="group: a link token (one that begins with - after --); session or hand: the session id")
         parser.add_argument("number", nargs="?", type=int, help="hand: its number in the session")
 
     def handle(self, *args, what: str, key: str, number: int | None, **options) -> None:
