@@ -128,7 +128,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Tests with real threads (concurrent hand posts) need a file: an in-memory test
     # database is private to its connection. The pid keeps two test runs apart.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f"test_db_{os.getpid()}.sqlite3")}
-elif env_bool("DATABASE_PREPARED_STATEMENTS", True):
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool("DATABASE_PREPARED_STATEMENTS", True):
     # PostgreSQL parses and plans every statement it is sent as text. With the
     # parameters bound on the server, psycopg prepares a statement once a
     # connection has run it a few times; recording a hand is the same two
