@@ -69,7 +69,8 @@ def _revision(*, subject, action, by: Actor, group=None, session=None, hand=None
 
 
 def _revise(**change) -> None:
-    rows.insert(_revision(**change))
+    # edits, deletes and restores: off the hand-recording path, so the ORM writes it
+    _revision(**change).save(force_insert=True)
 
 
 # --- groups and players -------------------------------------------------------
