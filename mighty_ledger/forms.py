@@ -14,13 +14,12 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.cards import JOKER, SUITS, card_sort_key, suit_of
+from scoring.cards import SUIT_SIGNS, SUITS, card_sort_key, card_text, suit_of, trump_text
 from scoring.presets import all_presets
 from scoring.problems import Problem
 from scoring.systems import System
 
-SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-TRUMP_CHOICES = [("S", "♠"), ("H", "♥"), ("D", "♦"), ("C", "♣"), ("NT", _("NT"))]
+TRUMP_CHOICES = [*SUIT_SIGNS.items(), ("NT", _("NT"))]
 CALL_LABELS = {
     "card": _("a card"),
     "first_trick": _("first trick"),
@@ -31,13 +30,12 @@ MAX_SEATS = 8
 
 
 def card_label(card: str) -> str:
-    if card == JOKER:
-        return str(_("Joker"))
-    return f"{card[:-1]}{SUIT_SYMBOL[card[-1]]}"
+    """♠A, ♥10, or the Joker in the reader's language: scoring.cards writes every card."""
+    return engine_words(card_text(card))
 
 
 def trump_label(trump: str) -> str:
-    return dict(TRUMP_CHOICES).get(trump, trump)
+    return str(_("NT")) if trump == "NT" else trump_text(trump)
 
 
 def problem_field(path: str, table: list[tuple[str, str]]) -> str | None:
@@ -234,6 +232,12 @@ class HandForm(forms.Form):
     )
     points = forms.IntegerField(label=_("Points"), min_value=0)
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    # how many hands the session had when the form was opened: saving after another phone
+    # saved one asks first, unless the player already said to save theirs too ("confirm")
+    seen_hand_count = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=0)
+    confirm = forms.BooleanField(widget=forms.HiddenInput, required=False)
+    # the hand in progress this form completes (opened from its "complete" button)
+    in_progress = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
 
     def __init__(self, *args, seats: list[str], system: System, **kwargs):
         super().__init__(*args, **kwargs)

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import SUIT_NAMES, TRUMPS
-from .hand import Contract
+from .cards import SUIT_NAMES, parse_trump
+from .hand import Contract, trump_problem_words
+from .limits import limit_problems
+from .presets import resolve_system
 from .problems import InvalidInput, Problem
+from .seats import read_seat_list, read_seats, seat_problem
 from .systems import System
 from .words import N_, Words
 
@@ -27,8 +30,6 @@ AUCTION_CODES = (
     "dealer_must_bid",
     "must_bid_minimum",
 )
-
-_TRUMP_INPUT = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "N": "NT", "NO_TRUMP": "NT"}
 
 
 @dataclass(frozen=True)
@@ -94,41 +95,9 @@ def outbids(new: Contract, standing: Contract, system: System) -> bool:
 
 
 def _bid_limits(bid: Contract, system: System, field: str) -> Problem | None:
-    low = system.min_bid
-    if bid.no_trump and system.auction.nt_discount:
-        # seed 003 footnote 4: a no-trump opening may be one under the minimum
-        low -= 1
-    if bid.points < low:
-        if low < system.min_bid:
-            sentence = N_("A bid of {points} is below this system's minimum of {minimum} ({low} in no trump).")
-        else:
-            sentence = N_("A bid of {points} is below this system's minimum of {minimum}.")
-        return Problem(
-            field, "below_minimum", Words(sentence, points=bid.points, minimum=system.min_bid, low=low)
-        )
-    if bid.points > system.max_bid and not system.bids_above_max:
-        return Problem(
-            field,
-            "above_maximum",
-            Words(
-                N_("A bid of {points} is above this system's maximum of {maximum}."),
-                points=bid.points,
-                maximum=system.max_bid,
-            ),
-        )
-    if not bid.no_trump and bid.points < system.min_suit_contract:
-        # 관악 5마: a trump suit needs 3 or more on its scale
-        return Problem(
-            field,
-            "suit_needs_higher_contract",
-            Words(
-                N_("A bid in {suit} needs {floor} or more in this system: {points} may only be bid in no trump."),
-                suit=SUIT_NAMES[bid.trump],
-                floor=system.min_suit_contract,
-                points=bid.points,
-            ),
-        )
-    return None
+    """The first limit of RULES.md §4.1 a bid breaks, in the words legality uses for a contract."""
+    problems = limit_problems(bid, system, what=Words(N_("A bid")), points_field=field, trump_field=field)
+    return problems[0] if problems else None
 
 
 def _first_bidder(seats: tuple[str, ...], dealer: str, system: System) -> str:
@@ -378,18 +347,11 @@ def _read_bid(value: object, field: str) -> tuple[Contract | None, list[Problem]
                 Words(N_("A bid's points must be a whole number, not {points}."), points=repr(points)),
             )
         )
-    if isinstance(trump, str):
-        trump = _TRUMP_INPUT.get(trump.strip().upper(), trump.strip().upper())
-    if trump not in TRUMPS:
-        problems.append(
-            Problem(
-                field,
-                "bad_trump",
-                Words(N_("Trump must be one of S, H, D, C or NT, not {trump}."), trump=repr(trump)),
-            )
-        )
+    if parse_trump(trump) is None:
+        problems.append(Problem(field, "bad_trump", trump_problem_words(trump)))
     if problems:
         return None, problems
+    trump = parse_trump(trump)
     return Contract(points, trump), []
 
 
@@ -408,19 +370,9 @@ def read_call(
             )
         ]
     seat = value.get("seat")
-    if seat not in seats:
-        return None, [
-            Problem(
-                field,
-                "unknown_seat",
-                Words(
-                    N_("{seat} in '{field}' is not one of the seats ({seats})."),
-                    seat=repr(seat),
-                    field=field,
-                    seats=", ".join(seats),
-                ),
-            )
-        ]
+    problem = seat_problem(seat, field, seats)
+    if problem is not None:
+        return None, [problem]
     passed = value.get("pass") is True
     if passed == ("bid" in value and value["bid"] is not None):
         return None, [
@@ -436,54 +388,20 @@ def read_call(
     return (Call(seat, bid) if bid else None), problems
 
 
-def _read_seats(data: dict) -> tuple[tuple[str, ...], list[Problem]]:
-    raw = data.get("seats")
-    if not isinstance(raw, list) or not raw:
-        return (), [
-            Problem("seats", "bad_seats", Words(N_("'seats' must list the players clockwise.")))
-        ]
-    names = tuple(name for name in raw if isinstance(name, str) and name.strip())
-    if len(names) != len(raw) or len(set(names)) != len(names):
-        return (), [
-            Problem("seats", "bad_seats", Words(N_("Every seat needs a distinct, non-empty name.")))
-        ]
-    return names, []
-
-
 def auction_from_request(data: dict, system: System) -> tuple[AuctionResult | None, list[Problem]]:
     """Read seats, dealer, first_bidder, sitting_out and auction from a request and walk it.
     Problems that stop the walk altogether (no seats, no dealer) come back as the list."""
-    seats, problems = _read_seats(data)
+    seats, problems = read_seats(data.get("seats"))
     if problems:
         return None, problems
     dealer = data.get("dealer")
-    if dealer not in seats:
-        problems.append(
-            Problem(
-                "dealer",
-                "unknown_seat" if dealer is not None else "missing",
-                Words(N_("The auction needs the dealer: name one of the seats.")),
-            )
-        )
     first = data.get("first_bidder")
-    if first is not None and first not in seats:
-        problems.append(
-            Problem(
-                "first_bidder",
-                "unknown_seat",
-                Words(N_("{seat} in 'first_bidder' is not one of the seats."), seat=repr(first)),
-            )
-        )
-    sitting_out = data.get("sitting_out") or []
-    if not isinstance(sitting_out, list) or any(seat not in seats for seat in sitting_out):
-        problems.append(
-            Problem("sitting_out", "unknown_seat", Words(N_("'sitting_out' must list seats.")))
-        )
-        sitting_out = []
-    elif len(sitting_out) >= len(seats):
-        problems.append(
-            Problem("sitting_out", "bad_seats", Words(N_("Someone must be left to bid.")))
-        )
+    named = (seat_problem(dealer, "dealer", seats), seat_problem(first, "first_bidder", seats, required=False))
+    problems += [problem for problem in named if problem is not None]
+    sitting_out, out_problems = read_seat_list(data.get("sitting_out"), "sitting_out", seats)
+    problems += out_problems
+    if len(sitting_out) >= len(seats):
+        problems.append(Problem("sitting_out", "bad_seats", Words(N_("Someone must be left to bid."))))
     raw_calls = data.get("auction")
     if not isinstance(raw_calls, list):
         problems.append(
@@ -503,7 +421,7 @@ def auction_from_request(data: dict, system: System) -> tuple[AuctionResult | No
         dealer,
         calls,
         first_bidder=first,
-        sitting_out=tuple(sitting_out),
+        sitting_out=sitting_out,
         call_problems=call_problems,
     )
     return result, []
@@ -524,8 +442,6 @@ def auction_request(data: object) -> dict:
     if not isinstance(data, dict):
         problem = Problem("", "bad_type", Words(N_("An auction request must be a JSON object.")))
         return {"legal": False, "errors": [problem.as_json()], **_EMPTY}
-    from .presets import resolve_system
-
     options = data.get("options") or {}
     if not isinstance(options, dict):
         problem = Problem("options", "bad_type", Words(N_("'options' must be a JSON object.")))

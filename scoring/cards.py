@@ -18,7 +18,20 @@ RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
 POINT_RANKS = ("A", "K", "Q", "J", "10")
 JOKER = "JOKER"
 
-SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
+# suit signs read on input, outline and Korean-page forms included (seed 003 writes ◆A)
+SUIT_SYMBOLS = {
+    "♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C", "◆": "D", "◇": "D",
+}
+# the one way a suit is shown: pages, forms, reasons and the API all write a card sign first,
+# ♠A and ♥10, as RULES.md and the Korean page (빨마 ◆A) do
+SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+# other ways a trump is written: symbols, English words, 노기루다
+TRUMP_WORDS = {
+    **SUIT_SYMBOLS,
+    "SPADES": "S", "HEARTS": "H", "DIAMONDS": "D", "CLUBS": "C",
+    "SPADE": "S", "HEART": "H", "DIAMOND": "D", "CLUB": "C",
+    "N": "NT", "NO TRUMP": "NT", "NO TRUMPS": "NT", "NOTRUMP": "NT", "NONE": "NT", "노기루다": "NT",
+}  # fmt: skip
 SUIT_NAMES = {
     "S": Words(N_("spades")),
     "H": Words(N_("hearts")),
@@ -61,6 +74,34 @@ def parse_card(text: object) -> str:
             )
         )
     return rank + suit
+
+
+def parse_trump(text: object) -> str | None:
+    """``S H D C NT`` from any way a trump is written (``♠``, ``spades``, ``no_trump``, 노기루다);
+    None when ``text`` names no trump."""
+    if not isinstance(text, str):
+        return None
+    cleaned = text.strip().upper().replace("-", " ").replace("_", " ")
+    trump = TRUMP_WORDS.get(cleaned, cleaned)
+    return trump if trump in TRUMPS else None
+
+
+def parse_suit(text: object) -> str | None:
+    """``S H D C`` from a suit however written; None for no trump or anything else."""
+    trump = parse_trump(text)
+    return trump if trump in SUITS else None
+
+
+def card_text(card: str) -> str:
+    """A card as players read it: ♠A, ♥10, and the Joker as words the web layer translates."""
+    if card == JOKER:
+        return Words(N_("Joker"))
+    return SUIT_SIGNS[card[-1]] + card[:-1]
+
+
+def trump_text(trump: str) -> str:
+    """A trump as the table shows it: ♠ ♥ ♦ ♣, or NT."""
+    return SUIT_SIGNS.get(trump, trump)
 
 
 def rank_of(card: str) -> str | None:
@@ -115,6 +156,8 @@ class Deck:
     kitty: int
     discards: int
     ripper_rank: str = "3"
+    # cards no one plays: 변형 2마 draws pairs from the pile, keeps one of each and throws the other away
+    unused: int = 0
 
     @cached_property
     def copies(self) -> dict[str, int]:
@@ -205,6 +248,18 @@ DECKS: dict[str, Deck] = {
             "chicago_eight_player",
             "100 cards: two decks and two Jokers without both ♣2 and ♥2, one ♦2 and one ♠2",
             _full_suits(_without("2C", "2C", "2H", "2H", "2D", "2S"), copies=2, jokers=2), 12, 4, 4,
+        ),
+        Deck(
+            "gwanak_four_player",
+            "44 cards: the 43-card 4마 deck with ♦4 put back (♣3 is in it already), 10 each and 4 in the kitty",
+            _full_suits(_without("2S", "2H", "2D", "2C", "4S", "4H", "4C", "3H", "3D")),
+            10, 4, 4,
+        ),
+        Deck(
+            "variant_two_player",
+            "43 cards as in 4마: each player draws pairs and keeps one of each, 10 each and 3 in the kitty",
+            _full_suits(_without("2S", "2H", "2D", "2C", "4S", "4H", "4D", "4C", "3H", "3D")),
+            10, 3, 3, unused=20,
         ),
         Deck(
             "two_player",

@@ -12,9 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import DECKS
+from .redeal import CRITERION_WORDS, THRESHOLD_TEXT, criterion_words  # noqa: F401  (criterion_words: importable from here)
 from .systems import System, system_diff
 
-# the sentence machinery moved to words.py; its names stay importable from here
+# the sentence machinery moved to words.py, the criteria's words to redeal.py; their names stay
+# importable from here
 from .words import N_, Translate, WordList, Words, _fill, _render  # noqa: F401
 
 
@@ -52,6 +54,7 @@ OPTION_LABELS = {
     "players": N_("Players"),
     "deck": N_("Deck"),
     "active_players": N_("Players in each hand"),
+    "counts": N_("What a contract counts"),
     "min_bid": N_("Minimum bid"),
     "max_bid": N_("Maximum bid"),
     "bids_above_max": N_("Bids above the maximum"),
@@ -132,6 +135,10 @@ OPTION_WORDS: dict[str, dict[object, str]] = {
     "players": {"*": N_("{value} players sit at the table.")},
     "deck": {"*": N_("The deck: {description}.")},
     "active_players": {"*": N_("{value} players play each hand.")},
+    "counts": {
+        "point_cards": N_("A contract counts point cards (A K Q J 10)."),
+        "tricks": N_("A contract counts tricks, not point cards."),
+    },
     "min_bid": {"*": N_("The minimum bid is {value}.")},
     "max_bid": {"*": N_("The highest bid is {value}.")},
     "bids_above_max": {
@@ -345,17 +352,8 @@ LIST_ITEMS: dict[str, dict[str, str]] = {
         "mighty": N_("the Mighty (마이티)"),
         "joker": N_("the Joker (조커)"),
     },
-    "deal_miss.criteria": {
-        "pagat_scale": N_("the hand counts {threshold} or less, with ♠A 0, the Joker −1, other A K Q J +1 and each 10 +½"),
-        "pagat_scale_mighty_minus": N_("the hand counts {threshold} or less, with ♠A −1, the Joker −1, other A K Q J +1 and each 10 +½"),
-        "korean_scale": N_("the hand counts {threshold} or less, with each point card +1, ♠A 0 and the Joker −1, or the only point card is a 10"),
-        "no_points": N_("the hand holds no point card"),
-        "lone_jack": N_("the only point card is a jack"),
-        "lone_mighty": N_("the only point card is the Mighty"),
-        "one_point_card": N_("the hand holds exactly one point card, or two with the Joker"),
-        "all_points": N_("every card in the hand is a point card"),
-        "red_mighty_minus": N_("the hand counts {threshold} or less, with each point card +1, ♠A and ♦A −1 each (0 together) and the Joker −1"),
-    },
+    # the deal-miss criteria have one owner, scoring.redeal
+    "deal_miss.criteria": CRITERION_WORDS,
 }
 _LIST_SEPARATORS = {"deal_miss.criteria": "; "}
 
@@ -371,6 +369,7 @@ PAYMENT_WORDS = {
     "sitting_out": N_("A player who sits out or is knocked out scores 0 on that hand."),
     "trump_penalty": N_("A contract with a trump suit scores {penalty} less."),
     "notation": N_("B is the contract and P the point cards the declarer's team took, out of {total}."),
+    "notation_tricks": N_("B is the contract and P the tricks the declarer's team took, out of {total}: contracts count tricks, not point cards."),
 }
 
 DEAL_WORDS = {
@@ -389,9 +388,11 @@ DECK_DESCRIPTIONS = (
     N_("102 cards: two decks and two Jokers without the four ♣2 and ♥2"),
     N_("100 cards: two decks and two Jokers without both ♣2 and ♥2, one ♦2 and one ♠2"),
     N_("23 cards: the 20 point cards, the Joker, ♠3 and ♣3 (Korean 2마); dealt 10 each with 3 in the kitty"),
+    N_("44 cards: the 43-card 4마 deck with ♦4 put back (♣3 is in it already), 10 each and 4 in the kitty"),
+    N_("43 cards as in 4마: each player draws pairs and keeps one of each, 10 each and 3 in the kitty"),
 )
 
-_THRESHOLD_WORDS = {"0": "0", "1/2": "½", "1": "1"}
+_THRESHOLD_WORDS = THRESHOLD_TEXT
 
 
 # --- sentences ----------------------------------------------------------------------------
@@ -511,7 +512,8 @@ def _partner(system: System) -> list[Words]:
 
 
 def _base(system: System) -> list[Words]:
-    lines = [Words(PAYMENT_WORDS["notation"], total=system.total_points), _on(system, "base")]
+    notation = PAYMENT_WORDS["notation_tricks" if system.counts == "tricks" else "notation"]
+    lines = [Words(notation, total=system.total_points), _on(system, "base")]
     if system.base == "table":
         return lines
     lines.append(_on(system, "set"))
@@ -602,9 +604,3 @@ def compare(a: System, b: System) -> list[Difference]:
         Difference(path, option_label(path), option_words(path, left, a), option_words(path, right, b))
         for path, left, right in system_diff(a, b)
     ]
-
-
-def criterion_words(criterion: str, system: System | None = None) -> Words:
-    """What one deal-miss criterion asks, with the system's threshold."""
-    template = LIST_ITEMS["deal_miss.criteria"][criterion]
-    return Words(template, **_used(template, _numbers(system)))

@@ -9,14 +9,19 @@ import sys
 from fractions import Fraction
 
 from .cards import DECKS
-from .redeal import CRITERIA, CRITERION_RULES, deal_miss_odds, deal_miss_probability
+from .presets import all_presets
+from .redeal import (
+    COUNTING_CRITERIA,
+    CRITERIA,
+    THRESHOLD_TEXT,
+    criterion_words,
+    deal_miss_odds,
+    deal_miss_probability,
+)
 from .systems import DealMiss
 
 USAGE = "usage: python -m scoring.docs deal-miss > docs/deal_miss.md"
 
-# the criteria whose verdict depends on the threshold
-_COUNTING = ("pagat_scale", "pagat_scale_mighty_minus", "korean_scale", "red_mighty_minus")
-_THRESHOLD_WORDS = {"0": "0", "1/2": "½", "1": "1"}
 
 
 def percent(chance: Fraction) -> str:
@@ -39,15 +44,12 @@ def _table(header: tuple[str, ...], rows) -> list[str]:
 
 
 def _preset_rows():
-    # imported here: the presets are data loaded after the rules they use
-    from .presets import all_presets
-
     for preset in all_presets():
         system = preset.system()
         rules = system.deal_miss
         deck = system.deck_cards
         chance = deal_miss_probability(system)
-        counts = any(c in _COUNTING for c in rules.criteria)
+        counts = any(c in COUNTING_CRITERIA for c in rules.criteria)
         criteria = ", ".join(f"`{c}`" for c in rules.criteria)
         if "lone_jack" in rules.criteria and rules.one_eyed_jacks_only:
             criteria += " (one-eyed jacks only)"
@@ -57,7 +59,7 @@ def _preset_rows():
             system.players,
             f"{deck.dealt} of {deck.size}",
             criteria,
-            f"≤ {_THRESHOLD_WORDS[rules.threshold]}" if counts else "—",
+            f"≤ {THRESHOLD_TEXT[rules.threshold]}" if counts else "—",
             percent(chance),
             one_in(chance),
             f"{chance.numerator}/{chance.denominator}",
@@ -72,11 +74,11 @@ def _criterion_rows(deck_name: str):
             deal_miss_odds(
                 deck, DealMiss(criteria=(criterion,), threshold=t, one_eyed_jacks_only=one_eyed)
             ).qualifies
-            for t in _THRESHOLD_WORDS
+            for t in THRESHOLD_TEXT
         ]
         name = f"`{criterion}`" + (" (one-eyed jacks only)" if one_eyed else "")
-        rule = "the only point card is ♠J or ♥J" if one_eyed else CRITERION_RULES[criterion]
-        if criterion in _COUNTING:
+        rule = criterion_words(criterion, DealMiss(one_eyed_jacks_only=one_eyed), threshold="T")
+        if criterion in COUNTING_CRITERIA:
             yield (name, rule, *(percent(chance) for chance in chances))
         else:
             yield (name, rule, percent(chances[0]), "same", "same")
@@ -116,7 +118,7 @@ def deal_miss_table_markdown() -> str:
         "The threshold only matters to the counting criteria; the others ignore it.",
         "",
         *_table(
-            ("criterion", "a hand qualifies when", "threshold 0", "threshold ½", "threshold 1"),
+            ("criterion", "a hand qualifies when (T: the threshold)", "T = 0", "T = ½", "T = 1"),
             _criterion_rows("standard"),
         ),
         "",

@@ -9,18 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from .cards import TRUMPS, CardCodeError, parse_card
+from .cards import CardCodeError, parse_card, parse_suit, parse_trump
 from .problems import Problem
+from .seats import read_seat_list, read_seats, seat_problem
 from .words import N_, Words
 
 CALL_TYPES = ("card", "first_trick", "none", "player")
-# other ways a trump is written: symbols, English words, 노기루다
-TRUMP_WORDS = {
-    "♠": "S", "♥": "H", "♦": "D", "♣": "C",
-    "SPADES": "S", "HEARTS": "H", "DIAMONDS": "D", "CLUBS": "C",
-    "SPADE": "S", "HEART": "H", "DIAMOND": "D", "CLUB": "C",
-    "N": "NT", "NO TRUMP": "NT", "NO TRUMPS": "NT", "NOTRUMP": "NT", "NONE": "NT", "노기루다": "NT",
-}
 OUTCOMES = ("played", "conceded", "void")
 SIDES = ("declarer_team", "defenders")
 
@@ -91,6 +85,11 @@ class Hand:
         return self.partner_call.type == "none"
 
 
+def trump_problem_words(value: object) -> Words:
+    """Why ``value`` is not a trump: the one sentence for every reader of bids and contracts."""
+    return Words(N_("Trump must be one of S, H, D, C or NT, not {trump}."), trump=repr(value))
+
+
 class _Reader:
     """Collects problems while reading a JSON object, so every mistake is reported at once."""
 
@@ -118,47 +117,16 @@ class _Reader:
         return value
 
     def seat(self, value, field_name: str, seats: tuple[str, ...], *, required: bool = False) -> str | None:
-        if value is None:
-            if required:
-                self.bad(
-                    field_name,
-                    "missing",
-                    Words(N_("'{field}' is required: name one of the seats."), field=field_name),
-                )
-            return None
-        if value not in seats:
-            self.bad(
-                field_name,
-                "unknown_seat",
-                Words(
-                    N_("{seat} in '{field}' is not one of the seats ({seats})."),
-                    seat=repr(value),
-                    field=field_name,
-                    seats=", ".join(seats),
-                ),
-            )
+        problem = seat_problem(value, field_name, seats, required=required)
+        if problem is not None:
+            self.problems.append(problem)
             return None
         return value
 
     def seat_list(self, value, field_name: str, seats: tuple[str, ...]) -> tuple[str, ...]:
-        if value is None:
-            return ()
-        if not isinstance(value, list):
-            self.bad(field_name, "bad_type", Words(N_("'{field}' must be a list of seats."), field=field_name))
-            return ()
-        result = []
-        for i, item in enumerate(value):
-            seat = self.seat(item, f"{field_name}[{i}]", seats)
-            if seat is not None:
-                if seat in result:
-                    self.bad(
-                        f"{field_name}[{i}]",
-                        "duplicate_seat",
-                        Words(N_("{seat} is listed twice in '{field}'."), seat=seat, field=field_name),
-                    )
-                else:
-                    result.append(seat)
-        return tuple(result)
+        found, problems = read_seat_list(value, field_name, seats)
+        self.problems += problems
+        return found
 
     def cards(self, value, field_name: str) -> tuple[str, ...]:
         if value is None:
@@ -192,15 +160,9 @@ class _Reader:
             )
             return None
         points = self.integer(value.get("points"), f"{field_name}.points", required=True)
-        trump = value.get("trump")
-        if isinstance(trump, str):
-            trump = TRUMP_WORDS.get(trump.strip().upper().replace("-", " ").replace("_", " "), trump.strip().upper())
-        if trump not in TRUMPS:
-            self.bad(
-                f"{field_name}.trump",
-                "bad_trump",
-                Words(N_("Trump must be one of S, H, D, C or NT, not {trump}."), trump=repr(trump)),
-            )
+        trump = parse_trump(value.get("trump"))
+        if trump is None:
+            self.bad(f"{field_name}.trump", "bad_trump", trump_problem_words(value.get("trump")))
             return None
         if points is None:
             return None
@@ -222,30 +184,8 @@ def parse_hand(data: object) -> tuple[Hand | None, list[Problem]]:
         read.bad("options", "bad_type", Words(N_("'options' must be a JSON object.")))
         options = {}
 
-    raw_seats = data.get("seats")
-    seats: tuple[str, ...] = ()
-    if not isinstance(raw_seats, list) or not raw_seats:
-        read.bad(
-            "seats",
-            "bad_seats",
-            Words(N_("'seats' must list the players clockwise, such as [\"Ann\", \"Bo\", …].")),
-        )
-    else:
-        names = []
-        for i, name in enumerate(raw_seats):
-            if not isinstance(name, str) or not name.strip():
-                read.bad(f"seats[{i}]", "bad_seats", Words(N_("Every seat needs a non-empty name.")))
-            elif name in names:
-                read.bad(f"seats[{i}]", "duplicate_seat", Words(N_("{seat} sits twice at the table."), seat=name))
-            else:
-                names.append(name)
-        seats = tuple(names)
-        if not 2 <= len(raw_seats) <= 8:
-            read.bad(
-                "seats",
-                "bad_seats",
-                Words(N_("Mighty is played by 2 to 8 players, not {count}."), count=len(raw_seats)),
-            )
+    seats, seat_problems = read_seats(data.get("seats"))
+    read.problems += seat_problems
 
     sitting_out = read.seat_list(data.get("sitting_out"), "sitting_out", seats)
     dealer = read.seat(data.get("dealer"), "dealer", seats)
@@ -316,14 +256,13 @@ def parse_hand(data: object) -> tuple[Hand | None, list[Problem]]:
             "bad_outcome",
             Words(N_("A conceded hand must say who conceded: \"declarer_team\" or \"defenders\".")),
         )
-    lead_suit = data.get("lead_suit")
-    if isinstance(lead_suit, str):
-        lead_suit = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}.get(lead_suit, lead_suit.upper())
-    if lead_suit is not None and lead_suit not in ("S", "H", "D", "C"):
+    raw_lead_suit = data.get("lead_suit")
+    lead_suit = parse_suit(raw_lead_suit)
+    if raw_lead_suit is not None and lead_suit is None:
         read.bad(
             "lead_suit",
             "bad_trump",
-            Words(N_("The suit asked of the partner must be S, H, D or C, not {suit}."), suit=repr(lead_suit)),
+            Words(N_("The suit asked of the partner must be S, H, D or C, not {suit}."), suit=repr(raw_lead_suit)),
         )
     changed_before_kitty = data.get("changed_before_kitty", False)
     if not isinstance(changed_before_kitty, bool):
@@ -351,7 +290,7 @@ def parse_hand(data: object) -> tuple[Hand | None, list[Problem]]:
             conceded_by=conceded_by if outcome == "conceded" else None,
             instructions=instructions,
             changed_before_kitty=changed_before_kitty,
-            lead_suit=lead_suit if isinstance(lead_suit, str) else None,
+            lead_suit=lead_suit,
         ),
         [],
     )

@@ -6,10 +6,15 @@ wherever it is sent.
 
 from __future__ import annotations
 
+from .auction import auction_request as check_auction
+from .flow import PreviousHand, next_hand
 from .hand import Hand, parse_hand
+from .legality import auction_problems, check
 from .presets import resolve_system
 from .problems import InvalidInput, Problem
+from .redeal import redeal_response
 from .scorer import Result, score
+from .seats import read_seats, seat_count_problem
 from .systems import System
 from .words import N_, Words
 
@@ -31,8 +36,6 @@ def hand_and_system(data: object) -> tuple[Hand, System]:
 
 def hand_problems(data: object):
     """(hand, system, every problem): shape first, then every legality rule and an attached auction."""
-    from .legality import auction_problems, check
-
     try:
         hand, system = hand_and_system(data)
     except InvalidInput as error:
@@ -59,14 +62,10 @@ def check_request(data: object) -> dict:
 
 
 def redeal_request(data: object) -> dict:
-    from .redeal import redeal_response
-
     return redeal_response(data)
 
 
 def auction_request(data: object) -> dict:
-    from .auction import auction_request as check_auction
-
     return check_auction(data)
 
 
@@ -80,21 +79,16 @@ def next_request(data: object) -> dict:
     previous HAND_JSON hand itself (with its dealer), which is scored to learn
     whether it was made. InvalidInput for anything that does not fit.
     """
-    from .flow import PreviousHand, next_hand
-
     if not isinstance(data, dict):
         raise InvalidInput([_problem("", "bad_type", N_("A request must be a JSON object."))])
     options = data.get("options") or {}
     system = resolve_system(data.get("system", "pagat-standard"), options if isinstance(options, dict) else {})
-    seats = data.get("seats")
-    if not isinstance(seats, list) or not all(isinstance(s, str) and s for s in seats):
-        raise InvalidInput([_problem("seats", "bad_seats", N_("'seats' must list the players clockwise."))])
-    if len(set(seats)) != len(seats):
-        raise InvalidInput([_problem("seats", "duplicate_seat", N_("Each player sits at the table once."))])
-    if len(seats) != system.players:
-        raise InvalidInput([_problem("seats", "wrong_player_count",
-                                     N_("This system is for {players} players, not {seated}."),
-                                     players=system.players, seated=len(seats))])
+    seats, problems = read_seats(data.get("seats"))
+    if not problems:
+        count = seat_count_problem(seats, system.players)
+        problems = [count] if count is not None else []
+    if problems:
+        raise InvalidInput(problems)
     previous = data.get("previous")
     try:
         if previous is None:
@@ -127,8 +121,6 @@ def next_request(data: object) -> dict:
 
 
 def _previous_from_hand(request: dict):
-    from .flow import PreviousHand
-
     hand, system, problems = hand_problems(request)
     if problems:
         raise InvalidInput([Problem(f"previous.{p.field}".rstrip("."), p.code, p.message) for p in problems])

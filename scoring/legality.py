@@ -11,9 +11,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from .cards import JOKER, SUIT_NAMES, SUITS, mighty, point_count
+from . import tables
+from .auction import auction_from_request
+from .cards import JOKER, SUIT_NAMES, mighty, point_count
 from .hand import Contract, Hand
+from .limits import limit_problems
 from .problems import Problem
+from .seats import seat_count_problem
 from .systems import System
 from .words import N_, WordList, Words
 
@@ -61,7 +65,7 @@ ERROR_CODES = (
     "lead_suit_not_allowed",
 )
 
-# Extra codes of check_request() when the request also carries the auction.
+# Extra codes of interface.check_request() when the request also carries the auction.
 AUCTION_CROSS_CODES = ("auction_unfinished", "auction_declarer_mismatch", "auction_bid_mismatch")
 
 Rule = Callable[[Hand, System], list[Problem]]
@@ -90,19 +94,8 @@ def team_points(hand: Hand, system: System) -> int | None:
 
 
 def seat_count(hand: Hand, system: System) -> list[Problem]:
-    if len(hand.seats) == system.players:
-        return []
-    return [
-        Problem(
-            "seats",
-            "wrong_player_count",
-            Words(
-                N_("This system is for {players} players, but {seats} seats were entered."),
-                players=system.players,
-                seats=len(hand.seats),
-            ),
-        )
-    ]
+    problem = seat_count_problem(hand.seats, system.players)
+    return [] if problem is None else [problem]
 
 
 def active_count(hand: Hand, system: System) -> list[Problem]:
@@ -152,85 +145,22 @@ def partners_play(hand: Hand, system: System) -> list[Problem]:
 # --- limits (RULES.md §4.1) --------------------------------------------------
 
 
-def lowest_bid(system: System, trump: str) -> int:
-    # seed 003 footnote 4, 신촌, 광주: a no-trump bid may be one under the minimum
-    if trump == "NT" and system.auction.nt_discount:
-        return system.min_bid - 1
-    return system.min_bid
-
-
-def _limits(contract: Contract, system: System, field: str, what: Words) -> list[Problem]:
-    low = lowest_bid(system, contract.trump)
-    if contract.points < low:
-        if low < system.min_bid:
-            rule = Words(N_("this system's minimum of {minimum} ({low} in no trump)"), minimum=system.min_bid, low=low)
-        else:
-            rule = Words(N_("this system's minimum of {minimum}"), minimum=system.min_bid)
-        return [
-            Problem(
-                field,
-                "below_minimum",
-                Words(N_("{what} of {points} is below {rule}."), what=what, points=contract.points, rule=rule),
-            )
-        ]
-    if contract.points > system.max_bid and not system.bids_above_max:
-        return [
-            Problem(
-                field,
-                "above_maximum",
-                Words(
-                    N_("{what} of {points} is above this system's maximum of {maximum}."),
-                    what=what,
-                    points=contract.points,
-                    maximum=system.max_bid,
-                ),
-            )
-        ]
-    return []
-
-
 def bid_limits(hand: Hand, system: System) -> list[Problem]:
     if hand.bid is None or hand.bid == hand.contract:
         return []
-    return _limits(hand.bid, system, "bid.points", Words(N_("A bid")))
+    return limit_problems(hand.bid, system, what=Words(N_("A bid")), points_field="bid.points", trump_field="bid.trump")
 
 
 def contract_limits(hand: Hand, system: System) -> list[Problem]:
-    return _limits(hand.contract, system, "contract.points", Words(N_("A contract")))
-
-
-def _suit_floor(contract: Contract, system: System, field: str, what: Words) -> list[Problem]:
-    # 관악 5마 (seed 003 §6.6): a trump suit needs a bid of 3 or more on its scale
-    if contract.no_trump or contract.points >= system.min_suit_contract:
-        return []
-    return [
-        Problem(
-            field,
-            "suit_needs_higher_contract",
-            Words(
-                N_("{what} in {suit} needs {floor} or more in this system: {points} may only be played in no trump."),
-                what=what,
-                suit=trump_words(contract.trump),
-                floor=system.min_suit_contract,
-                points=contract.points,
-            ),
-        )
-    ]
-
-
-def suit_floor(hand: Hand, system: System) -> list[Problem]:
-    problems = _suit_floor(hand.contract, system, "contract.trump", Words(N_("A contract")))
-    if hand.bid is not None and hand.bid != hand.contract:
-        problems += _suit_floor(hand.bid, system, "bid.trump", Words(N_("A bid")))
-    return problems
+    return limit_problems(
+        hand.contract, system, what=Words(N_("A contract")), points_field="contract.points", trump_field="contract.trump"
+    )
 
 
 def scoreable_level(hand: Hand, system: System) -> list[Problem]:
     """Chicago tables (seed 001) cannot score some levels; the declarer must switch up."""
     if system.base != "table":
         return []
-    from . import tables
-
     level = hand.contract.points
     players = system.active_players
     levels = tables.TWO_DECK_LEVELS if system.deck_cards.double else tables.ONE_DECK_LEVELS
@@ -733,7 +663,8 @@ def points_agree(hand: Hand, system: System) -> list[Problem]:
 def points_cover_discards(hand: Hand, system: System) -> list[Problem]:
     total = system.total_points
     team = team_points(hand, system)
-    if not _in_range(team, total) or not hand.discards:
+    if not _in_range(team, total) or not hand.discards or system.counts == "tricks":
+        # counting tricks (변형 2마), a buried card wins no trick for anyone
         return []
     if (
         hand.points is not None
@@ -828,16 +759,9 @@ def lead_suit(hand: Hand, system: System) -> list[Problem]:
         return []
     contract = hand.contract
     # pagat, Denexa: only with 20 no trump may the declarer name a suit for the partner to lead
+    # (parse_hand already refused anything that is not a suit)
     if contract.no_trump and contract.points >= system.max_bid:
-        if suit.strip().upper() in SUITS:
-            return []
-        return [
-            Problem(
-                "lead_suit",
-                "lead_suit_not_allowed",
-                Words(N_("The suit for the partner to lead must be S, H, D or C, not {suit}."), suit=repr(suit)),
-            )
-        ]
+        return []
     return [
         Problem(
             "lead_suit",
@@ -859,7 +783,6 @@ RULES: tuple[Rule, ...] = (
     partners_play,
     bid_limits,
     contract_limits,
-    suit_floor,
     scoreable_level,
     contract_not_below_bid,
     trump_change,
@@ -897,8 +820,6 @@ def check(hand: Hand, system: System) -> list[Problem]:
 
 def _auction_problems(data: dict, hand: Hand, system: System) -> list[Problem]:
     """When the request carries the auction, it must be legal and end in this hand's bid."""
-    from .auction import auction_from_request
-
     result, problems = auction_from_request(data, system)
     if problems or result is None or not result.legal:
         return problems + (list(result.problems) if result is not None else [])
@@ -941,13 +862,6 @@ def _auction_problems(data: dict, hand: Hand, system: System) -> list[Problem]:
             )
         )
     return problems
-
-
-def check_request(data: object) -> dict:
-    """A raw HAND_JSON request → ``{"legal": bool, "errors": [...]}``; never raises on bad input."""
-    from .interface import check_request as check_at_boundary
-
-    return check_at_boundary(data)
 
 
 def auction_problems(data: dict, hand: Hand, system: System) -> list[Problem]:

@@ -24,11 +24,13 @@ from .cards import (
     CardCodeError,
     Deck,
     card_sort_key,
+    card_text,
     is_point_card,
     mighty,
     parse_card,
     rank_of,
 )
+from .presets import get_preset
 from .problems import InvalidInput, Problem
 from .systems import DealMiss, System
 from .words import N_, WordList, Words
@@ -43,8 +45,6 @@ ONE_EYED_JACKS = ("JS", "JH")
 # The kinds of card the deal-miss rules tell apart; "honour" is any other A, K or Q.
 KINDS = ("mighty", "red_mighty", "joker", "one_eyed_jack", "other_jack", "ten", "honour", "plain")
 _KIND_INDEX = {kind: i for i, kind in enumerate(KINDS)}
-
-_SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
 def kind_of(card: str) -> str:
@@ -210,20 +210,39 @@ JUDGES: dict[str, Judge] = {
     "red_mighty_minus": _red_mighty_minus_met,
 }
 
-# What each criterion asks, in words, for descriptions and the docs table.
-CRITERION_RULES: dict[str, str] = {
-    "pagat_scale": "value at or under the threshold, counting ♠A 0, Joker −1, "
-    "other A K Q J +1, 10 +½",
-    "pagat_scale_mighty_minus": "as pagat_scale, with ♠A at −1",
-    "korean_scale": "value at or under the threshold, counting point cards +1, ♠A 0, "
-    "Joker −1; or a single 10 as the only point card",
-    "no_points": "no point cards at all",
-    "lone_jack": "the only point card is one jack",
-    "lone_mighty": "the only point card is ♠A",
-    "one_point_card": "exactly one point card; the Joker lets one more be ignored",
-    "all_points": "every card is a point card",
-    "red_mighty_minus": "korean_scale's count with ♠A and ♦A −1 each, 0 together",
-}
+# the criteria that count a hand on a scale, so the threshold matters to them
+COUNTING_CRITERIA = ("pagat_scale", "pagat_scale_mighty_minus", "korean_scale", "red_mighty_minus")
+
+# What each criterion asks, in words: the one description the rules pages, the API, the CLI
+# and docs/deal_miss.md all show. {threshold} is the system's.
+CRITERION_WORDS: dict[str, str] = {
+    "pagat_scale": N_("the hand counts {threshold} or less, with ♠A 0, the Joker −1, other A K Q J +1 and each 10 +½"),
+    "pagat_scale_mighty_minus": N_("the hand counts {threshold} or less, with ♠A −1, the Joker −1, other A K Q J +1 and each 10 +½"),
+    "korean_scale": N_("the hand counts {threshold} or less, with each point card +1, ♠A 0 and the Joker −1, or the only point card is a 10"),
+    "no_points": N_("the hand holds no point card"),
+    "lone_jack": N_("the only point card is a jack"),
+    "lone_mighty": N_("the only point card is the Mighty"),
+    "one_point_card": N_("the hand holds exactly one point card, or two with the Joker"),
+    "all_points": N_("every card in the hand is a point card"),
+    "red_mighty_minus": N_("the hand counts {threshold} or less, with each point card +1, ♠A and ♦A −1 each (0 together) and the Joker −1"),
+}  # fmt: skip
+# 003 [18]: some tables take only the one-eyed jacks
+ONE_EYED_LONE_JACK_WORDS = N_("the only point card is a one-eyed jack, ♠J or ♥J")
+THRESHOLD_TEXT = {"0": "0", "1/2": "½", "1": "1"}
+
+
+def criterion_words(criterion: str, rules: System | DealMiss | None = None, *, threshold: str | None = None) -> Words:
+    """What one criterion asks, with the system's threshold (½ without one; ``threshold`` writes it
+    as given, such as "T" for a table over every threshold)."""
+    deal_miss = None if rules is None else _rules(rules)
+    if criterion == "lone_jack" and deal_miss is not None and deal_miss.one_eyed_jacks_only:
+        return Words(ONE_EYED_LONE_JACK_WORDS)
+    template = CRITERION_WORDS[criterion]
+    if "{threshold}" not in template:
+        return Words(template)
+    if threshold is None:
+        threshold = THRESHOLD_TEXT[deal_miss.threshold if deal_miss is not None else "1/2"]
+    return Words(template, threshold=threshold)
 
 
 # --- verdicts on one hand: the judge's answer with the value, the reason and the cards ---
@@ -266,9 +285,7 @@ class DealMissVerdict:
 
 def shown(card: str) -> str:
     """A card as a player writes it: ♠A, ♥10, Joker."""
-    if card == JOKER:
-        return Words(N_("Joker"))
-    return _SUIT_SIGNS[card[-1]] + rank_of(card)
+    return card_text(card)
 
 
 def amount(value: Fraction) -> str:
@@ -558,6 +575,55 @@ def criterion_probabilities(system: System) -> dict[str, Fraction]:
     return {c: odds[c] for c in system.deal_miss.criteria}
 
 
+@dataclass(frozen=True)
+class CriterionSummary:
+    """One criterion of a system: its id, what it asks in words, and its exact chance alone."""
+
+    id: str
+    rule: Words
+    chance: Fraction
+
+
+@dataclass(frozen=True)
+class DealMissSummary:
+    """A system's deal-miss rules as every face shows them: each criterion and the overall chance."""
+
+    criteria: tuple[CriterionSummary, ...]
+    threshold: str
+    fine: int
+    # None when the system has no criteria: no hand may demand a redeal
+    chance: Fraction | None
+
+    def as_json(self) -> dict:
+        """The shape of GET /api/v1/systems' ``deal_miss`` and of ``python -m scoring systems``."""
+        return {
+            "criteria": [
+                {"id": c.id, "rule": str(c.rule), **_chance_json(c.chance)} for c in self.criteria
+            ],
+            "threshold": self.threshold,
+            "fine": self.fine,
+            **_chance_json(self.chance),
+        }
+
+
+def _chance_json(chance: Fraction | None) -> dict:
+    if chance is None:
+        return {"probability": None, "probability_exact": None}
+    return {"probability": float(chance), "probability_exact": f"{chance.numerator}/{chance.denominator}"}
+
+
+def deal_miss_summary(system: System) -> DealMissSummary:
+    """Every criterion of ``system`` in words with its exact odds, and the odds of any of them."""
+    rules = system.deal_miss
+    per_criterion = criterion_probabilities(system)
+    return DealMissSummary(
+        criteria=tuple(CriterionSummary(c, criterion_words(c, rules), per_criterion[c]) for c in rules.criteria),
+        threshold=rules.threshold,
+        fine=rules.fine,
+        chance=deal_miss_probability(system) if rules.criteria else None,
+    )
+
+
 # --- the JSON boundary -------------------------------------------------------------------
 
 
@@ -640,9 +706,6 @@ def _read_system(request: dict, problems: list[Problem]) -> tuple[str, System | 
     if not isinstance(options, dict):
         problems.append(Problem("options", "bad_type", Words(N_("'options' must be a JSON object."))))
         return slug, None
-    # imported here: the presets are data that load after the rules they describe
-    from .presets import get_preset
-
     try:
         return slug, get_preset(slug).system(options)
     except InvalidInput as error:

@@ -10,8 +10,12 @@ from dataclasses import dataclass
 
 from .cards import JOKER, mighty
 from .hand import Hand
+from .legality import check, team_points
+from .limits import lowest_bid
 from .problems import InvalidInput
+from .settle import fewest_transfers
 from .systems import System
+from .tables import defender_amount, team_amounts
 from .words import N_, WordList, Words
 
 # each double as its explanation line names it
@@ -41,6 +45,16 @@ class Result:
     warnings: tuple[str, ...] = ()
     outcome: str = "played"
     points: int | None = None
+    # who played on which side: the ledger gives the deal-miss pot to the winners, and
+    # statistics count roles from the stored hand without scoring it again
+    declarers: tuple[str, ...] = ()
+    defenders: tuple[str, ...] = ()
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        if self.made is None:  # void: nobody won
+            return ()
+        return self.declarers if self.made else self.defenders
 
     def as_json(self) -> dict:
         return {
@@ -112,8 +126,6 @@ def _made_base(kind: str, *, contract: int, points: int, minimum: int, half: int
 
 def base_score(system: System, contract: int, points: int, made: bool, *, trump: str = "S") -> tuple[int, str]:
     """S before doubles, with the formula written out for the explanation (RULES.md §7.1)."""
-    from .legality import lowest_bid
-
     half = system.total_points // 2
     shape = {
         # with the NT discount (신촌, 광주) a no-trump contract counts from its own lower minimum
@@ -217,8 +229,6 @@ def team_payments(hand: Hand, system: System, *, made: bool, score: int) -> tupl
 
 def table_payments(hand: Hand, system: System, *, made: bool) -> tuple[int, dict[str, int], list[Words]]:
     """Chicago (seed 001): each defender wins or loses B − 12 (B − 24 with two decks); the team by the tables."""
-    from .tables import defender_amount, team_amounts
-
     level = hand.contract.points
     unit = defender_amount(level, system.deck_cards.double)
     sign = 1 if made else -1
@@ -272,9 +282,6 @@ def score(hand: Hand, system: System, *, checked: bool = False) -> Result:
 
     ``checked`` says the caller has just run the legality checks, so they are not run twice.
     """
-    from .legality import check, team_points
-    from .settle import fewest_transfers
-
     problems = [] if checked else check(hand, system)
     if problems:
         raise InvalidInput(problems)
@@ -283,7 +290,7 @@ def score(hand: Hand, system: System, *, checked: bool = False) -> Result:
         zero = {seat: 0 for seat in hand.seats}
         void = Words(N_("Void: the hand is kept but not scored; nobody pays."))
         return Result(None, 0, 1, (), 0, zero, (), (void,),
-                      outcome="void", points=team_points(hand, system))
+                      outcome="void", points=team_points(hand, system), **_sides(hand))
 
     entered = team_points(hand, system)
     made, points, warnings = outcome_points(hand, system, entered)
@@ -305,7 +312,7 @@ def score(hand: Hand, system: System, *, checked: bool = False) -> Result:
         unit, payments, lines = table_payments(hand, system, made=made)
         explanation += lines
         return Result(made, unit, 1, (), unit, payments, tuple(fewest_transfers(payments)),
-                      tuple(explanation), tuple(warnings), hand.outcome, entered)
+                      tuple(explanation), tuple(warnings), hand.outcome, entered, **_sides(hand))
 
     base, formula = base_score(system, contract, points, made, trump=hand.contract.trump)
     explanation.append(Words(N_("Base (made): {formula}.") if made else N_("Base (set): {formula}."), formula=formula))
@@ -340,4 +347,8 @@ def score(hand: Hand, system: System, *, checked: bool = False) -> Result:
     if hand.sitting_out:
         explanation.append(Words(N_("Sitting out: {seats} (0)."), seats=", ".join(hand.sitting_out)))
     return Result(made, base, multiplier, doubles, final, payments, tuple(fewest_transfers(payments)),
-                  tuple(explanation), tuple(warnings), hand.outcome, entered)
+                  tuple(explanation), tuple(warnings), hand.outcome, entered, **_sides(hand))
+
+
+def _sides(hand: Hand) -> dict:
+    return {"declarers": (hand.declarer, *hand.partners), "defenders": tuple(hand.defenders)}

@@ -206,3 +206,108 @@ def chip_counts(
             raise ValueError(f"{seat}'s {points} points are not a whole number of chips.")
         counts[seat] = starting_stack + int(chips)
     return counts
+
+
+# --- a session's settlement -------------------------------------------------------
+
+# The deal-miss pot settles as one more party: fines paid in and not yet won are owed to it.
+POT = "pot"
+
+# ISO 4217 currencies without a minor unit, and the symbols tables type instead of a code.
+# Any other currency, or none, is counted in hundredths (cents).
+WHOLE_UNIT_CURRENCIES = frozenset({
+    "BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI", "VND",
+    "VUV", "XAF", "XOF", "XPF",
+})
+CURRENCY_SYMBOLS = {"₩": "KRW", "원": "KRW", "¥": "JPY", "円": "JPY", "€": "EUR", "$": "USD", "£": "GBP"}
+CENT = Decimal("0.01")
+
+
+def currency_code(currency: str) -> str:
+    """The ISO code a table means: "krw", "원" and "₩" are all KRW."""
+    currency = (currency or "").strip()
+    return CURRENCY_SYMBOLS.get(currency, currency.upper())
+
+
+def minor_unit(currency: str) -> Decimal:
+    """The smallest amount the currency counts: one won, one yen, one cent."""
+    return Decimal(1) if currency_code(currency) in WHOLE_UNIT_CURRENCIES else CENT
+
+
+@dataclass(frozen=True)
+class Stakes:
+    """What a session is played for: money at a stake per point, chips, both, or points alone."""
+
+    stake_per_point: Decimal | None = None
+    currency: str = ""
+    # None: the currency's minor unit, so a stake of 0.30 EUR pays 1.50, never a rounded 2
+    rounding_unit: Decimal | None = None
+    chips_start: int | None = None
+    chips_per_point: int | None = None
+
+    @property
+    def unit(self) -> Decimal:
+        return self.rounding_unit or minor_unit(self.currency)
+
+    @property
+    def for_money(self) -> bool:
+        return self.stake_per_point is not None and self.stake_per_point > 0
+
+    @property
+    def for_chips(self) -> bool:
+        return self.chips_start is not None
+
+
+def with_pot(balances: Mapping[str, Amount]) -> dict[str, Amount]:
+    """Balances plus the pot as a party, so that they sum to zero and can be settled."""
+    missing = -sum(balances.values())
+    return {**balances, POT: missing} if missing else dict(balances)
+
+
+def hand_transfers(payments: Mapping[str, int]) -> list[Transfer]:
+    """The fewest transfers that settle one hand alone (a deal-miss fine goes to the pot)."""
+    return fewest_transfers(with_pot(payments))
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """Who is up, who is down, and the fewest transfers, in points, money and chips."""
+
+    totals: dict  # points per seat, and the pot when fines wait in it
+    pot: int
+    transfers: list[Transfer]  # in points
+    money: dict[str, Decimal] | None
+    money_transfers: list[Transfer] | None
+    chips: dict[str, int] | None  # the chips in front of each seat
+    chip_transfers: list[Transfer] | None
+
+    @property
+    def unit(self) -> str:
+        """What the players settle in: money when there is a stake, else chips, else points."""
+        if self.money is not None:
+            return "money"
+        return "chips" if self.chips is not None else "points"
+
+    @property
+    def settling_transfers(self) -> list[Transfer]:
+        if self.money_transfers is not None:
+            return self.money_transfers
+        return self.chip_transfers if self.chip_transfers is not None else self.transfers
+
+
+def settle_session(totals: Mapping[str, int], stakes: Stakes) -> Settlement:
+    """A session's settlement from its running totals (RULES.md §7.3: they and the pot sum to zero)."""
+    balances = with_pot(totals)
+    money = money_transfers = chips = chip_transfers = None
+    if stakes.for_money:
+        money = settle_money(balances, stakes.stake_per_point, stakes.unit)
+        money_transfers = fewest_transfers(money)
+    if stakes.for_chips:
+        per_point = stakes.chips_per_point or 1
+        chips = chip_counts(totals, stakes.chips_start, per_point)
+        chip_transfers = fewest_transfers({seat: points * per_point for seat, points in balances.items()})
+    return Settlement(
+        totals=balances, pot=-sum(totals.values()),
+        transfers=fewest_transfers(balances), money=money, money_transfers=money_transfers,
+        chips=chips, chip_transfers=chip_transfers,
+    )

@@ -134,6 +134,9 @@ class System:
     deck: Literal[tuple(DECKS)] = "standard"  # type: ignore[valid-type]
     # how many play each hand; the rest sit out or are knocked out
     active_players: int = bounded(5, 2, 8)
+    # what a contract counts: point cards (every set but one), or tricks (003 변형 2마: "공약은 먹은
+    # 턴 수를 대상으로 한다", the contract is the number of tricks taken)
+    counts: Literal["point_cards", "tricks"] = "point_cards"
     min_bid: int = bounded(13, 1, 40)
     max_bid: int = bounded(20, 1, 40)
     bids_above_max: bool = False
@@ -170,6 +173,9 @@ class System:
 
     @property
     def total_points(self) -> int:
+        """T: the point cards in the deck, or the tricks in a hand when contracts count tricks."""
+        if self.counts == "tricks":
+            return self.deck_cards.dealt
         return self.deck_cards.total_points
 
     @property
@@ -308,7 +314,7 @@ def _combination_problems(system: System) -> list[Problem]:
     """Options that are valid one by one but cannot go together."""
     problems = []
     deck = system.deck_cards
-    total = deck.total_points
+    total = system.total_points
 
     def bad(path: str, message: Words) -> None:
         problems.append(Problem(f"options.{path}", "impossible_options", message))
@@ -316,7 +322,7 @@ def _combination_problems(system: System) -> list[Problem]:
     if system.active_players > system.players:
         bad("active_players", Words(N_("More players cannot be active in a hand than sit at the table.")))
     dealt_to = system.players if system.sit_out == "knockout" else system.active_players
-    if dealt_to * deck.dealt + deck.kitty != deck.size:
+    if dealt_to * deck.dealt + deck.kitty + deck.unused != deck.size:
         bad(
             "deck",
             Words(
@@ -332,7 +338,10 @@ def _combination_problems(system: System) -> list[Problem]:
     if system.min_bid > system.max_bid:
         bad("min_bid", Words(N_("The minimum bid is above the maximum bid.")))
     if system.max_bid > total:
-        bad("max_bid", Words(N_("This deck holds only {total} point cards, so no bid can be above {total}."), total=total))
+        if system.counts == "tricks":
+            bad("max_bid", Words(N_("A hand has only {total} tricks, so no bid can be above {total}."), total=total))
+        else:
+            bad("max_bid", Words(N_("This deck holds only {total} point cards, so no bid can be above {total}."), total=total))
     if system.base == "table" and system.doubles != Doubles(**{k: "never" for k in _hints(Doubles)}):
         bad("doubles", Words(N_("The Chicago tables already fix every payment: they take no doubles.")))
     if system.called_cards == 2 and not deck.double:

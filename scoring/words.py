@@ -77,3 +77,27 @@ def _render(value: object, translate: Translate) -> str:
 
 def _fill(template: str, params: dict, translate: Translate) -> str:
     return template.format(**{name: _render(value, translate) for name, value in params.items()})
+
+
+# --- stored sentences ----------------------------------------------------------
+# A stored hand keeps its explanation as templates and values, so a page shows it
+# in the reader's language without scoring the hand again.
+
+
+def as_message(value: object) -> object:
+    """A sentence as JSON: {"message", "params"} for Words, {"items", "separator"} for a WordList."""
+    if isinstance(value, Words):
+        return {"message": value.template, "params": {k: as_message(v) for k, v in value.params.items()}}
+    if isinstance(value, WordList):
+        return {"items": [as_message(item) for item in value.items], "separator": value.separator}
+    return value if isinstance(value, int | float | bool) or value is None else str(value)
+
+
+def from_message(stored: object) -> object:
+    """The sentence ``as_message`` stored, as Words again (plain text stays plain text)."""
+    if isinstance(stored, dict) and "message" in stored:
+        params = {k: from_message(v) for k, v in (stored.get("params") or {}).items()}
+        return Words(stored["message"], **params)
+    if isinstance(stored, dict) and "items" in stored:
+        return WordList([from_message(item) for item in stored["items"]], stored.get("separator", ", "))
+    return stored

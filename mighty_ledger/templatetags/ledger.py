@@ -5,6 +5,8 @@ from __future__ import annotations
 from django import template
 from django.utils.translation import gettext as _
 
+from scoring.settle import POT
+
 from ..forms import CALL_LABELS, card_label, engine_words, trump_label
 
 register = template.Library()
@@ -20,6 +22,12 @@ def words(value):
     """``{{ problem|words }}``: an engine sentence (problem, explanation line, warning,
     deal-miss reason) in the reader's language; any other value as it is."""
     return engine_words(value)
+
+
+@register.filter
+def party(name: str) -> str:
+    """A seat in a settlement, or the deal-miss pot (scoring.settle.POT) in the reader's language."""
+    return _("pot") if name == POT else name
 
 
 @register.filter

@@ -14,12 +14,12 @@ from django.shortcuts import render
 from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.cards import JOKER, SUITS, rank_of, suit_of
-from scoring.describe import compare, criterion_words, describe, option_label
+from scoring.cards import JOKER, SUITS, card_text, suit_of
+from scoring.describe import compare, describe, option_label
 from scoring.interface import redeal_request
 from scoring.presets import all_presets, get_preset
 from scoring.problems import InvalidInput
-from scoring.redeal import amount, criterion_probabilities, deal_miss_probability
+from scoring.redeal import COUNTING_CRITERIA, amount, criterion_words, deal_miss_summary
 from scoring.systems import Preset, System
 
 # Preset names as players say them; the engine keeps its names in English and Korean mixed.
@@ -59,8 +59,6 @@ PRESET_NAMES = {
     "korean-gyeonggibuk": _("경기북 5마"),
 }
 
-_SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-_COUNTING = {"pagat_scale", "pagat_scale_mighty_minus", "korean_scale", "red_mighty_minus"}
 
 
 def preset_name(preset: Preset) -> str:
@@ -93,12 +91,10 @@ def _chance(chance: Fraction) -> dict:
 
 
 def _odds(system: System) -> dict:
+    summary = deal_miss_summary(system)
     return {
-        "any": _chance(deal_miss_probability(system)),
-        "criteria": [
-            {"rule": _words(criterion_words(c, system)), "chance": _chance(p)}
-            for c, p in criterion_probabilities(system).items()
-        ],
+        "any": _chance(summary.chance),
+        "criteria": [{"rule": _words(c.rule), "chance": _chance(c.chance)} for c in summary.criteria],
     }
 
 
@@ -181,10 +177,8 @@ class CardBox:
 
 
 def card_label(code: str) -> str:
-    """♠A, ♥10, or the Joker in the reader's language."""
-    if code == JOKER:
-        return gettext("Joker")
-    return _SUIT_SIGNS[suit_of(code)] + rank_of(code)
+    """♠A, ♥10, or the Joker in the reader's language (scoring.cards writes every card)."""
+    return _words(card_text(code)) if code == JOKER else card_text(code)
 
 
 def _card_grid(system: System, hand: list[str]) -> list[list[CardBox]]:
@@ -206,7 +200,7 @@ def _card_grid(system: System, hand: list[str]) -> list[list[CardBox]]:
 
 
 def _criterion(verdict: dict, system: System) -> dict:
-    counting = verdict["id"] in _COUNTING
+    counting = verdict["id"] in COUNTING_CRITERIA
     return {
         "rule": _words(criterion_words(verdict["id"], system)),
         "qualifies": verdict["qualifies"],

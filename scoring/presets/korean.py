@@ -5,7 +5,7 @@ says how a set computes its base score: each uses pagat's formula with that
 group's minimum, as its description says.
 """
 
-from ..systems import Preset
+from ..systems import Preset, merge
 
 SOURCE = "Korean wiki page on 마이티 (seed 003)"
 
@@ -35,8 +35,6 @@ _SINCHON_AUCTION = {
 
 
 def _with(*layers: dict) -> dict:
-    from ..systems import merge
-
     options: dict = {}
     for layer in layers:
         options = merge(options, layer)

@@ -11,11 +11,12 @@ from pathlib import Path
 
 from playwright.sync_api import Page
 
+from scoring.cards import card_text
+
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 PHONE = {"width": 390, "height": 844}  # a common phone, portrait
 
 TRUMP_BUTTONS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "NT"}
-SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 TRANSFER = re.compile(r"^(\S+) pays (\S+) (\d+)$")
 
 
@@ -34,8 +35,8 @@ def tap(page: Page, group: str, button: str) -> None:
 
 
 def card_button(code: str) -> str:
-    """A card as the hand form's picker writes it: AS → A♠."""
-    return f"{code[:-1]}{SUIT_SIGNS[code[-1]]}"
+    """A card as the hand form's picker writes it, sign first as everywhere: AS → ♠A."""
+    return card_text(code)
 
 
 def fill_hand(page: Page, entry: dict) -> None:

@@ -35,7 +35,7 @@ def test_discards_and_the_defenders_face_up_points(page, live_server):
     # pagat example 1 again: 15 ♦ made with 16, Ann +10
     expect(page.locator("#hand-1")).to_contain_text("+10")
     page.locator("#hand-1").get_by_role("link", name="1").click()
-    expect(page.get_by_text("K♥")).to_be_visible()
+    expect(page.get_by_text("♥K")).to_be_visible()
     screenshot(page, "hand-detail-with-discards")
 
 

@@ -38,7 +38,7 @@ def test_the_preview_follows_each_tap_and_flags_an_illegal_value_by_its_field(pa
     expect(contract).to_have_value("15")
     expect(preview).not_to_contain_text("Contract,")
     tap(page, "Trump", "♦")
-    tap(page, "Called card", "A♠")  # a checkbox
+    tap(page, "Called card", "♠A")  # a checkbox
     tap(page, "Partner", "Cy")
     page.get_by_label("Points", exact=True).fill("16")
 
@@ -121,7 +121,7 @@ def test_the_contract_steps_with_one_thumb_and_the_preview_follows(page, live_se
     expect(page.get_by_label("Contract", exact=True)).to_have_value("14")
 
     tap(page, "Trump", "♠")
-    tap(page, "Called card", "A♥")
+    tap(page, "Called card", "♥A")
     tap(page, "Partner", "Cy")
     page.get_by_role("button", name="Points: one more").click()  # 0: the defenders took everything
     expect(page.get_by_test_id("preview")).to_contain_text("Set")

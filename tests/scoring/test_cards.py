@@ -2,7 +2,16 @@
 
 import pytest
 
-from scoring.cards import DECKS, CardCodeError, mighty, parse_card, ripper
+from scoring.cards import (
+    DECKS,
+    CardCodeError,
+    card_text,
+    mighty,
+    parse_card,
+    parse_suit,
+    parse_trump,
+    ripper,
+)
 
 
 @pytest.mark.parametrize(
@@ -49,3 +58,31 @@ def test_the_mighty_turns_red_when_spades_are_trump():
 def test_the_ripper_is_the_club_three_or_the_black_seven_with_three_players():
     assert (ripper("S"), ripper("C")) == ("3C", "3S")
     assert ripper("H", DECKS["three_player"]) == "7C"
+
+
+@pytest.mark.parametrize(
+    ("typed", "trump"),
+    [("S", "S"), ("♠", "S"), ("spades", "S"), ("Heart", "H"), ("◆", "D"), ("nt", "NT"), ("no_trump", "NT"),
+     ("No-Trump", "NT"), ("N", "NT"), ("노기루다", "NT"), ("Q", None), (15, None), (None, None)],
+)
+def test_a_trump_is_read_one_way_for_bids_contracts_and_auctions(typed, trump):
+    assert parse_trump(typed) == trump
+
+
+def test_a_suit_is_a_trump_that_is_not_no_trump():
+    assert [parse_suit(s) for s in ("♥", "NT", "c")] == ["H", None, "C"]
+
+
+@pytest.mark.parametrize(
+    ("code", "shown"),
+    # RULES.md §1 and seed 003 write the sign first: ♠A, 빨마 ◆A
+    [("AS", "♠A"), ("10H", "♥10"), ("AD", "♦A"), ("3C", "♣3"), ("JOKER", "Joker")],
+)
+def test_every_card_is_shown_sign_first(code, shown):
+    assert card_text(code) == shown
+
+
+def test_the_shown_card_reads_back_as_the_same_card():
+    for deck in DECKS.values():
+        for code, _copies in deck.cards:
+            assert parse_card(card_text(code)) == code

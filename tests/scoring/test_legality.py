@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from scoring.cards import SUITS, mighty, point_count
 from scoring.hand import parse_hand
-from scoring.legality import AUCTION_CROSS_CODES, ERROR_CODES, check, check_request, team_points
+from scoring.interface import check_request
+from scoring.legality import AUCTION_CROSS_CODES, ERROR_CODES, check, team_points
 from scoring.presets import all_presets, resolve_system
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Fay", "Gus", "Hal"]

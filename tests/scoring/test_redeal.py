@@ -17,8 +17,10 @@ from scoring.redeal import (
     JUDGES,
     check_deal_miss,
     criterion_probabilities,
+    criterion_words,
     deal_miss_odds,
     deal_miss_probability,
+    deal_miss_summary,
     holding_of,
     redeal_response,
 )
@@ -455,3 +457,31 @@ def test_the_deal_miss_page_is_up_to_date():
     assert page.read_text(encoding="utf-8") == deal_miss_table_markdown(), (
         "docs/deal_miss.md is stale: run python -m scoring.docs deal-miss > docs/deal_miss.md"
     )
+
+
+def test_the_summary_every_face_shows_agrees_with_the_odds_and_the_words():
+    sinchon = system("no_points", "lone_jack", "lone_mighty", "all_points", threshold="0")
+    summary = deal_miss_summary(sinchon)
+    assert [c.id for c in summary.criteria] == list(sinchon.deal_miss.criteria)
+    assert summary.chance == deal_miss_probability(sinchon)
+    assert {c.id: c.chance for c in summary.criteria} == criterion_probabilities(sinchon)
+    shown = summary.as_json()
+    assert shown["criteria"][2] == {
+        "id": "lone_mighty",
+        "rule": "the only point card is the Mighty",
+        "probability": float(Fraction(math.comb(33, 9), HANDS)),
+        "probability_exact": str(Fraction(math.comb(33, 9), HANDS)),
+    }
+    assert (shown["threshold"], shown["fine"]) == ("0", 0)
+
+
+def test_the_criterion_words_carry_the_systems_threshold_and_jacks():
+    korean = system("korean_scale", "lone_jack", threshold="0")
+    assert "counts 0 or less" in criterion_words("korean_scale", korean)
+    assert criterion_words("lone_jack", korean) == "the only point card is a jack"
+    one_eyed = build_system({"deal_miss": {"criteria": ["lone_jack"], "one_eyed_jacks_only": True}})
+    assert "one-eyed jack" in criterion_words("lone_jack", one_eyed)
+
+
+def test_a_system_without_criteria_has_no_chance_at_all():
+    assert deal_miss_summary(system()).as_json()["probability"] is None
