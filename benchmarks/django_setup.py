@@ -53,7 +53,7 @@ def bulk_session(group, *, seats: list[str], hands: int, title: str = ""):
     """
     from mighty_ledger import services
     from mighty_ledger.models import Hand
-    from scoring.ledger import entry_from_result, replay
+    from scoring.ledger import replay
 
     known = set(group.players.values_list("name", flat=True))
     for name in seats:
@@ -63,13 +63,14 @@ def bulk_session(group, *, seats: list[str], hands: int, title: str = ""):
     made = {"dealer": seats[-1], "declarer": seats[0], "contract": {"points": 15, "trump": "D"},
             "partner_call": {"type": "card", "cards": ["AS"]}, "partners": [seats[2]], "points": 16}
     entries = [made, {**made, "points": 12}]
-    results = [services.hand_preview(session=session, entry=entry) for entry in entries]
-    defenders = [s for s in seats if s not in (seats[0], seats[2])]
-    ledger = [entry_from_result(result, seats[0], [seats[2]], defenders) for result in results]
+    scored = [services.scored_hand(session, entry) for entry in entries]
+    examples = [Hand(kind=Hand.SCORED, result=s.result, sides=s.sides) for s in scored]
+    ledger = [services.hand_ledger_entry(example) for example in examples]
     steps = replay(seats, (ledger[i % 2] for i in range(hands)))
     Hand.objects.bulk_create(
         (
-            Hand(session=session, number=i + 1, kind=Hand.SCORED, entry=entries[i % 2], result=results[i % 2],
+            Hand(session=session, number=i + 1, kind=Hand.SCORED, entry=entries[i % 2],
+                 result=scored[i % 2].result, explanation=scored[i % 2].explanation, sides=scored[i % 2].sides,
                  payments=step.payments, running_totals=step.totals, pot_after=step.pot)
             for i, step in enumerate(steps)
         ),

@@ -1,6 +1,6 @@
 """Recomputing a 10,000-hand group's totals from stored results, against only reading those rows.
 
-What services._replay does for a session after an edit, over every session of
+What the services replay does for a session after an edit, over every session of
 a large group: read the live hands, turn stored results into ledger entries,
 replay. The baseline reads the same rows and does nothing with them.
 """
@@ -17,7 +17,7 @@ def run() -> list[str]:
     django_on_sqlite()
     from mighty_ledger import services
     from mighty_ledger.models import Session
-    from mighty_ledger.services import _ledger_entry
+    from mighty_ledger.services import hand_ledger_entry
     from scoring.ledger import replay
 
     group = services.group_create(name="Recompute bench")
@@ -29,7 +29,7 @@ def run() -> list[str]:
     def recompute():
         for session in sessions:
             hands = list(session.hands.live().in_order())
-            steps = replay(session.seats, (_ledger_entry(session, hand) for hand in hands))
+            steps = replay(session.seats, (hand_ledger_entry(hand) for hand in hands))
             assert steps[-1].totals == session.totals
 
     def read_rows():

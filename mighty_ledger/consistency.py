@@ -12,12 +12,11 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from scoring.interface import score_request
 from scoring.ledger import replay
 from scoring.problems import InvalidInput
 
 from .models import Hand, Session
-from .services import _ledger_entry, hand_request
+from .services import hand_ledger_entry, scored_hand
 
 
 @dataclass(frozen=True)
@@ -43,7 +42,7 @@ def result_differences(session: Session, hands: list[Hand]) -> Iterator[Differen
         if hand.kind != Hand.SCORED:
             continue
         try:
-            now = _as_stored(score_request(hand_request(session, hand.entry)))
+            now = _as_stored(scored_hand(session, hand.entry).result)
         except InvalidInput as error:
             codes = ", ".join(sorted({p.code for p in error.problems}))
             yield Difference(session, hand.number, f"the engine now refuses this hand ({codes})")
@@ -56,7 +55,7 @@ def result_differences(session: Session, hands: list[Hand]) -> Iterator[Differen
 
 def total_differences(session: Session, hands: list[Hand]) -> Iterator[Difference]:
     """The stored payments and running totals against a replay of the stored results (as services do)."""
-    steps = replay(session.seats, (_ledger_entry(session, hand) for hand in hands))
+    steps = replay(session.seats, (hand_ledger_entry(hand) for hand in hands))
     for hand, step in zip(hands, steps, strict=True):
         if (hand.payments, hand.running_totals, hand.pot_after) != (step.payments, step.totals, step.pot):
             yield Difference(session, hand.number, "stored payments or running totals differ from a replay")

@@ -127,6 +127,11 @@ class Hand(models.Model):
     entry = models.JSONField()
     # the HAND_JSON result the engine computed when the hand was saved
     result = models.JSONField(null=True, blank=True)
+    # the result's explanation as sentence templates and values (scoring.words.as_message),
+    # so pages show it in the reader's language without scoring the hand again
+    explanation = models.JSONField(default=list, blank=True)
+    # the sides as the engine saw them: {"declarers": [...], "defenders": [...], "winners": [...]}
+    sides = models.JSONField(default=dict, blank=True)
     payments = models.JSONField(default=dict)
     running_totals = models.JSONField(default=dict)
     pot_after = models.IntegerField(default=0)
@@ -182,3 +187,96 @@ class Revision(models.Model):
 
     def __str__(self) -> str:
         return f"{self.subject} {self.action} by {self.by}"
+
+
+class PaymentQuerySet(models.QuerySet):
+    def standing(self):
+        """Payments still counted: an undone payment stays in the table, and in the history."""
+        return self.filter(undone_at__isnull=True)
+
+
+class Payment(models.Model):
+    """One transfer of a session's settlement, marked as paid at the table.
+
+    Payments are money (or points, or chips) changing hands after the game: they
+    never enter a session's totals or the statistics. An undo keeps the row
+    (``undone_at``) and a revision, like every other change.
+    """
+
+    POINTS, MONEY, CHIPS = "points", "money", "chips"
+    UNITS = [(POINTS, _("points")), (MONEY, _("money")), (CHIPS, _("chips"))]
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="payments")
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="payments")
+    payer = models.CharField(max_length=40)
+    payee = models.CharField(max_length=40)
+    amount = models.DecimalField(max_digits=12, decimal_places=2)
+    # what the amount counts, as the settlement counted it; money carries its currency
+    unit = models.CharField(max_length=8, choices=UNITS, default=POINTS)
+    currency = models.CharField(max_length=8, blank=True)
+    by = models.CharField(max_length=40, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    undone_at = models.DateTimeField(null=True, blank=True)
+
+    objects = PaymentQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.payer} → {self.payee} {self.amount}"
+
+
+class ContractQuerySet(models.QuerySet):
+    def open(self):
+        return self.filter(status=Contract.OPEN)
+
+
+class Contract(models.Model):
+    """The hand in progress: the contract the auction ended on, recorded before the cards are played.
+
+    Every phone at the table shows it until someone completes it with the
+    partners and the points (it then becomes an ordinary Hand) or throws it in.
+    A session has at most one open contract: a partial unique index says so, so
+    two phones opening one at the same moment cannot both succeed.
+    """
+
+    OPEN, COMPLETED, ABANDONED = "open", "completed", "abandoned"
+    STATUSES = [(OPEN, _("playing now")), (COMPLETED, _("completed")), (ABANDONED, _("thrown in"))]
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="contracts")
+    status = models.CharField(max_length=10, choices=STATUSES, default=OPEN)
+    # the HAND_JSON fields known when the auction ends: dealer, sitting_out, declarer, bid, contract, partner_call
+    entry = models.JSONField()
+    # what the engine says each side wins or loses at each point count, worked out when the contract was opened
+    outlook = models.JSONField(default=dict, blank=True)
+    # the hand it became, once completed
+    hand = models.ForeignKey(Hand, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    version = models.PositiveIntegerField(default=1)
+    # NULL, not "", without a key: the unique constraint applies only to real keys
+    idempotency_key = models.CharField(max_length=200, null=True, blank=True)  # noqa: DJ001
+    request_fingerprint = models.CharField(max_length=64, blank=True)
+    # the key and body of the request that completed it or threw it in, so a retry gets the same answer
+    closed_key = models.CharField(max_length=200, blank=True)
+    closed_fingerprint = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    objects = ContractQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session"], condition=models.Q(status="open"), name="one_open_contract_per_session"
+            ),
+            models.UniqueConstraint(
+                fields=["session", "idempotency_key"],
+                condition=models.Q(idempotency_key__isnull=False),
+                name="contract_idempotency_key_unique_in_session",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        contract = self.entry.get("contract", {})
+        return f"{self.entry.get('declarer')} {contract.get('points')} {contract.get('trump')} ({self.status})"

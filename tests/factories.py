@@ -11,7 +11,7 @@ from factory.django import DjangoModelFactory
 
 from mighty_ledger import services
 from mighty_ledger.models import Group, Hand, Player, Session
-from scoring.ledger import entry_from_result, replay
+from scoring.ledger import LedgerEntry, replay
 
 SEATS = ["Ann", "Bo", "Cy", "Di", "Ed"]
 
@@ -84,15 +84,14 @@ def bulk_hands(session: Session, count: int, entry: dict | None = None) -> list[
     """
     session.refresh_from_db()
     entry = dict(entry or MADE_15_DIAMONDS)
-    result = services.hand_preview(session=session, entry=entry)
-    partners = entry.get("partners", [])
-    defenders = [s for s in session.seats if s != entry["declarer"] and s not in partners]
-    ledger_entry = entry_from_result(result, entry["declarer"], partners, defenders)
+    scored = services.scored_hand(session, entry)
+    ledger_entry = LedgerEntry("scored", scored.result["payments"], tuple(scored.sides["winners"]))
     steps = replay(session.seats, [ledger_entry] * count, totals=session.totals, pot=session.pot)
     first = session.hand_count + 1
     hands = Hand.objects.bulk_create(
         Hand(
-            session=session, number=first + i, kind=Hand.SCORED, entry=entry, result=result,
+            session=session, number=first + i, kind=Hand.SCORED, entry=scored.entry, result=scored.result,
+            explanation=scored.explanation, sides=scored.sides,
             payments=step.payments, running_totals=step.totals, pot_after=step.pot,
         )
         for i, step in enumerate(steps)

@@ -15,6 +15,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from scoring.problems import InvalidInput, Problem
 
+from ..ratelimit import too_many_message
 from ..services import IdempotencyConflict, StaleVersion
 
 
@@ -67,6 +68,13 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
             "This Idempotency-Key was already used for a different hand; use a new key for a new hand.",
         )), status=status.HTTP_422_UNPROCESSABLE_ENTITY)
 
+    if isinstance(exc, exceptions.Throttled):
+        # DRF's own wording names no unit a player reads; ours, as the pages say it
+        seconds = max(1, int(exc.wait or 1))
+        response = Response(errors_body(problem("", "rate_limited", too_many_message(seconds))),
+                            status=status.HTTP_429_TOO_MANY_REQUESTS)
+        response["Retry-After"] = str(seconds)
+        return response
     if isinstance(exc, Http404):
         exc = exceptions.NotFound(str(exc) or None)
     elif isinstance(exc, DjangoPermissionDenied):

@@ -55,8 +55,8 @@ class BidSerializer(serializers.Serializer):
 
 class PartnerCallSerializer(serializers.Serializer):
     type = serializers.ChoiceField(choices=["card", "first_trick", "none", "player"])
-    cards = serializers.ListField(child=serializers.CharField(), required=False, help_text="One card code (two in a double deck) for a card call.")
-    player = serializers.CharField(required=False, help_text="The seat called, for a player call.")
+    cards = serializers.ListField(child=serializers.CharField(), required=False, help_text="One card code (two in a double deck) for a card call; a single \"card\" is read the same.")
+    seat = serializers.CharField(required=False, help_text="The seat called, for a player call (\"player\" is read the same).")
 
 
 class HandEntrySerializer(serializers.Serializer):
@@ -66,6 +66,7 @@ class HandEntrySerializer(serializers.Serializer):
     dealer = serializers.CharField(required=False)
     declarer = serializers.CharField()
     bid = BidSerializer(required=False, help_text="The last bid before the kitty; defaults to the contract.")
+    changed_before_kitty = serializers.BooleanField(required=False, help_text="The trump was changed before taking the kitty (systems with that discount).")
     contract = BidSerializer()
     partner_call = PartnerCallSerializer()
     partners = serializers.ListField(child=serializers.CharField(), required=False)
@@ -74,6 +75,8 @@ class HandEntrySerializer(serializers.Serializer):
     defender_points = serializers.IntegerField(required=False, help_text="Instead of points: point cards won by the defenders.")
     outcome = serializers.ChoiceField(choices=["played", "conceded", "void"], required=False)
     conceded_by = serializers.ChoiceField(choices=["declarer_team", "defenders"], required=False)
+    instructions = serializers.IntegerField(required=False, min_value=0, help_text="How many times the declarer told the partner to take a trick (systems that double for it).")
+    lead_suit = serializers.ChoiceField(choices=["S", "H", "D", "C"], required=False, help_text="The suit the declarer asked the partner to lead (systems with that call).")
 
 
 class HandRequestSerializer(HandEntrySerializer):
@@ -82,6 +85,7 @@ class HandRequestSerializer(HandEntrySerializer):
     system = serializers.CharField(required=False, help_text="A preset slug; pagat-standard when left out.")
     options = serializers.DictField(required=False, help_text="Overrides of the preset's options (the Options shape).")
     seats = serializers.ListField(child=serializers.CharField(), help_text="2–8 distinct names, clockwise.")
+    auction = serializers.ListField(child=serializers.DictField(), required=False, help_text="The auction that led to the contract, as for /auction/check; checked against the contract.")
 
 
 @_with_keyword_field("from", serializers.CharField)

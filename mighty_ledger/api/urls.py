@@ -1,7 +1,7 @@
 from django.urls import path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import views
+from . import base, calculators, hands, in_progress, ledger, stats
 
 app_name = "api"
 
@@ -11,29 +11,40 @@ HAND = f"{SESSION}/hands/<int:number>"
 # included under api/ (mighty_ledger/urls.py)
 urlpatterns = [
     # stateless calculators: no link needed
-    path("v1/score", views.ScoreView.as_view(), name="score"),
-    path("v1/check", views.CheckView.as_view(), name="check"),
-    path("v1/auction/check", views.AuctionCheckView.as_view(), name="auction-check"),
-    path("v1/redeal", views.RedealView.as_view(), name="redeal"),
-    path("v1/next", views.NextHandView.as_view(), name="next-hand"),
-    path("v1/systems", views.SystemListView.as_view(), name="systems"),
-    path("v1/systems/<str:slug>", views.SystemDetailView.as_view(), name="system"),
+    path("v1/score", calculators.ScoreView.as_view(), name="score"),
+    path("v1/check", calculators.CheckView.as_view(), name="check"),
+    path("v1/auction/check", calculators.AuctionCheckView.as_view(), name="auction-check"),
+    path("v1/redeal", calculators.RedealView.as_view(), name="redeal"),
+    path("v1/next", calculators.NextHandView.as_view(), name="next-hand"),
+    path("v1/systems", calculators.SystemListView.as_view(), name="systems"),
+    path("v1/systems/<str:slug>", calculators.SystemDetailView.as_view(), name="system"),
     # a group's ledger: Authorization: Bearer <edit or view token>
-    path("v1/groups", views.GroupCreateView.as_view(), name="groups"),
-    path("v1/group", views.GroupDetailView.as_view(), name="group"),
-    path("v1/players", views.PlayersView.as_view(), name="players"),
-    path("v1/sessions", views.SessionsView.as_view(), name="sessions"),
-    path(SESSION, views.SessionDetailView.as_view(), name="session"),
-    path(f"{SESSION}/restore", views.SessionRestoreView.as_view(), name="session-restore"),
-    path(f"{SESSION}/settlement", views.SettlementView.as_view(), name="settlement"),
-    path(f"{SESSION}/hands", views.HandsView.as_view(), name="hands"),
-    path(f"{SESSION}/events", views.EventCreateView.as_view(), name="events"),
-    path(HAND, views.HandDetailView.as_view(), name="hand"),
-    path(f"{HAND}/restore", views.HandRestoreView.as_view(), name="hand-restore"),
-    path("v1/revisions", views.RevisionListView.as_view(), name="revisions"),
+    path("v1/groups", ledger.GroupCreateView.as_view(), name="groups"),
+    path("v1/group", ledger.GroupDetailView.as_view(), name="group"),
+    path("v1/players", ledger.PlayersView.as_view(), name="players"),
+    path("v1/sessions", ledger.SessionsView.as_view(), name="sessions"),
+    path(SESSION, ledger.SessionDetailView.as_view(), name="session"),
+    path(f"{SESSION}/restore", ledger.SessionRestoreView.as_view(), name="session-restore"),
+    path(f"{SESSION}/settlement", ledger.SettlementView.as_view(), name="settlement"),
+    path(f"{SESSION}/hands", hands.HandsView.as_view(), name="hands"),
+    path(f"{SESSION}/events", hands.EventCreateView.as_view(), name="events"),
+    path(HAND, hands.HandDetailView.as_view(), name="hand"),
+    path(f"{HAND}/restore", hands.HandRestoreView.as_view(), name="hand-restore"),
+    # the hand in progress: its contract when the auction ends, its result after the last trick
+    path(f"{SESSION}/contracts", in_progress.ContractsView.as_view(), name="contracts"),
+    path(f"{SESSION}/contracts/<int:contract_id>", in_progress.ContractDetailView.as_view(), name="contract"),
+    path(f"{SESSION}/contracts/<int:contract_id>/complete", in_progress.ContractCompleteView.as_view(),
+         name="contract-complete"),
+    path(f"{SESSION}/contracts/<int:contract_id>/abandon", in_progress.ContractAbandonView.as_view(),
+         name="contract-abandon"),
+    # statistics of the link's group, and the payments marked against a session's settlement
+    path("v1/stats", stats.StatsView.as_view(), name="stats"),
+    path(f"{SESSION}/payments", stats.PaymentsView.as_view(), name="payments"),
+    path(f"{SESSION}/payments/<int:payment_id>", stats.PaymentUndoView.as_view(), name="payment"),
+    path("v1/revisions", ledger.RevisionListView.as_view(), name="revisions"),
     # the schema and its docs page (Swagger UI from drf-spectacular-sidecar's static files)
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
     # anything else under api/v1/ is a 404 in the error shape, not Django's HTML page
-    re_path(r"^v1/", views.UnknownEndpointView.as_view(), name="unknown"),
+    re_path(r"^v1/", base.UnknownEndpointView.as_view(), name="unknown"),
 ]

@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from ..live import views as live
 from . import table
 
 urlpatterns = [
@@ -11,6 +12,9 @@ urlpatterns = [
     path("g/<str:token>/players/add/", table.player_add, name="player_add"),
     path("g/<str:token>/sessions/new/", table.session_new, name="session_new"),
     path("g/<str:token>/s/<int:pk>/", table.session_board, name="session_board"),
+    # live updates: what changed, as server-sent events (mighty_ledger/live)
+    path("g/<str:token>/events/", live.group_events, name="group_events"),
+    path("g/<str:token>/s/<int:pk>/events/", live.session_events, name="session_events"),
     path("g/<str:token>/s/<int:pk>/settle/", table.session_settle, name="session_settle"),
     path("g/<str:token>/s/<int:pk>/history/", table.session_history, name="session_history"),
     path("g/<str:token>/s/<int:pk>/rules/", table.session_rules, name="session_rules"),

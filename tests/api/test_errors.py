@@ -41,7 +41,7 @@ def test_a_serializer_error_names_the_field(edit):
 @pytest.mark.parametrize(
     ("exc", "status", "code"),
     [
-        (exceptions.Throttled(wait=30), 429, "throttled"),
+        (exceptions.Throttled(wait=30), 429, "rate_limited"),
         (exceptions.NotAuthenticated(), 401, "not_authenticated"),
         (exceptions.AuthenticationFailed(), 401, "authentication_failed"),
         (exceptions.PermissionDenied(), 403, "permission_denied"),

@@ -60,9 +60,13 @@ def test_the_hand_page_explains_a_stored_hand_in_korean(client, session):
     assert escape(response.context["hand"].result["explanation"][0]) not in response.text
 
 
-def test_the_hand_page_shows_the_stored_lines_when_the_engine_disagrees(client, session):
+def test_the_hand_page_shows_the_stored_lines_of_a_hand_the_engine_now_explains_otherwise(client, session):
+    # what the 0005 migration keeps for a hand whose stored English the engine no longer gives
     hand = HandFactory(session=session)
-    Hand.objects.filter(pk=hand.pk).update(result={**hand.result, "explanation": ["Scored by an older rule."]})
+    Hand.objects.filter(pk=hand.pk).update(
+        result={**hand.result, "explanation": ["Scored by an older rule."]},
+        explanation=["Scored by an older rule."],
+    )
 
     response = client.get(
         url("hand_detail", session, 1, token=session.group.view_token), HTTP_ACCEPT_LANGUAGE="ko"

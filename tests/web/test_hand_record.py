@@ -59,7 +59,7 @@ def test_a_session_deleted_after_it_was_read_takes_no_hand(session):
     read_early = Session.objects.get(pk=session.pk)
     services.session_delete(session=session)
 
-    with pytest.raises(Session.DoesNotExist):
+    with pytest.raises(services.SessionGone):
         services.hand_record(session=read_early, entry=MADE_15_DIAMONDS)
     assert not Hand.objects.exists()
 

@@ -436,27 +436,48 @@ def test_the_scoreboard_runs_the_same_queries_whatever_the_hands(client, session
     bulk_hands(session, hands)
     path = url("session_board", session)
 
-    with django_assert_num_queries(3):
-        # 1. the link's right and the session's revision (the page's cache key)
-        # 2. the session with its group, by the group's edit token (the page is not cached yet)
-        # 3. the latest 51 live hands (one more than shown, to know if earlier ones exist)
+    with django_assert_num_queries(2):
+        # 1. the session with its group, by the link (its right and the session's revision)
+        # 2. the latest 51 live hands (one more than shown, to know if earlier ones exist)
         response = client.get(path)
     assert response.status_code == 200
 
 
-def test_a_reload_reads_the_board_from_the_cache_until_a_hand_changes_it(
-    client, session, django_assert_num_queries
-):
+def test_a_phone_holding_the_board_gets_304_until_a_hand_changes_it(client, session, django_assert_num_queries):
     bulk_hands(session, 5)
     path = url("session_board", session)
-    client.get(path)
+    etag = client.get(path)["ETag"]
 
     with django_assert_num_queries(1):
-        # 1. the link's right and the session's revision; the page comes from the cache
-        client.get(path)
+        # 1. the session with its group, by the link: the revision is the one the phone holds
+        reload = client.get(path, HTTP_IF_NONE_MATCH=etag)
+    assert reload.status_code == 304
 
     HandFactory(session=session)
-    assert 'id="hand-6"' in client.get(path).text
+    changed = client.get(path, HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200 and 'id="hand-6"' in changed.text
+
+
+@pytest.mark.parametrize(
+    ("what", "request_kwargs"),
+    [
+        pytest.param("language", {"HTTP_ACCEPT_LANGUAGE": "ko"}, id="another-language"),
+        pytest.param("query", {"data": {"before": "3"}}, id="earlier-hands"),
+    ],
+)
+def test_the_board_etag_changes_with_what_the_page_shows(client, session, what, request_kwargs):
+    bulk_hands(session, 5)
+    path = url("session_board", session)
+    etag = client.get(path)["ETag"]
+
+    assert client.get(path, HTTP_IF_NONE_MATCH=etag, **request_kwargs).status_code == 200
+
+
+def test_view_and_edit_links_get_different_boards(client, session):
+    edit = client.get(url("session_board", session))["ETag"]
+    view = client.get(url("session_board", session, token=session.group.view_token), HTTP_IF_NONE_MATCH=edit)
+
+    assert view.status_code == 200 and view["ETag"] != edit
 
 
 @pytest.mark.parametrize("hands", [5, 300])
@@ -464,10 +485,9 @@ def test_the_settlement_runs_the_same_queries_whatever_the_hands(client, session
     bulk_hands(session, hands)
     path = url("session_settle", session)
 
-    with django_assert_num_queries(3):
-        # 1. the group by its edit token
-        # 2. the session, within that group
-        # 3. every live hand's number, kind and payments (for the hand-by-hand transfers)
+    with django_assert_num_queries(2):
+        # 1. the session with its group, by the link
+        # 2. every live hand's number, kind and payments (for the hand-by-hand transfers)
         response = client.get(path)
     assert response.status_code == 200
 
@@ -481,7 +501,7 @@ def test_the_operator_admin_lists_every_model(admin_client, session):
 
 def test_a_double_deck_form_takes_two_called_cards_and_several_partners(db):
     session = SessionFactory(seats=["Ann", "Bo", "Cy", "Di", "Ed", "Fay"], preset="chicago-6p")
-    from mighty_ledger.table import system_of
+    from mighty_ledger.reads import system_of
 
     form = HandForm(form_data({
         "dealer": "Fay", "declarer": "Ann", "contract": {"points": 28, "trump": "S"},
@@ -495,7 +515,7 @@ def test_a_double_deck_form_takes_two_called_cards_and_several_partners(db):
 
 
 def test_a_called_player_is_offered_only_where_the_system_allows_it(db):
-    from mighty_ledger.table import system_of
+    from mighty_ledger.reads import system_of
 
     pagat_session = SessionFactory(preset="pagat-standard")
     korean_session = SessionFactory(preset="korean-standard")

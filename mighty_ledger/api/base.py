@@ -1,0 +1,145 @@
+"""What every API operation shares: the three kinds of view, the error responses, paging.
+
+Calculators (calculators.py) need no link; the ledger (ledger.py, hands.py) is
+reached through the Bearer token's ``Access`` (auth.py), so one group's token
+never reaches another's data. Every error is in the HAND_JSON error shape
+(exceptions.py).
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.parsers import JSONParser
+from rest_framework.permissions import AllowAny
+from rest_framework.renderers import JSONRenderer
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from scoring.problems import InvalidInput, Problem
+
+from ..access import Access
+from .auth import BearerLinkAuthentication, HasLink
+from .exceptions import api_exception_handler
+from .serializers import ErrorsSerializer
+
+# the schema's error responses, all in the HAND_JSON error shape
+ERROR = OpenApiResponse(ErrorsSerializer, description="The error shape: {\"errors\": [{\"field\", \"code\", \"message\"}]}.")
+BAD_REQUEST = OpenApiResponse(ErrorsSerializer, description="Malformed JSON, or a request the rules refuse.")
+UNAUTHENTICATED = OpenApiResponse(ErrorsSerializer, description="No 'Authorization: Bearer <token>' header.")
+FORBIDDEN = OpenApiResponse(ErrorsSerializer, description="A view token tried to write.")
+NOT_FOUND = OpenApiResponse(ErrorsSerializer, description="Unknown token, or nothing with this id in the token's group.")
+READ_ERRORS = {400: BAD_REQUEST, 401: UNAUTHENTICATED, 404: NOT_FOUND, 405: ERROR, 406: ERROR}
+WRITE_ERRORS = {400: BAD_REQUEST, 401: UNAUTHENTICATED, 403: FORBIDDEN, 404: NOT_FOUND, 405: ERROR, 406: ERROR, 415: ERROR}
+# the calculators and group creation are rate limited per address in production (mighty_ledger/ratelimit.py)
+RATE_LIMITED = OpenApiResponse(ErrorsSerializer, description="Too many requests from this address; see Retry-After.")
+PUBLIC_ERRORS = {400: BAD_REQUEST, 405: ERROR, 406: ERROR, 415: ERROR, 429: RATE_LIMITED}
+
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
+    description="Sent again with the same body, the first answer comes back and nothing new is "
+    "recorded; with a different body the answer is 422. At most 200 characters.",
+)
+
+
+class ApiView(APIView):
+    """JSON in, JSON out, every error in the HAND_JSON error shape."""
+
+    parser_classes = [JSONParser]
+    renderer_classes = [JSONRenderer]
+
+    def get_exception_handler(self):
+        return api_exception_handler
+
+
+class PublicView(ApiView):
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+
+
+class LinkView(ApiView):
+    authentication_classes = [BearerLinkAuthentication]
+    permission_classes = [HasLink]
+
+    @property
+    def access(self) -> Access:
+        return self.request.auth
+
+
+class UnknownEndpointView(PublicView):
+    """Any other path under api/v1/: a 404 in the error shape."""
+
+    schema = None  # not an operation of the API
+
+    def _not_found(self, request, *args, **kwargs):
+        return Response(
+            {"errors": [{"field": "", "code": "not_found", "message": f"There is no endpoint at {request.path}."}]},
+            status=status.HTTP_404_NOT_FOUND,
+        )
+
+    get = post = put = patch = delete = _not_found
+
+
+# --- paging ---------------------------------------------------------------------------------
+
+
+class Pages(PageNumberPagination):
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 200
+
+
+def paginated(item_serializer: type[serializers.Serializer], name: str) -> serializers.Serializer:
+    """The schema of a page: count, next, previous and the page's results."""
+    return inline_serializer(name, {
+        "count": serializers.IntegerField(),
+        "next": serializers.URLField(allow_null=True),
+        "previous": serializers.URLField(allow_null=True),
+        "results": item_serializer(many=True),
+    })
+
+
+PAGE_PARAMETERS = [
+    OpenApiParameter("page", OpenApiTypes.INT, description="Page number, from 1."),
+    OpenApiParameter("page_size", OpenApiTypes.INT, description="Items per page, at most 200 (default 50)."),
+]
+
+
+def page_response(view: APIView, queryset, to_json) -> Response:
+    paginator = Pages()
+    items = paginator.paginate_queryset(queryset, view.request, view=view)
+    return paginator.get_paginated_response([to_json(item) for item in items])
+
+
+# --- what a request names ------------------------------------------------------------------
+
+SESSION_ID = OpenApiParameter("session_id", OpenApiTypes.INT, OpenApiParameter.PATH)
+HAND_NUMBER = OpenApiParameter("number", OpenApiTypes.INT, OpenApiParameter.PATH,
+                               description="The hand's number in its session, from 1.")
+
+
+def flag(request, name: str) -> bool:
+    return request.query_params.get(name, "").lower() in ("1", "true", "yes")
+
+
+def idempotency_key_of(request) -> str | None:
+    key = request.headers.get("Idempotency-Key", "").strip()
+    if len(key) > 200:
+        raise InvalidInput([Problem("Idempotency-Key", "too_long", "An Idempotency-Key can be at most 200 characters.")])
+    return key or None
+
+
+def refuse_nul(value: object, field: str = "") -> None:
+    """NUL characters cannot be stored in PostgreSQL text or jsonb: refuse them as input."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise InvalidInput([Problem(field, "bad_character", "Text cannot contain the NUL character.")])
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            refuse_nul(key, field)
+            refuse_nul(item, f"{field}.{key}" if field else str(key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            refuse_nul(item, f"{field}[{index}]")

@@ -1,0 +1,165 @@
+"""The stateless calculators: HAND_JSON in, HAND_JSON out, no link needed.
+
+Each answers exactly what ``python -m scoring`` answers for the same request:
+the engine (``scoring.interface``) reads and checks every request, so its
+problems, with their stable codes, are what a client sees. The serializers here
+document those shapes for the schema. An exception other than InvalidInput is
+a bug in the engine and surfaces as a 500, to be fixed there.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+
+from scoring.describe import describe
+from scoring.interface import (
+    auction_request,
+    check_request,
+    next_request,
+    redeal_request,
+    score_request,
+)
+from scoring.presets import all_presets, get_preset
+from scoring.problems import InvalidInput
+from scoring.redeal import deal_miss_summary
+from scoring.systems import system_as_options
+
+from .base import PUBLIC_ERRORS, READ_ERRORS, PublicView
+from .serializers import (
+    AuctionRequestSerializer,
+    AuctionResultSerializer,
+    CheckResultSerializer,
+    HandRequestSerializer,
+    NextHandRequestSerializer,
+    NextHandSerializer,
+    RedealRequestSerializer,
+    RedealResultSerializer,
+    ScoreResultSerializer,
+)
+
+
+class ScoreView(PublicView):
+    @extend_schema(
+        operation_id="score_hand", tags=["calculators"], request=HandRequestSerializer,
+        responses={200: ScoreResultSerializer, **PUBLIC_ERRORS},
+        summary="Score a hand (HAND_JSON hand → result)",
+    )
+    def post(self, request):
+        return Response(score_request(request.data))
+
+
+class CheckView(PublicView):
+    @extend_schema(
+        operation_id="check_hand", tags=["calculators"], request=HandRequestSerializer,
+        responses={200: CheckResultSerializer, **PUBLIC_ERRORS},
+        summary="Check a hand against every legality rule (200 whether legal or not)",
+        description="An illegal or malformed hand is 200 with legal false; only a body that is not JSON is 400.",
+    )
+    def post(self, request):
+        return Response(check_request(request.data))
+
+
+class AuctionCheckView(PublicView):
+    @extend_schema(
+        operation_id="check_auction", tags=["calculators"], request=AuctionRequestSerializer,
+        responses={200: AuctionResultSerializer, **PUBLIC_ERRORS},
+        summary="Walk an auction and find the first illegal call, the winner and the winning bid",
+    )
+    def post(self, request):
+        return Response(auction_request(request.data))
+
+
+class RedealView(PublicView):
+    @extend_schema(
+        operation_id="check_redeal", tags=["calculators"], request=RedealRequestSerializer,
+        responses={200: RedealResultSerializer, **PUBLIC_ERRORS},
+        summary="Does a hand qualify for a deal miss (redeal), and how likely is one",
+    )
+    def post(self, request):
+        return Response(redeal_request(request.data))
+
+
+class NextHandView(PublicView):
+    @extend_schema(
+        operation_id="next_hand", tags=["calculators"], request=NextHandRequestSerializer,
+        responses={200: NextHandSerializer, **PUBLIC_ERRORS},
+        summary="Who deals, who bids first and who sits out on the coming hand",
+    )
+    def post(self, request):
+        return Response(next_request(request.data))
+
+
+# --- systems ---------------------------------------------------------------------------
+
+
+class RuleSectionSerializer(serializers.Serializer):
+    title = serializers.CharField(allow_blank=True)
+    lines = serializers.ListField(child=serializers.CharField())
+
+
+class DealMissCriterionSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    rule = serializers.CharField(help_text="What the criterion asks, in words.")
+    probability = serializers.FloatField(allow_null=True, help_text="Chance that a random deal meets it.")
+    probability_exact = serializers.CharField(allow_null=True)
+
+
+class DealMissSerializer(serializers.Serializer):
+    criteria = DealMissCriterionSerializer(many=True)
+    threshold = serializers.CharField()
+    fine = serializers.IntegerField()
+    probability = serializers.FloatField(allow_null=True, help_text="Chance that a random deal qualifies under any criterion.")
+    probability_exact = serializers.CharField(allow_null=True)
+
+
+class SystemOutputSerializer(serializers.Serializer):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    description = serializers.CharField(allow_blank=True)
+    source = serializers.CharField(allow_blank=True)
+    options = serializers.DictField(help_text="Every option, in the HAND_JSON Options shape.")
+    rules_in_words = RuleSectionSerializer(many=True, help_text="The system described in words, section by section.")
+    deal_miss = DealMissSerializer()
+
+
+@lru_cache(maxsize=64)
+def system_json(slug: str) -> dict:
+    """A preset as the API shows it; cached, since the exact odds take a moment to count."""
+    preset = get_preset(slug)
+    system = preset.system()
+    return SystemOutputSerializer({
+        "slug": preset.slug, "name": preset.name, "description": preset.description,
+        "source": preset.source, "options": system_as_options(system),
+        "rules_in_words": [
+            {"title": str(section.title), "lines": [str(line) for line in section.lines]}
+            for section in describe(system)
+        ],
+        "deal_miss": deal_miss_summary(system).as_json(),
+    }).data
+
+
+class SystemListView(PublicView):
+    @extend_schema(
+        operation_id="list_systems", tags=["calculators"],
+        responses={200: SystemOutputSerializer(many=True), **READ_ERRORS},
+        summary="Every preset scoring system, with its options, its rules in words and its deal-miss criteria",
+    )
+    def get(self, request):
+        return Response([system_json(preset.slug) for preset in all_presets()])
+
+
+class SystemDetailView(PublicView):
+    @extend_schema(
+        operation_id="get_system", tags=["calculators"],
+        responses={200: SystemOutputSerializer, **READ_ERRORS},
+        summary="One preset scoring system",
+    )
+    def get(self, request, slug: str):
+        try:
+            return Response(system_json(slug))
+        except InvalidInput as error:
+            return Response(error.as_json(), status=status.HTTP_404_NOT_FOUND)

@@ -1,0 +1,173 @@
+"""A session's hands and events over the API: record, read, amend, delete, restore.
+
+The server numbers every hand; an Idempotency-Key makes a retried post safe,
+and an edit must name the version it read (409 with the current hand when it
+is stale).
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_serializer,
+)
+from rest_framework import serializers, status
+from rest_framework.response import Response
+
+from scoring.problems import InvalidInput, Problem
+
+from .. import services
+from ..models import Hand
+from .base import (
+    HAND_NUMBER,
+    IDEMPOTENCY_KEY,
+    PAGE_PARAMETERS,
+    READ_ERRORS,
+    SESSION_ID,
+    WRITE_ERRORS,
+    LinkView,
+    flag,
+    idempotency_key_of,
+    page_response,
+    paginated,
+    refuse_nul,
+)
+from .serializers import (
+    ErrorsSerializer,
+    HandEntrySerializer,
+    HandOutputSerializer,
+    StaleVersionSerializer,
+    hand_json,
+)
+
+
+def _entry_from(body: object, *, drop: tuple[str, ...] = ()) -> dict:
+    """The hand entered: the body itself (HAND_JSON fields at the top) or its "entry" object."""
+    if not isinstance(body, dict):
+        raise InvalidInput([Problem("", "bad_type", "A hand must be a JSON object.")])
+    if isinstance(body.get("entry"), dict):
+        entry = dict(body["entry"])
+    else:
+        entry = {key: value for key, value in body.items() if key not in drop}
+    refuse_nul(entry)
+    return entry
+
+
+def _record(view: LinkView, session_id: int, kind: str, entry: dict) -> Response:
+    hand, created = services.hand_record(
+        session=view.access.session(session_id), entry=entry, kind=kind,
+        idempotency_key=idempotency_key_of(view.request), by=view.access.actor("api"),
+    )
+    headers = {} if created else {"Idempotent-Replayed": "true"}
+    return Response(hand_json(hand), status=status.HTTP_201_CREATED if created else status.HTTP_200_OK, headers=headers)
+
+
+RECORD_RESPONSES = {
+    201: HandOutputSerializer,
+    200: OpenApiResponse(HandOutputSerializer, description="The same Idempotency-Key and body again: the first hand, nothing new recorded."),
+    **WRITE_ERRORS,
+    422: OpenApiResponse(ErrorsSerializer, description="The Idempotency-Key was used before with a different body."),
+}
+
+
+class HandListView(LinkView):
+    @extend_schema(
+        operation_id="list_hands", tags=["hands"],
+        parameters=[SESSION_ID, *PAGE_PARAMETERS,
+                    OpenApiParameter("include_deleted", OpenApiTypes.BOOL, description="Also list deleted hands.")],
+        responses={200: paginated(HandOutputSerializer, "HandPage"), **READ_ERRORS},
+        summary="A session's hands and events, in order",
+    )
+    def get(self, request, session_id: int):
+        hands = self.access.session(session_id).hands.all()
+        if not flag(request, "include_deleted"):
+            hands = hands.live()
+        return page_response(self, hands.in_order(), hand_json)
+
+
+class HandCreateView(LinkView):
+    @extend_schema(
+        operation_id="record_hand", tags=["hands"], parameters=[SESSION_ID, IDEMPOTENCY_KEY],
+        request=HandEntrySerializer, responses=RECORD_RESPONSES,
+        summary="Record a scored hand as the session's next number",
+        description="The body is a HAND_JSON hand; the session's seats and frozen system always apply, so "
+        "system, options and seats may be left out. The server numbers the hand.",
+    )
+    def post(self, request, session_id: int):
+        entry = _entry_from(request.data, drop=("kind",))
+        kind = request.data.get("kind", Hand.SCORED) if isinstance(request.data, dict) else Hand.SCORED
+        return _record(self, session_id, kind, entry)
+
+
+class HandsView(HandListView, HandCreateView):
+    """GET lists, POST records a hand."""
+
+
+class EventCreateView(LinkView):
+    @extend_schema_serializer(component_name="EventCreateInput")
+    class InputSerializer(serializers.Serializer):
+        kind = serializers.ChoiceField(choices=[Hand.DEAL_MISS, Hand.ALL_PASS])
+        dealer = serializers.CharField(max_length=40)
+        shown_by = serializers.CharField(max_length=40, required=False, help_text="Deal miss: who showed the hand.")
+        fine = serializers.IntegerField(min_value=0, max_value=1000, required=False, help_text="Deal miss: the fine the dealer pays into the pot; the system's when left out.")
+        cards = serializers.ListField(child=serializers.CharField(max_length=8), required=False, max_length=20,
+                                      help_text="Deal miss: the hand shown; when given, it must qualify.")
+
+    @extend_schema(
+        operation_id="record_event", tags=["hands"], parameters=[SESSION_ID, IDEMPOTENCY_KEY],
+        request=InputSerializer, responses=RECORD_RESPONSES,
+        summary="Record a deal miss (redeal) or an all-pass throw-in as the session's next number",
+    )
+    def post(self, request, session_id: int):
+        params = self.InputSerializer(data=request.data)
+        params.is_valid(raise_exception=True)
+        entry = dict(params.validated_data)
+        kind = entry.pop("kind")
+        return _record(self, session_id, kind, entry)
+
+
+class HandDetailView(LinkView):
+    @extend_schema_serializer(component_name="HandAmendInput")
+    class InputSerializer(HandEntrySerializer):
+        version = serializers.IntegerField(help_text="The version read; a stale one is refused with 409.")
+
+    @extend_schema(operation_id="get_hand", tags=["hands"], parameters=[SESSION_ID, HAND_NUMBER],
+                   responses={200: HandOutputSerializer, **READ_ERRORS}, summary="One hand")
+    def get(self, request, session_id: int, number: int):
+        return Response(hand_json(self.access.hand(self.access.session(session_id), number)))
+
+    @extend_schema(
+        operation_id="amend_hand", tags=["hands"], parameters=[SESSION_ID, HAND_NUMBER], request=InputSerializer,
+        responses={200: HandOutputSerializer, **WRITE_ERRORS,
+                   409: OpenApiResponse(StaleVersionSerializer, description="The version is stale: someone changed the hand first; the body holds it as it is now.")},
+        summary="Replace a hand's entry; send the version you read",
+        description="The body is the hand (HAND_JSON fields, or them inside \"entry\") plus \"version\". "
+        "A deal miss or all-pass takes its dealer, shown_by and fine the same way.",
+    )
+    def put(self, request, session_id: int, number: int):
+        body = request.data
+        version = body.get("version") if isinstance(body, dict) else None
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise InvalidInput([Problem("version", "missing" if version is None else "bad_type",
+                                        "Send the hand's version (a whole number) as read, so no one's change is lost.")])
+        entry = _entry_from(body, drop=("version", "kind"))
+        hand = self.access.hand(self.access.session(session_id), number)
+        return Response(hand_json(services.hand_amend(hand=hand, entry=entry, version=version, by=self.access.actor("api"))))
+
+    @extend_schema(operation_id="delete_hand", tags=["hands"], parameters=[SESSION_ID, HAND_NUMBER],
+                   responses={200: HandOutputSerializer, **WRITE_ERRORS},
+                   summary="Delete a hand (its number stays taken; it can be restored)")
+    def delete(self, request, session_id: int, number: int):
+        hand = self.access.hand(self.access.session(session_id), number)
+        return Response(hand_json(services.hand_delete(hand=hand, by=self.access.actor("api"))))
+
+
+class HandRestoreView(LinkView):
+    @extend_schema(operation_id="restore_hand", tags=["hands"], parameters=[SESSION_ID, HAND_NUMBER], request=None,
+                   responses={200: HandOutputSerializer, **WRITE_ERRORS}, summary="Restore a deleted hand")
+    def post(self, request, session_id: int, number: int):
+        hand = self.access.hand(self.access.session(session_id), number)
+        return Response(hand_json(services.hand_restore(hand=hand, by=self.access.actor("api"))))

@@ -1,0 +1,293 @@
+"""A group's ledger over the API: the group, its players, sessions, settlement and history.
+
+Every operation reaches its objects through the Bearer token's ``Access``
+(auth.py); a view parses, calls one service or one read (mighty_ledger.reads),
+and serialises. The hands of a session are in hands.py.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
+from rest_framework import serializers, status
+from rest_framework.response import Response
+
+from scoring.problems import InvalidInput, Problem
+from scoring.settle import Transfer
+
+from .. import reads, services
+from ..models import Player, Revision, Session
+from .base import (
+    PAGE_PARAMETERS,
+    PUBLIC_ERRORS,
+    READ_ERRORS,
+    SESSION_ID,
+    WRITE_ERRORS,
+    LinkView,
+    PublicView,
+    flag,
+    page_response,
+    paginated,
+    refuse_nul,
+)
+from .serializers import (
+    MoneyTransferSerializer,
+    RevisionOutputSerializer,
+    SessionOutputSerializer,
+    TransferSerializer,
+    revision_json,
+    session_json,
+)
+
+# --- groups and players ------------------------------------------------------------------
+
+
+def _links(request) -> dict:
+    def url(name: str) -> str:
+        return request.build_absolute_uri(reverse(f"api:{name}"))
+
+    return {"group": url("group"), "players": url("players"), "sessions": url("sessions"),
+            "revisions": url("revisions")}
+
+
+class LinksSerializer(serializers.Serializer):
+    group = serializers.URLField()
+    players = serializers.URLField()
+    sessions = serializers.URLField()
+    revisions = serializers.URLField()
+
+
+class PlayerOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+def _api_actor() -> services.Actor:
+    return services.Actor("api")
+
+
+class GroupCreateView(PublicView):
+    @extend_schema_serializer(component_name="GroupCreateInput")
+    class InputSerializer(serializers.Serializer):
+        name = serializers.CharField(max_length=80)
+        players = serializers.ListField(child=serializers.CharField(max_length=40), required=False, max_length=50,
+                                        help_text="Names of the players to add at once.")
+
+    @extend_schema_serializer(component_name="GroupCreateOutput")
+    class OutputSerializer(serializers.Serializer):
+        id = serializers.IntegerField()
+        name = serializers.CharField()
+        edit_token = serializers.CharField(help_text="Reads and writes: keep it among the players.")
+        view_token = serializers.CharField(help_text="Reads only: safe to share with onlookers.")
+        players = PlayerOutputSerializer(many=True)
+        links = LinksSerializer()
+
+    @extend_schema(
+        operation_id="create_group", tags=["groups"], request=InputSerializer,
+        responses={201: OutputSerializer, **PUBLIC_ERRORS}, auth=[],
+        summary="Create a group; the answer holds its edit and view tokens (shown only here)",
+    )
+    def post(self, request):
+        params = self.InputSerializer(data=request.data)
+        params.is_valid(raise_exception=True)
+        group = services.group_create(name=params.validated_data["name"],
+                                      player_names=params.validated_data.get("players", []), by=_api_actor())
+        return Response(self.OutputSerializer({
+            "id": group.id, "name": group.name, "edit_token": group.edit_token, "view_token": group.view_token,
+            "players": group.players.all(), "links": _links(request),
+        }).data, status=status.HTTP_201_CREATED)
+
+
+class GroupDetailView(LinkView):
+    @extend_schema_serializer(component_name="GroupDetailOutput")
+    class OutputSerializer(serializers.Serializer):
+        id = serializers.IntegerField()
+        name = serializers.CharField()
+        right = serializers.ChoiceField(choices=["edit", "view"], help_text="What the token sent may do.")
+        created_at = serializers.DateTimeField()
+        players = PlayerOutputSerializer(many=True)
+        links = LinksSerializer()
+
+    @extend_schema(operation_id="get_group", tags=["groups"], responses={200: OutputSerializer, **READ_ERRORS},
+                   summary="The group of the Bearer token")
+    def get(self, request):
+        group = self.access.group
+        return Response(self.OutputSerializer({
+            "id": group.id, "name": group.name, "right": self.access.right, "created_at": group.created_at,
+            "players": group.players.all(), "links": _links(request),
+        }).data)
+
+
+class PlayerListView(LinkView):
+    @extend_schema(operation_id="list_players", tags=["groups"],
+                   responses={200: PlayerOutputSerializer(many=True), **READ_ERRORS}, summary="The group's players")
+    def get(self, request):
+        players = Player.objects.filter(group=self.access.group)
+        return Response(PlayerOutputSerializer(players, many=True).data)
+
+
+class PlayerCreateView(LinkView):
+    @extend_schema_serializer(component_name="PlayerCreateInput")
+    class InputSerializer(serializers.Serializer):
+        name = serializers.CharField(max_length=40)
+
+    @extend_schema(operation_id="add_player", tags=["groups"], request=InputSerializer,
+                   responses={201: PlayerOutputSerializer, **WRITE_ERRORS}, summary="Add a player to the group")
+    def post(self, request):
+        params = self.InputSerializer(data=request.data)
+        params.is_valid(raise_exception=True)
+        player = services.player_add(group=self.access.group, name=params.validated_data["name"],
+                                     by=self.access.actor("api"))
+        return Response(PlayerOutputSerializer(player).data, status=status.HTTP_201_CREATED)
+
+
+class PlayersView(PlayerListView, PlayerCreateView):
+    """GET lists, POST adds: two operations on one URL."""
+
+
+# --- sessions ------------------------------------------------------------------------------
+
+
+class SessionListView(LinkView):
+    @extend_schema(
+        operation_id="list_sessions", tags=["sessions"],
+        parameters=[*PAGE_PARAMETERS, OpenApiParameter("deleted", OpenApiTypes.BOOL, description="List the deleted sessions instead (to restore one).")],
+        responses={200: paginated(SessionOutputSerializer, "SessionPage"), **READ_ERRORS},
+        summary="The group's sessions, newest first",
+    )
+    def get(self, request):
+        sessions = Session.objects.filter(group=self.access.group)
+        sessions = sessions.deleted() if flag(request, "deleted") else sessions.live()
+        return page_response(self, sessions.newest_first(), session_json)
+
+
+class SessionCreateView(LinkView):
+    @extend_schema_serializer(component_name="SessionCreateInput")
+    class InputSerializer(serializers.Serializer):
+        seats = serializers.ListField(child=serializers.CharField(max_length=40), max_length=8,
+                                      help_text="Players of the group, clockwise.")
+        preset = serializers.CharField(max_length=40, required=False, help_text="A preset slug (GET /api/v1/systems).")
+        system = serializers.CharField(max_length=40, required=False, help_text="Another name for preset, as in HAND_JSON.")
+        overrides = serializers.DictField(required=False, help_text="Options that differ from the preset's (the Options shape).")
+        first_dealer = serializers.CharField(max_length=40, required=False, help_text="Defaults to the first seat.")
+        played_on = serializers.DateField(required=False)
+        title = serializers.CharField(max_length=80, required=False, allow_blank=True)
+        stake_per_point = serializers.DecimalField(max_digits=12, decimal_places=2, min_value=0, required=False, allow_null=True)
+        currency = serializers.CharField(max_length=8, required=False, allow_blank=True)
+        rounding_unit = serializers.DecimalField(max_digits=12, decimal_places=2, min_value=Decimal("0.01"), required=False, allow_null=True)
+        chips_start = serializers.IntegerField(min_value=0, max_value=1_000_000_000, required=False, allow_null=True)
+        chips_per_point = serializers.IntegerField(min_value=1, max_value=1_000_000, required=False, allow_null=True)
+
+    @extend_schema(operation_id="start_session", tags=["sessions"], request=InputSerializer,
+                   responses={201: SessionOutputSerializer, **WRITE_ERRORS},
+                   summary="Seat the players and freeze the scoring system for the evening")
+    def post(self, request):
+        params = self.InputSerializer(data=request.data)
+        params.is_valid(raise_exception=True)
+        values = dict(params.validated_data)
+        preset = values.pop("preset", None) or values.pop("system", None) or "pagat-standard"
+        values.pop("system", None)
+        refuse_nul(values.get("overrides"), "overrides")
+        session = services.session_start(group=self.access.group, preset=preset, by=self.access.actor("api"), **values)
+        return Response(session_json(session), status=status.HTTP_201_CREATED)
+
+
+class SessionsView(SessionListView, SessionCreateView):
+    """GET lists, POST starts a session."""
+
+
+class SessionDetailView(LinkView):
+    @extend_schema(operation_id="get_session", tags=["sessions"], parameters=[SESSION_ID],
+                   responses={200: SessionOutputSerializer, **READ_ERRORS}, summary="One session with its totals")
+    def get(self, request, session_id: int):
+        return Response(session_json(self.access.session(session_id)))
+
+    @extend_schema(operation_id="delete_session", tags=["sessions"], parameters=[SESSION_ID],
+                   responses={200: SessionOutputSerializer, **WRITE_ERRORS},
+                   summary="Delete a session (it can be restored; nothing is ever lost)")
+    def delete(self, request, session_id: int):
+        session = services.session_delete(session=self.access.session(session_id), by=self.access.actor("api"))
+        return Response(session_json(session))
+
+
+class SessionRestoreView(LinkView):
+    @extend_schema(operation_id="restore_session", tags=["sessions"], parameters=[SESSION_ID], request=None,
+                   responses={200: SessionOutputSerializer, **WRITE_ERRORS}, summary="Restore a deleted session")
+    def post(self, request, session_id: int):
+        session = self.access.session(session_id, include_deleted=True)
+        session = services.session_restore(session=session, by=self.access.actor("api"))
+        return Response(session_json(session))
+
+
+# --- settlement and history ----------------------------------------------------------------
+
+
+def _transfers_json(transfers: list[Transfer] | None) -> list[dict] | None:
+    return None if transfers is None else [transfer.as_json() for transfer in transfers]
+
+
+class SettlementView(LinkView):
+    @extend_schema_serializer(component_name="HandSettlement")
+    class HandSettlementSerializer(serializers.Serializer):
+        number = serializers.IntegerField()
+        kind = serializers.CharField()
+        payments = serializers.DictField(child=serializers.IntegerField())
+        transfers = TransferSerializer(many=True)
+
+    @extend_schema_serializer(component_name="SettlementOutput")
+    class OutputSerializer(serializers.Serializer):
+        totals = serializers.DictField(child=serializers.IntegerField(), help_text="Points per seat.")
+        pot = serializers.IntegerField(help_text="Deal-miss fines not yet won; settled as the party 'pot'.")
+        transfers = TransferSerializer(many=True, help_text="The fewest transfers, in points, that settle the session.")
+        currency = serializers.CharField(allow_blank=True)
+        rounding_unit = serializers.CharField(allow_null=True, help_text="What money is rounded to: the session's unit, else the currency's minor unit (0.01, or 1 for won and yen); null without a stake.")
+        money = serializers.DictField(child=serializers.CharField(), allow_null=True, help_text="Money per seat at the stake, rounded to the unit; null without a stake.")
+        money_transfers = MoneyTransferSerializer(many=True, allow_null=True)
+        chips = serializers.DictField(child=serializers.IntegerField(), allow_null=True, help_text="Chips in front of each seat; null without chips.")
+        chip_transfers = TransferSerializer(many=True, allow_null=True, help_text="The fewest transfers in chips; null without chips.")
+        settle_in = serializers.ChoiceField(choices=["money", "chips", "points"], help_text="What the table settles in: money with a stake, else chips, else points.")
+        hands = serializers.ListField(child=serializers.DictField(), help_text="Each live hand's payments and the transfers that settle it alone.")
+
+    @extend_schema(operation_id="settle_session", tags=["sessions"], parameters=[SESSION_ID],
+                   responses={200: OutputSerializer, **READ_ERRORS},
+                   summary="Totals, money or chips, the fewest transfers, and each hand's transfers")
+    def get(self, request, session_id: int):
+        session = self.access.session(session_id)
+        settlement = reads.session_settlement(session)
+        money = settlement.money
+        return Response(self.OutputSerializer({
+            "totals": session.totals, "pot": settlement.pot,
+            "transfers": _transfers_json(settlement.transfers),
+            "currency": session.currency,
+            "rounding_unit": str(settlement.stakes.unit) if money is not None else None,
+            "money": None if money is None else {seat: str(amount) for seat, amount in money.items()},
+            "money_transfers": _transfers_json(settlement.money_transfers),
+            "chips": settlement.chips, "chip_transfers": _transfers_json(settlement.chip_transfers),
+            "settle_in": settlement.unit,
+            "hands": [
+                {"number": hand.number, "kind": hand.kind, "payments": hand.payments,
+                 "transfers": _transfers_json(hand.transfers)}
+                for hand in settlement.hands
+            ],
+        }).data)
+
+
+class RevisionListView(LinkView):
+    @extend_schema(
+        operation_id="list_revisions", tags=["history"],
+        parameters=[*PAGE_PARAMETERS, OpenApiParameter("session", OpenApiTypes.INT, description="Only this session's changes.")],
+        responses={200: paginated(RevisionOutputSerializer, "RevisionPage"), **READ_ERRORS},
+        summary="Every change made to the group, newest first, with the state before and after",
+    )
+    def get(self, request):
+        revisions = Revision.objects.filter(group=self.access.group).select_related("hand")
+        if "session" in request.query_params:
+            try:
+                session_id = int(request.query_params["session"])
+            except ValueError:
+                raise InvalidInput([Problem("session", "bad_type", "session must be a session's id.")]) from None
+            revisions = revisions.filter(session=self.access.session(session_id, include_deleted=True))
+        return page_response(self, revisions, revision_json)

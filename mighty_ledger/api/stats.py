@@ -1,0 +1,254 @@
+"""The group's statistics and the payments marked at the table, over the API.
+
+``GET /api/v1/stats`` answers the statistics page's figures for the link's
+group (``players``, ``pairs`` and ``series`` are a public contract: more
+fields may be added, none renamed); ``made`` and ``won`` are counts. Payments
+are recorded with ``POST /api/v1/sessions/{id}/payments``, listed by ``GET``
+on the same URL and undone with ``DELETE …/payments/{payment_id}`` (the row
+and its revision stay).
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
+from rest_framework import serializers, status
+from rest_framework.response import Response
+
+from scoring.presets import get_preset
+from scoring.problems import InvalidInput, Problem
+
+from .. import services, stats
+from ..models import Payment, Session
+from .base import READ_ERRORS, SESSION_ID, WRITE_ERRORS, LinkView
+
+
+def _invalid(field: str, code: str, message: str) -> InvalidInput:
+    return InvalidInput([Problem(field, code, message)])
+
+
+# --- statistics ---------------------------------------------------------------------------------
+
+
+class DeclarerSerializer(serializers.Serializer):
+    hands = serializers.IntegerField()
+    made = serializers.IntegerField(help_text="Contracts made, a count.")
+    average_contract = serializers.FloatField(allow_null=True)
+    no_trump = serializers.IntegerField(help_text="Hands declared in no trump.")
+    no_friend = serializers.IntegerField(help_text="Hands declared with no friend announced.")
+    no_friend_made = serializers.IntegerField()
+    runs = serializers.IntegerField(help_text="Hands whose result doubled for a run.")
+
+
+class PartnerSerializer(serializers.Serializer):
+    hands = serializers.IntegerField()
+    made = serializers.IntegerField(help_text="Contracts made, a count.")
+
+
+class DefenderSerializer(serializers.Serializer):
+    hands = serializers.IntegerField()
+    won = serializers.IntegerField(help_text="Contracts set, a count.")
+    back_runs = serializers.IntegerField()
+
+
+@extend_schema_serializer(component_name="PlayerStats")
+class PlayerStatsSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    hands = serializers.IntegerField(help_text="Scored hands played; declarer + partner + defender hands.")
+    sat_out = serializers.IntegerField()
+    declarer = DeclarerSerializer()
+    partner = PartnerSerializer()
+    defender = DefenderSerializer()
+    points = serializers.IntegerField(help_text="Every payment, pot shares and deal-miss fines included: "
+                                      "the sum of the sessions' totals.")
+    runs = serializers.IntegerField(help_text="As declarer.")
+    back_runs = serializers.IntegerField(help_text="As defender.")
+    biggest_win = serializers.IntegerField(help_text="The most won in one hand (0 if never up).")
+    biggest_loss = serializers.IntegerField(help_text="The most lost in one hand, negative (0 if never down).")
+    money = serializers.DictField(child=serializers.CharField(), help_text="Per currency, exact decimal strings.")
+
+
+@extend_schema_serializer(component_name="PairStats")
+class PairSerializer(serializers.Serializer):
+    players = serializers.ListField(child=serializers.CharField(), min_length=2, max_length=2)
+    hands = serializers.IntegerField(help_text="Hands on the declarer's team together.")
+    made = serializers.IntegerField(help_text="Of those, contracts made (a count).")
+
+
+@extend_schema_serializer(component_name="ContractStats")
+class ContractSerializer(serializers.Serializer):
+    points = serializers.IntegerField()
+    trump = serializers.CharField()
+    bid = serializers.IntegerField()
+    made = serializers.IntegerField()
+
+
+@extend_schema_serializer(component_name="SeriesPoint")
+class SeriesSerializer(serializers.Serializer):
+    session = serializers.IntegerField()
+    hand = serializers.IntegerField(help_text="The hand's number in its session.")
+    totals = serializers.DictField(child=serializers.IntegerField(), help_text="Running totals after this hand.")
+
+
+def stats_json(record: stats.Stats) -> dict:
+    return {
+        "players": [
+            {
+                "name": p.name, "hands": p.hands, "sat_out": p.sat_out,
+                "declarer": {
+                    "hands": p.declarer.hands, "made": p.declarer.made,
+                    "average_contract": p.declarer.average_contract, "no_trump": p.declarer.no_trump,
+                    "no_friend": p.declarer.no_friend, "no_friend_made": p.declarer.no_friend_made,
+                    "runs": p.declarer.runs,
+                },
+                "partner": {"hands": p.partner.hands, "made": p.partner.made},
+                "defender": {"hands": p.defender.hands, "won": p.defender.won, "back_runs": p.defender.back_runs},
+                "points": p.points, "runs": p.runs, "back_runs": p.back_runs,
+                "biggest_win": p.biggest_win, "biggest_loss": p.biggest_loss,
+                "money": {currency: str(amount) for currency, amount in p.money.items()},
+            }
+            for p in record.players
+        ],
+        "pairs": [{"players": list(pair.players), "hands": pair.hands, "made": pair.made} for pair in record.pairs],
+        "contracts": [{"points": c.points, "trump": c.trump, "bid": c.bid, "made": c.made} for c in record.contracts],
+        "series": [{"session": s.session, "hand": s.hand, "totals": s.totals} for s in record.series],
+        "systems": list(record.systems),
+        "hands": record.hands,
+    }
+
+
+class StatsView(LinkView):
+    @extend_schema_serializer(component_name="StatsOutput")
+    class OutputSerializer(serializers.Serializer):
+        players = PlayerStatsSerializer(many=True)
+        pairs = PairSerializer(many=True)
+        contracts = ContractSerializer(many=True)
+        series = SeriesSerializer(many=True)
+        systems = serializers.ListField(child=serializers.CharField(),
+                                        help_text="The scoring systems whose points are added up; "
+                                        "more than one means points of different systems are summed.")
+        hands = serializers.IntegerField(help_text="Scored hands counted.")
+
+    @extend_schema(
+        operation_id="group_stats", tags=["statistics"],
+        parameters=[
+            OpenApiParameter("session", OpenApiTypes.INT, description="Only this session."),
+            OpenApiParameter("since", OpenApiTypes.DATE, description="Only sessions played on or after this date."),
+            OpenApiParameter("system", OpenApiTypes.STR, description="Only sessions scored with this preset slug."),
+        ],
+        responses={200: OutputSerializer, **READ_ERRORS},
+        summary="Per-player statistics, partnerships, contracts and running totals of the link's group",
+    )
+    def get(self, request):
+        filters = self._filters(request.query_params)
+        sessions = list(filters.sessions(self.access.group))
+        if filters.session_id is not None and not sessions:
+            raise Http404("No such session in this group.")
+        return Response(stats_json(stats.stats_of(sessions)))
+
+    @staticmethod
+    def _filters(params) -> stats.Filters:
+        problems = []
+        session_id = since = None
+        raw = params.get("session")
+        if raw is not None:
+            if not raw.isdigit() or not 0 < int(raw) < 2**63:
+                problems.append(Problem("session", "bad_type", "session must be a session's id."))
+            else:
+                session_id = int(raw)
+        raw = params.get("since")
+        if raw is not None:
+            try:
+                since = datetime.date.fromisoformat(raw)
+            except ValueError:
+                problems.append(Problem("since", "bad_date", "since must be a date, YYYY-MM-DD."))
+        system = params.get("system") or None
+        if system is not None:
+            try:
+                get_preset(system)
+            except InvalidInput as error:
+                problems.extend(error.problems)
+        if problems:
+            raise InvalidInput(problems)
+        return stats.Filters(session_id=session_id, since=since, system=system)
+
+
+# --- payments ------------------------------------------------------------------------------------
+
+
+@extend_schema_serializer(component_name="Payment")
+class PaymentSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    to = serializers.CharField()
+    amount = serializers.CharField(help_text="Exact decimal amount, as a string.")
+    unit = serializers.ChoiceField(choices=[Payment.MONEY, Payment.CHIPS, Payment.POINTS])
+    currency = serializers.CharField(allow_blank=True)
+    created_at = serializers.DateTimeField()
+    undone = serializers.BooleanField()
+
+    def get_fields(self):
+        # "from" is a Python keyword: the field is added under its public name
+        return {"from": serializers.CharField(), **super().get_fields()}
+
+
+def payment_json(payment: Payment) -> dict:
+    return {
+        "id": payment.pk, "from": payment.payer, "to": payment.payee, "amount": str(payment.amount),
+        "unit": payment.unit, "currency": payment.currency,
+        "created_at": payment.created_at.isoformat(), "undone": payment.undone_at is not None,
+    }
+
+
+def session_payments_json(session: Session) -> list[dict]:
+    """The payments still counted for a session, for its settlement (one query)."""
+    return [payment_json(payment) for payment in session.payments.standing()]
+
+
+PAYMENT_ID = OpenApiParameter("payment_id", OpenApiTypes.INT, OpenApiParameter.PATH)
+
+
+class PaymentsView(LinkView):
+    class InputSerializer(serializers.Serializer):
+        to = serializers.CharField(max_length=40)
+        amount = serializers.DecimalField(max_digits=12, decimal_places=2,
+                                          help_text="What was paid, in the settlement's unit.")
+
+        def get_fields(self):
+            return {"from": serializers.CharField(max_length=40), **super().get_fields()}
+
+    @extend_schema(operation_id="list_payments", tags=["payments"], parameters=[SESSION_ID],
+                   responses={200: PaymentSerializer(many=True), **READ_ERRORS},
+                   summary="The payments marked for this session and not undone")
+    def get(self, request, session_id: int):
+        return Response(session_payments_json(self.access.session(session_id)))
+
+    @extend_schema(operation_id="record_payment", tags=["payments"], parameters=[SESSION_ID],
+                   request=InputSerializer, responses={201: PaymentSerializer, **WRITE_ERRORS},
+                   summary="Mark a transfer of the settlement as paid (it never changes the scores)")
+    def post(self, request, session_id: int):
+        session = self.access.session(session_id)
+        body = self.InputSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        payment = services.payment_record(
+            session=session, payer=body.validated_data["from"], payee=body.validated_data["to"],
+            amount=body.validated_data["amount"], by=self.access.actor("api"),
+        )
+        return Response(payment_json(payment), status=status.HTTP_201_CREATED)
+
+
+class PaymentUndoView(LinkView):
+    @extend_schema(operation_id="undo_payment", tags=["payments"], parameters=[SESSION_ID, PAYMENT_ID],
+                   request=None, responses={200: PaymentSerializer, **WRITE_ERRORS},
+                   summary="Undo a payment marked by mistake (kept in the history)")
+    def delete(self, request, session_id: int, payment_id: int):
+        session = self.access.session(session_id)
+        try:
+            payment = session.payments.get(pk=payment_id)
+        except Payment.DoesNotExist:
+            raise Http404("No such payment in this session.") from None
+        if payment.undone_at is not None:
+            raise _invalid("payment", "already_undone", "This payment was already undone.")
+        return Response(payment_json(services.payment_undo(payment=payment, by=self.access.actor("api"))))
