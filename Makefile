@@ -24,9 +24,11 @@ run: setup
 
 # The app as it runs for real: DEBUG off, PostgreSQL, hashed static files served
 # by whitenoise, gunicorn workers from the core count (gunicorn.conf.py). Needs
-# SECRET_KEY, ALLOWED_HOSTS and DATABASE_URL in the environment; see README.
+# SECRET_KEY, ALLOWED_HOSTS and DATABASE_URL in the environment, and REDIS_URL
+# for more than one worker (the rate limits' shared counts); see README.
+# gunicorn.conf.py run on its own checks those first, before anything is migrated.
 serve: setup
-	@test -n "$${DATABASE_URL:-}" || { echo "make serve needs DATABASE_URL=postgres://..." >&2; exit 1; }
+	@$(PYTHON) gunicorn.conf.py
 	DEBUG=false $(PYTHON) manage.py check --deploy
 	DEBUG=false $(PYTHON) manage.py migrate --no-input
 	DEBUG=false $(PYTHON) manage.py load_presets

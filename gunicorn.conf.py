@@ -1,7 +1,12 @@
 """gunicorn settings for `make serve`: `gunicorn -c gunicorn.conf.py mighty_ledger.wsgi`.
 
 Production mode runs on PostgreSQL only: SQLite serialises every writer, so
-several workers on one file would queue behind each other's hands.
+several workers on one file would queue behind each other's hands. More than one
+worker needs REDIS_URL: the rate limits are counted in the cache, and without
+Redis each worker would keep its own count (five workers, five times the limit).
+The database cache is no way out: its increment is a read then a write, so
+workers racing on one count still undercount it, and every counted request
+would cost the database a write.
 """
 
 import multiprocessing
@@ -17,12 +22,20 @@ bind = os.environ.get("BIND", "127.0.0.1:8000")
 # gunicorn's rule of thumb: 2 x cores + 1 sync workers; a hand is a few ms of
 # CPU and a few queries, so workers mostly wait on PostgreSQL
 workers = int(os.environ.get("WEB_CONCURRENCY", 2 * multiprocessing.cpu_count() + 1))
+if workers > 1 and not os.environ.get("REDIS_URL"):
+    raise SystemExit(
+        f"make serve would start {workers} workers, and without REDIS_URL each would count the rate "
+        "limits on its own. Set REDIS_URL=redis://host:6379/0 (the counts every worker shares), "
+        "or WEB_CONCURRENCY=1 for a single worker."
+    )
 # one phone on a slow network must not hold a worker forever
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 10
 # the whole app is imported once, then forked: workers share its memory
 preload_app = True
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-") or None
+# every /g/<token>/ path, Referer and Authorization header is written with the token masked
+logger_class = "mighty_ledger.redact.MaskedAccessLogger"
 errorlog = "-"
 # behind a proxy on the same machine only; widen with FORWARDED_ALLOW_IPS
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")

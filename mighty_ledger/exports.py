@@ -149,10 +149,34 @@ def _made(result: dict | None) -> str:
     return "yes" if result["made"] else "no"
 
 
+# OWASP's rule against formula injection: a spreadsheet runs a cell that begins with
+# one of these as a formula (or, after a tab or carriage return, may), so such a text
+# cell is written after a single quote, which the spreadsheet shows as plain text
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(value: object) -> object:
+    """A CSV cell that a spreadsheet shows as written and never runs; numbers stay numbers."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+class _SafeWriter:
+    def __init__(self, out: IO[str]):
+        self.writer = csv.writer(out)
+
+    def writerow(self, row: Iterable[object]) -> None:
+        self.writer.writerow([spreadsheet_safe(value) for value in row])
+
+
 def hands_csv(group: Group, out: IO[str]) -> int:
-    """The live hands of the live sessions, one row each, for a spreadsheet; returns the row count."""
+    """The live hands of the live sessions, one row each, for a spreadsheet; returns the row count.
+
+    Text cells are made safe to open (``spreadsheet_safe``); the JSON export keeps every value as stored.
+    """
     names = list(group.players.order_by("name").values_list("name", flat=True))
-    writer = csv.writer(out)
+    writer = _SafeWriter(out)
     writer.writerow([
         "session", "date", "number", "kind", "contract", "declarer", "partners", "points", "made",
         *(f"{name} payment" for name in names), *(f"{name} total" for name in names),

@@ -17,6 +17,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONCE
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -59,6 +60,8 @@ if not DEBUG and not ALLOWED_HOSTS:
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
+    # First, so that runserver is daphne's: an ASGI server, which holds the live event streams open.
+    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -72,26 +75,35 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "csp",
     "mighty_ledger",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # after whitenoise, so static files are never counted
+    # after whitenoise, so static files keep their long cache and are never counted
+    "mighty_ledger.middleware.NoStoreMiddleware",
+    "mighty_ledger.middleware.RequestGuardMiddleware",
+    "csp.middleware.CSPMiddleware",
     "mighty_ledger.ratelimit.RateLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "django.middleware.csrf.CsrfViewMiddleware",
+    # Django's, trusting Sec-Fetch-Site where no-referrer leaves Origin null
+    "mighty_ledger.middleware.SameOriginCsrfMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # last, so it sees a view's database error before anything else turns it into a 500
+    "mighty_ledger.middleware.DatabaseOutageMiddleware",
 ]
 
 ROOT_URLCONF = "mighty_ledger.urls"
 WSGI_APPLICATION = "mighty_ledger.wsgi.application"
+# the live event streams, then the app (runserver and `make serve`'s stream server)
+ASGI_APPLICATION = "mighty_ledger.asgi.application"
 
 TEMPLATES = [
     {
@@ -103,6 +115,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "csp.context_processors.nonce",
             ],
         },
     },
@@ -143,8 +156,12 @@ REDIS_URL = env_str("REDIS_URL")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's RedisCache, failing open: with Redis down, pages are served uncached and
+            # the rate limits let requests by, with a warning in the log (mighty_ledger/cache.py)
+            "BACKEND": "mighty_ledger.cache.FailOpenRedisCache",
             "LOCATION": REDIS_URL,
+            # a Redis that does not answer must cost a request a fraction of a second, not 30
+            "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.5},
         }
     }
 else:
@@ -182,7 +199,14 @@ STORAGES = {
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "mighty_ledger.api.exceptions.api_exception_handler",
+    # RATE_LIMITS below, counted by django-ratelimit in the shared cache
+    "DEFAULT_THROTTLE_CLASSES": ["mighty_ledger.ratelimit.RuleThrottle"],
 }
+
+# Bodies the API takes: a hand is about 1 KB; the JSON parser recurses, so depth is capped too
+API_MAX_BODY_BYTES = 64 * 1024
+API_MAX_JSON_DEPTH = 32
 SPECTACULAR_SETTINGS = {
     "TITLE": "Mighty Ledger API",
     "DESCRIPTION": "Score and check hands of Mighty; keep a group's ledger.",
@@ -192,6 +216,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # a settlement and a payment count in the same units: one enum in the schema
+    "ENUM_NAME_OVERRIDES": {"SettlementUnitEnum": ["money", "chips", "points"]},
 }
 
 SECURE_COOKIES = env_bool("SECURE_COOKIES", not DEBUG)
@@ -200,6 +226,25 @@ CSRF_COOKIE_SECURE = SECURE_COOKIES
 LANGUAGE_COOKIE_SECURE = SECURE_COOKIES
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+# pages are full of capability links: a click out must not carry one in its Referer
+SECURE_REFERRER_POLICY = "no-referrer"
+
+# No inline script or handler anywhere: scripts are files in static/js/. A template
+# that cannot do without one gives it nonce="{{ request.csp_nonce }}". Inline styles
+# stay allowed: htmx adds its indicator style, and a style cannot act on the page.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'", NONCE],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
+    },
+}
 
 # HTTPS. Production redirects plain HTTP by default; turn it off only when the
 # proxy in front already redirects (or for a local `make serve` over HTTP).
@@ -220,37 +265,46 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 # security.W004 warns while HSTS is 0; it is off on purpose (above), so the
 # warning is silenced only while the operator has not chosen a value.
 SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_SECONDS else ["security.W004"]
+# security.W003 looks for Django's CSRF middleware by name; ours is that class with one
+# more way to tell the site's own forms (mighty_ledger.middleware.SameOriginCsrfMiddleware)
+SILENCED_SYSTEM_CHECKS += ["security.W003"]
 
-# Rate limits per client address (mighty_ledger/ratelimit.py), counted in the
-# default cache: with REDIS_URL every gunicorn worker shares the counts; the
-# in-memory cache counts per process, right only for a single-process server.
+# Rate limits per client address (mighty_ledger/ratelimit.py), counted by
+# django-ratelimit in the default cache: with REDIS_URL every gunicorn worker
+# shares the counts; the in-memory cache counts per process, right only for a
+# single-process server, so gunicorn.conf.py refuses several workers without Redis.
 # On by default in production, off in development and tests.
 RATE_LIMITS_ENABLED = env_bool("RATE_LIMITS_ENABLED", not DEBUG)
 # Behind a proxy every request comes from the proxy's address: then count the
 # first X-Forwarded-For hop, which the proxy must set (not append to).
 TRUSTED_PROXY = env_bool("TRUSTED_PROXY", False)
-RATE_LIMITS = [
-    {
-        # the stateless calculators: cheap one by one, but open to anyone
-        "name": "calculators",
-        "method": "POST",
-        "paths": [r"^/api/v1/score$", r"^/api/v1/check$", r"^/api/v1/redeal$", r"^/api/v1/auction/check$"],
-        "limit": int(env_str("RATE_LIMIT_CALCULATORS_PER_MINUTE", "120")),
-        "window": 60,
+RATE_LIMITS = {
+    # the stateless calculators, API and page: cheap one by one, but open to anyone
+    "calculators": {
+        "rate": f"{int(env_str('RATE_LIMIT_CALCULATORS_PER_MINUTE', '120'))}/m",
+        "views": {"api:score": "POST", "api:check": "POST", "api:redeal": "POST",
+                  "api:auction-check": "POST", "api:next-hand": "POST", "redeal": "GET"},
     },
-    {
-        # a new group is a new pair of links and rows; a table needs one, not hundreds
-        "name": "group_create",
-        "method": "POST",
-        "paths": [r"^/api/v1/groups$", r"^/g/new/$", r"^/$"],
-        "limit": int(env_str("RATE_LIMIT_GROUPS_PER_HOUR", "20")),
-        "window": 3600,
+    # a new group is a new pair of links and rows; a table needs one, not hundreds
+    "group_create": {
+        "rate": f"{int(env_str('RATE_LIMIT_GROUPS_PER_HOUR', '20'))}/h",
+        "views": {"api:groups": "POST", "group_create": "POST"},
     },
-]
+}
+# django-ratelimit: on whenever RATE_LIMITS_ENABLED is, and a cache that cannot count lets requests by
+RATELIMIT_ENABLE = True
+RATELIMIT_FAIL_OPEN = True
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # a link's token is its whole right: "Not Found: /g/<token>/" and the like are written masked
+    "filters": {"mask_links": {"()": "mighty_ledger.redact.MaskLinks"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["mask_links"]}},
+    "loggers": {
+        # masked at the source too, for whatever other handler a deployment adds
+        "django.request": {"filters": ["mask_links"]},
+        "django.server": {"handlers": ["console"], "filters": ["mask_links"], "level": "INFO", "propagate": False},
+    },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
 }

@@ -116,3 +116,47 @@ def test_the_download_with_the_edit_link_restores_under_the_same_links(played_gr
 
 def test_an_unknown_link_downloads_nothing(db, client):
     assert client.get("/g/not-a-link/export.json").status_code == 404
+
+
+@pytest.mark.parametrize(("name", "cell"), [
+    pytest.param("=HYPERLINK(\"http://x\")", "'=HYPERLINK(\"http://x\")", id="owasp-equals"),
+    pytest.param("+Ann", "'+Ann", id="owasp-plus"),
+    pytest.param("-Bo", "'-Bo", id="owasp-minus"),
+    pytest.param("@Cy", "'@Cy", id="owasp-at"),
+    pytest.param("\tDi", "'\tDi", id="owasp-tab"),
+    pytest.param("\rEd", "'\rEd", id="owasp-carriage-return"),
+    pytest.param("Ann-Marie", "Ann-Marie", id="plain-name-exact"),
+    pytest.param("목요일", "목요일", id="korean-name-exact"),
+])
+def test_a_csv_text_cell_a_spreadsheet_would_run_is_written_after_a_quote(name, cell):
+    from mighty_ledger.exports import spreadsheet_safe
+
+    assert spreadsheet_safe(name) == cell
+
+
+def test_the_csv_export_is_safe_to_open_and_keeps_numbers_exact(db):
+    from mighty_ledger import services
+    from mighty_ledger.exports import hands_csv
+    from tests.factories import SessionFactory
+
+    group = services.group_create(name="Thursday", player_names=["=1+1", "-Bo", "@Cy", "Di", "Ed"])
+    session = SessionFactory(group=group, seats=["=1+1", "-Bo", "@Cy", "Di", "Ed"])
+    # pagat example 2 style: 15 diamonds, the defenders keep the declarer to 12
+    services.hand_record(session=session, entry={
+        "dealer": "Ed", "declarer": "=1+1", "contract": {"points": 15, "trump": "D"},
+        "partner_call": {"type": "card", "cards": ["AS"]}, "partners": ["-Bo"], "points": 12,
+    })
+    out = io.StringIO()
+
+    hands_csv(group, out)
+
+    header, row = list(csv.reader(io.StringIO(out.getvalue())))
+    cells = dict(zip(header, row, strict=True))
+    assert "'=1+1 payment" in header and "'-Bo total" in header
+    assert (cells["declarer"], cells["partners"]) == ("'=1+1", "'-Bo")
+    # a loss stays a number a spreadsheet can sum: -10, never '-10
+    assert cells["'=1+1 payment"].lstrip("-").isdigit() and cells["'=1+1 payment"].startswith("-")
+    # the JSON export keeps every name as stored
+    from mighty_ledger.exports import group_export
+
+    assert {p["name"] for p in group_export(group, include_tokens=False)["players"]} >= {"=1+1", "-Bo"}

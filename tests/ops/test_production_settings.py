@@ -70,3 +70,32 @@ def test_postgresql_prepares_statements_unless_a_pooler_forbids_it(switch, optio
 
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout.strip() == options
+
+
+@pytest.mark.parametrize(("workers", "redis", "refused"), [
+    pytest.param("5", "", True, id="five-workers-without-redis-refused"),
+    pytest.param("5", "redis://127.0.0.1:6379/0", False, id="five-workers-sharing-redis"),
+    pytest.param("1", "", False, id="one-worker-counts-alone-correctly"),
+])
+def test_several_workers_need_redis_so_the_rate_limits_are_the_real_ones(workers, redis, refused):
+    # issue 12 point 12: five workers with per-process counts allowed about five times the limit
+    env = {"DATABASE_URL": "postgres://ledger@db.internal:5432/ledger", "WEB_CONCURRENCY": workers}
+    if redis:
+        env["REDIS_URL"] = redis
+
+    started = run(["gunicorn.conf.py"], **env)
+
+    assert (started.returncode != 0) is refused, started.stderr
+    if refused:
+        assert "without REDIS_URL each would count the rate limits on its own" in started.stderr
+
+
+def test_the_csrf_check_that_runs_is_djangos():
+    """security.W003 is silenced because the middleware is Django's, extended, never because it is gone."""
+    from django.conf import settings
+    from django.middleware.csrf import CsrfViewMiddleware
+    from django.utils.module_loading import import_string
+
+    csrf = [path for path in settings.MIDDLEWARE if issubclass(import_string(path), CsrfViewMiddleware)]
+
+    assert csrf == ["mighty_ledger.middleware.SameOriginCsrfMiddleware"]

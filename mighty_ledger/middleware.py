@@ -1,0 +1,192 @@
+"""What every request goes through before and after its view: hostile input refused at the door,
+links kept out of caches and referrers, and a database outage answered with 503, not 500.
+
+- ``RequestGuardMiddleware``: NUL in the path is a 404 (PostgreSQL cannot even compare
+  such text); NUL in the query string or a header is a 400. An API body must be at
+  most ``API_MAX_BODY_BYTES``, nested at most ``API_MAX_JSON_DEPTH`` deep (Python's
+  JSON parser recurses, and a thousand levels exhaust its stack), and hold no lone
+  UTF-16 surrogate (``"\\ud800"``), which PostgreSQL refuses to store. Refusals under
+  /api/ come in the error shape.
+- ``NoStoreMiddleware``: pages and API answers carry capability links (in URLs and
+  in bodies), so they are ``Cache-Control: no-store`` unless a view says otherwise.
+- ``SameOriginCsrfMiddleware``: Django's CSRF check, made to work under
+  ``Referrer-Policy: no-referrer`` (see the class).
+- ``DatabaseOutageMiddleware``: while the database restarts, 503 with Retry-After,
+  in the error shape for the API and as a short "try again" page for people.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Callable
+
+from django.conf import settings
+from django.db import InterfaceError, OperationalError
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import CsrfViewMiddleware
+from django.shortcuts import render
+
+logger = logging.getLogger(__name__)
+
+API_PREFIX = "/api/"
+BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+DATABASE_RETRY_AFTER_SECONDS = 5
+
+_STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKETS = re.compile(rb"[\[\]{}]")
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def error_response(status: int, field: str, code: str, message: str, **headers: str) -> JsonResponse:
+    """HAND_JSON's error shape, for answers given before any API view runs."""
+    response = JsonResponse({"errors": [{"field": field, "code": code, "message": message}]}, status=status)
+    for name, value in headers.items():
+        response[name.replace("_", "-")] = value
+    return response
+
+
+def json_deeper_than(body: bytes, limit: int) -> bool:
+    """Whether a JSON text nests arrays and objects more than ``limit`` deep, without parsing it."""
+    if body.count(b"[") + body.count(b"{") <= limit:
+        return False  # the usual case: too few brackets to ever get there
+    depth = 0
+    for bracket in _BRACKETS.finditer(_STRINGS.sub(b'""', body)):
+        if bracket.group() in (b"[", b"{"):
+            depth += 1
+            if depth > limit:
+                return True
+        else:
+            depth -= 1
+    return False
+
+
+def has_lone_surrogate(body: bytes) -> bool:
+    """Whether a JSON text carries a UTF-16 surrogate escape that is not half of a pair."""
+    if not _SURROGATE_ESCAPE.search(body):
+        return False
+    try:
+        value = json.loads(body)
+    except ValueError:
+        return False  # not JSON at all: the parser answers that with its own 400
+    try:
+        # json.loads joins a valid pair into one character; a lone half cannot be encoded
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+class RequestGuardMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        refused = self.refusal(request)
+        return refused if refused is not None else self.get_response(request)
+
+    def refusal(self, request: HttpRequest) -> HttpResponse | None:
+        api = request.path_info.startswith(API_PREFIX)
+        if "\x00" in request.path_info:
+            if api:
+                return error_response(404, "", "not_found", "There is nothing at this address.")
+            raise Http404("No such page.")
+        if "\x00" in request.META.get("QUERY_STRING", "") or "%00" in request.META.get("QUERY_STRING", ""):
+            return self.bad_request(api, "bad_character", "The query string cannot contain the NUL character.")
+        if any("\x00" in value for name, value in request.META.items()
+               if name.startswith("HTTP_") and isinstance(value, str)):
+            return self.bad_request(api, "bad_character", "A header cannot contain the NUL character.")
+        if api and request.method in BODY_METHODS:
+            return self.api_body_refusal(request)
+        return None
+
+    @staticmethod
+    def bad_request(api: bool, code: str, message: str) -> HttpResponse:
+        if api:
+            return error_response(400, "", code, message)
+        return HttpResponse(message, status=400, content_type="text/plain; charset=utf-8")
+
+    @staticmethod
+    def api_body_refusal(request: HttpRequest) -> HttpResponse | None:
+        limit = settings.API_MAX_BODY_BYTES
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            return error_response(400, "", "bad_request", "Content-Length must be a number.")
+        if length > limit:
+            return error_response(413, "", "too_large", f"A request body can be at most {limit} bytes.")
+        body = request.body
+        if len(body) > limit:  # a chunked body has no Content-Length to check first
+            return error_response(413, "", "too_large", f"A request body can be at most {limit} bytes.")
+        depth = settings.API_MAX_JSON_DEPTH
+        if json_deeper_than(body, depth):
+            return error_response(400, "", "too_deep", f"JSON can nest arrays and objects at most {depth} deep.")
+        if has_lone_surrogate(body):
+            return error_response(400, "", "bad_unicode",
+                                  "Text must be valid Unicode: a \\ud800-\\udfff escape must be half of a pair.")
+        return None
+
+
+class NoStoreMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if "Cache-Control" not in response:
+            response["Cache-Control"] = "no-store"
+        return response
+
+
+class SameOriginCsrfMiddleware(CsrfViewMiddleware):
+    """Django's CSRF protection for pages that send no Referer.
+
+    Every page is ``Referrer-Policy: no-referrer`` so a link never leaks out in
+    a Referer; the browser then also sends its own forms with ``Origin: null``
+    and no Referer, which Django's origin and (over HTTPS) referer checks refuse.
+    ``Sec-Fetch-Site`` answers the same question: a header only the browser sets,
+    saying whether the request comes from this site's own pages. When it says
+    ``same-origin`` the origin is taken as checked; the token is checked as ever.
+    """
+
+    @staticmethod
+    def _from_own_page(request: HttpRequest) -> bool:
+        return request.META.get("HTTP_SEC_FETCH_SITE") == "same-origin"
+
+    def _origin_verified(self, request: HttpRequest) -> bool:
+        if request.META.get("HTTP_ORIGIN") == "null" and self._from_own_page(request):
+            return True
+        return super()._origin_verified(request)
+
+    def _check_referer(self, request: HttpRequest) -> None:
+        if "HTTP_REFERER" not in request.META and self._from_own_page(request):
+            return
+        super()._check_referer(request)
+
+
+class DatabaseOutageMiddleware:
+    """503 while the database cannot be reached; Django drops the broken connection after the request."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, OperationalError | InterfaceError):
+            return None
+        logger.warning("database unavailable, answered 503: %s", exception, exc_info=exception)
+        return database_unavailable(request)
+
+
+def database_unavailable(request: HttpRequest) -> HttpResponse:
+    seconds = str(DATABASE_RETRY_AFTER_SECONDS)
+    if request.path_info.startswith(API_PREFIX):
+        return error_response(503, "", "database_unavailable",
+                              f"The ledger's database is not answering; try again in {seconds} seconds.",
+                              Retry_After=seconds)
+    response = render(request, "try_again.html", {"seconds": DATABASE_RETRY_AFTER_SECONDS}, status=503)
+    response["Retry-After"] = seconds
+    return response

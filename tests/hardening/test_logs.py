@@ -1,0 +1,77 @@
+"""Capability tokens never reach a log (issue 12, point 9): Django's warnings and gunicorn's access log."""
+
+import io
+import logging
+import runpy
+import types
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from gunicorn.config import Config
+
+from mighty_ledger.redact import MaskedAccessLogger, mask_links
+
+TOKEN = "k7Qm2xV9pL4sR8tW1yZ3bN6cF0dH5jG2aE9uI7oP4qY"
+
+
+@pytest.mark.parametrize(("text", "masked"), [
+    (f"/g/{TOKEN}/", "/g/***/"),
+    (f"/g/{TOKEN}/s/3/h/1/edit/", "/g/***/s/3/h/1/edit/"),
+    (f"https://ledger.example.com/g/{TOKEN}/export.json?x=1", "https://ledger.example.com/g/***/export.json?x=1"),
+    (f"Bearer {TOKEN}", "Bearer ***"),
+    ("/g/new/", "/g/new/"),
+    ("/api/v1/score", "/api/v1/score"),
+])
+def test_mask_links(text, masked):
+    assert mask_links(text) == masked
+
+
+@pytest.fixture
+def console():
+    """What the root logger's console handler (settings.LOGGING) writes."""
+    (handler,) = [h for h in logging.getLogger().handlers if type(h) is logging.StreamHandler]
+    stream = io.StringIO()
+    previous = handler.setStream(stream)
+    yield stream
+    handler.setStream(previous)
+
+
+def test_a_not_found_warning_is_logged_with_the_token_masked(client, db, console):
+    client.get(f"/g/{TOKEN}/s/1/")
+
+    written = console.getvalue()
+    assert "Not Found: /g/***/s/1/" in written
+    assert TOKEN not in written
+
+
+def test_the_gunicorn_access_log_masks_paths_referers_and_bearer_tokens(tmp_path):
+    log_file = tmp_path / "access.log"
+    config = Config()
+    config.set("accesslog", str(log_file))
+    config.set("access_log_format", '%(h)s "%(r)s" %(s)s "%(f)s" %(U)s %({authorization}i)s')
+    logger = MaskedAccessLogger(config)
+    environ = {
+        "REQUEST_METHOD": "GET", "RAW_URI": f"/g/{TOKEN}/s/1/", "PATH_INFO": f"/g/{TOKEN}/s/1/",
+        "QUERY_STRING": "", "SERVER_PROTOCOL": "HTTP/1.1", "REMOTE_ADDR": "192.0.2.5",
+        "HTTP_REFERER": f"https://ledger.example.com/g/{TOKEN}/", "HTTP_AUTHORIZATION": f"Bearer {TOKEN}",
+    }
+    request = types.SimpleNamespace(headers=[("AUTHORIZATION", f"Bearer {TOKEN}")])
+    response = types.SimpleNamespace(status="200 OK", sent=120, headers=[])
+
+    logger.access(response, request, environ, timedelta(milliseconds=3))
+    for handler in logger.access_log.handlers:
+        handler.flush()
+
+    written = log_file.read_text()
+    assert '"GET /g/***/s/1/ HTTP/1.1" 200 "https://ledger.example.com/g/***/" /g/***/s/1/ ***' in written
+    assert TOKEN not in written
+
+
+def test_gunicorn_is_configured_with_the_masking_logger(monkeypatch):
+    monkeypatch.setenv("DATABASE_URL", "postgres://ledger@db.internal:5432/ledger")
+    monkeypatch.setenv("WEB_CONCURRENCY", "1")
+
+    config = runpy.run_path(str(Path(__file__).resolve().parents[2] / "gunicorn.conf.py"))
+
+    assert config["logger_class"] == "mighty_ledger.redact.MaskedAccessLogger"
