@@ -1,0 +1,30 @@
+"""Live updates: every page of a session hears, within a second, that a hand changed.
+
+A write calls :func:`session_changed` inside its transaction; the change is
+published only once that transaction commits (a rolled-back write says
+nothing). Each process that serves event streams keeps one subscription to the
+broker and fans changes out to its own watchers in memory. A change says only
+which session, its new revision and what happened: pages fetch their own
+fragments again through the ordinary views, so a stream never renders a page
+and never reads the database per event.
+
+Brokers (``brokers.py``): Redis pub/sub when REDIS_URL is set, PostgreSQL
+LISTEN/NOTIFY when the database is PostgreSQL, and an in-process broker for a
+single development process on SQLite.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from .brokers import Change, broker
+
+__all__ = ["Change", "broker", "session_changed"]
+
+
+def session_changed(*, session_id: int, group_id: int, revision: int, what: str) -> None:
+    """Tell every watcher of the session (and of its group) once the current transaction commits."""
+    change = Change(session=session_id, group=group_id, revision=revision, what=what)
+    # robust: the write has committed whatever the broker says; a watcher that missed the news
+    # catches up when its page is next shown or polled
+    transaction.on_commit(lambda: broker().publish(change), robust=True)

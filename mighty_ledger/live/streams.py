@@ -1,0 +1,139 @@
+"""The event stream a page follows: server-sent events for one session, or for a whole group.
+
+Opening a stream checks the link once (one query, on a thread, the connection
+given back at once); after that the stream only relays what the broker says:
+a ``hello`` with the session's revision as the check read it, then a
+``change`` for each write, and a comment line as a heartbeat. A stream ends
+by itself after a while, so the browser reconnects and the link is checked
+again (a rotated link or a deleted session stops being followed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+
+from asgiref.sync import sync_to_async
+from django.db import close_old_connections
+from django.db.models import Q
+
+from ..models import Group, Session
+from .brokers import Broker, Watch, broker
+
+HEARTBEAT = 15.0  # seconds: under the idle timeouts of proxies and phone networks (often 30-60 s)
+LIFETIME = 600.0  # seconds before a stream ends and the browser reconnects (plus up to 10% jitter)
+RETRY_MS = 2000  # how long the browser waits before reconnecting after a stream ends
+HEADERS = {
+    "Content-Type": "text/event-stream; charset=utf-8",
+    "Cache-Control": "no-cache",
+    # nginx and similar proxies buffer responses unless told not to: events would arrive in lumps
+    "X-Accel-Buffering": "no",
+}
+HEARTBEAT_LINE = b": keep-alive\n\n"
+
+
+class Gone(Exception):
+    """An unknown link, or a session that is not a live session of the link's group."""
+
+
+@dataclass(frozen=True)
+class Stream:
+    broker: Broker
+    watch: Watch
+    hello: dict
+
+
+def sse(event: str, data: dict) -> bytes:
+    return f"event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
+
+
+def _link_ok(token: str) -> bool:
+    return bool(token) and len(token) <= 64
+
+
+def _row_id_ok(pk: int) -> bool:
+    # a URL's digits can exceed a 64-bit id, which SQLite cannot even compare against
+    return 0 < pk < 2**63
+
+
+def session_revision(token: str, session_id: int) -> int:
+    """The session's revision if the link reaches it as a live session; else Gone. One query."""
+    if not (_link_ok(token) and _row_id_ok(session_id)):
+        raise Gone
+    revision = (
+        Session.objects.live()
+        .filter(Q(group__edit_token=token) | Q(group__view_token=token), group__deleted_at__isnull=True,
+                pk=session_id)
+        .values_list("revision", flat=True)
+        .first()
+    )
+    if revision is None:
+        raise Gone
+    return revision
+
+
+def group_of_link(token: str) -> int:
+    """The id of the live group the link opens; else Gone. One query."""
+    if not _link_ok(token):
+        raise Gone
+    group_id = Group.objects.live().filter(Q(edit_token=token) | Q(view_token=token)).values_list(
+        "id", flat=True).first()
+    if group_id is None:
+        raise Gone
+    return group_id
+
+
+def _on_fresh_connection(check: Callable, *args):
+    # A stream lives for minutes, far past any request's end, where Django would give the
+    # connection back: so the check takes a healthy connection and returns it at once
+    # (kept for reuse within CONN_MAX_AGE, closed with CONN_MAX_AGE=0).
+    close_old_connections()
+    try:
+        return check(*args)
+    finally:
+        close_old_connections()
+
+
+async def checked(check: Callable, *args):
+    # thread_sensitive=False: a shared pool of threads; Django's default would keep one thread
+    # per open stream for as long as it is open
+    return await sync_to_async(_on_fresh_connection, thread_sensitive=False)(check, *args)
+
+
+async def open_session_stream(token: str, session_id: int) -> Stream:
+    """Subscribe first, then read the revision: a write after the read is surely heard."""
+    live = broker()
+    watch = await live.watch(session=session_id)
+    try:
+        revision = await checked(session_revision, token, session_id)
+    except BaseException:
+        live.unwatch(watch)
+        raise
+    return Stream(live, watch, {"revision": revision})
+
+
+async def open_group_stream(token: str) -> Stream:
+    group_id = await checked(group_of_link, token)
+    live = broker()
+    return Stream(live, await live.watch(group=group_id), {})
+
+
+async def events(stream: Stream, *, lifetime: float | None = None) -> AsyncIterator[bytes]:
+    """The stream's bytes: hello, then changes and heartbeats until its lifetime is up."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + (lifetime if lifetime is not None else LIFETIME * random.uniform(1.0, 1.1))
+    try:
+        yield f"retry: {RETRY_MS}\n".encode() + sse("hello", stream.hello)
+        while (left := deadline - loop.time()) > 0:
+            change = await stream.watch.next(min(HEARTBEAT, left))
+            yield HEARTBEAT_LINE if change is None else sse("change", change.public())
+    finally:
+        stream.broker.unwatch(stream.watch)
+
+
+def one_shot(hello: dict, retry_ms: int) -> bytes:
+    """For a server that cannot hold a stream open (WSGI): the hello, and when to ask again."""
+    return f"retry: {retry_ms}\n".encode() + sse("hello", hello)
