@@ -17,4 +17,6 @@ urlpatterns = [
     path("", include("mighty_ledger.views.rules_urls")),
     # a group's history as a JSON download
     path("", include("mighty_ledger.views.export_urls")),
+    # statistics, player pages, charts, the hands as CSV and payments
+    path("", include("mighty_ledger.views.stats_urls")),
 ]

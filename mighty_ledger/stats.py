@@ -1,0 +1,561 @@
+"""A group's record: who bids, who makes it, who is up over the season; and the score over time.
+
+Read side, like reads.py: typed functions returning small frozen dataclasses,
+which the statistics page, the player pages and the API all render. Every
+figure comes from what the services stored with each hand, in one pass over
+the hands: the entry's roles (declarer, partners, sitting_out), the engine's
+result (made; the doubles it applied, among them the run and the back run) and
+the payments (pot shares and deal-miss fines included, so a player's points
+here are exactly the session's totals). Nothing is scored again. Two queries
+whatever the number of hands: the group's sessions, then their live hands.
+
+Payments marked at the table are money changing hands after the game: they
+never enter the statistics, only the group's balance (``group_balance``).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from itertools import combinations
+
+from scoring.settle import Transfer, fewest_transfers
+
+from .models import Group, Hand, Payment, Session
+from .reads import SessionSettlement, session_settlement
+
+TRUMPS = ("S", "H", "D", "C", "NT")
+RECENT_DAYS = 30  # "last 30 days" on the statistics page
+
+
+# --- what is asked ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Filters:
+    """Which hands count: one session, sessions played since a date, one scoring system."""
+
+    session_id: int | None = None
+    since: datetime.date | None = None
+    system: str | None = None
+
+    def sessions(self, group: Group):
+        sessions = Session.objects.live().filter(group=group)
+        if self.session_id is not None:
+            sessions = sessions.filter(pk=self.session_id)
+        if self.since is not None:
+            sessions = sessions.filter(played_on__gte=self.since)
+        if self.system:
+            sessions = sessions.filter(preset=self.system)
+        # the frozen system's options are not needed here, and are the session's biggest column
+        return sessions.defer("system_options", "overrides").order_by("played_on", "id")
+
+
+# --- what is answered ---------------------------------------------------------------------
+
+
+def _share(part: int, whole: int) -> int | None:
+    """A whole percentage, or None when there is nothing to divide (the page shows a dash)."""
+    return round(100 * part / whole) if whole else None
+
+
+@dataclass(frozen=True)
+class DeclarerRecord:
+    hands: int = 0
+    made: int = 0
+    contract_points: int = 0  # the sum of the contracts bid, for the average
+    no_trump: int = 0
+    no_friend: int = 0  # announced no friend (partner call "none")
+    no_friend_made: int = 0
+    runs: int = 0
+
+    @property
+    def made_pct(self) -> int | None:
+        return _share(self.made, self.hands)
+
+    @property
+    def average_contract(self) -> float | None:
+        return round(self.contract_points / self.hands, 1) if self.hands else None
+
+    @property
+    def no_trump_pct(self) -> int | None:
+        return _share(self.no_trump, self.hands)
+
+    @property
+    def no_friend_made_pct(self) -> int | None:
+        return _share(self.no_friend_made, self.no_friend)
+
+
+@dataclass(frozen=True)
+class PartnerRecord:
+    hands: int = 0
+    made: int = 0
+
+    @property
+    def made_pct(self) -> int | None:
+        return _share(self.made, self.hands)
+
+
+@dataclass(frozen=True)
+class DefenderRecord:
+    hands: int = 0
+    won: int = 0  # the contract was set
+    back_runs: int = 0
+
+    @property
+    def won_pct(self) -> int | None:
+        return _share(self.won, self.hands)
+
+
+@dataclass(frozen=True)
+class SessionLine:
+    """One player's evening: points, and money when it was played for money."""
+
+    session_id: int
+    played_on: datetime.date
+    title: str
+    system: str
+    points: int
+    money: Decimal | None
+    currency: str
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    name: str
+    hands: int  # scored hands played (void ones included): declarer + partner + defender
+    sat_out: int
+    declarer: DeclarerRecord
+    partner: PartnerRecord
+    defender: DefenderRecord
+    points: int  # every payment, pot shares and deal-miss fines included
+    biggest_win: int  # the most won in one hand, 0 if never up on a hand
+    biggest_loss: int  # the most lost in one hand, as a negative number, 0 if never down
+    sessions: tuple[SessionLine, ...]
+    money: dict[str, Decimal]  # per currency, over the sessions played for money
+
+    @property
+    def runs(self) -> int:
+        return self.declarer.runs
+
+    @property
+    def back_runs(self) -> int:
+        return self.defender.back_runs
+
+    @property
+    def best_session(self) -> SessionLine | None:
+        return max(self.sessions, key=lambda line: line.points, default=None)
+
+    @property
+    def worst_session(self) -> SessionLine | None:
+        return min(self.sessions, key=lambda line: line.points, default=None)
+
+
+@dataclass(frozen=True)
+class PairStats:
+    """Two players on the declarer's team together (declarer and partner, or two partners)."""
+
+    players: tuple[str, str]
+    hands: int
+    made: int
+
+    @property
+    def made_pct(self) -> int | None:
+        return _share(self.made, self.hands)
+
+
+@dataclass(frozen=True)
+class ContractStats:
+    """How often one contract level was bid in one trump, and made."""
+
+    points: int
+    trump: str
+    bid: int
+    made: int
+
+    @property
+    def made_pct(self) -> int | None:
+        return _share(self.made, self.bid)
+
+
+@dataclass(frozen=True)
+class SeriesPoint:
+    """The running totals of a session after one of its hands (or deal-miss or all-pass event)."""
+
+    session: int
+    hand: int
+    totals: dict[str, int]
+
+
+@dataclass(frozen=True)
+class Stats:
+    players: tuple[PlayerStats, ...]  # most points first
+    pairs: tuple[PairStats, ...]  # most hands together first
+    contracts: tuple[ContractStats, ...]  # by level, then trump
+    series: tuple[SeriesPoint, ...]  # sessions oldest first, hands in order
+    sessions: tuple[Session, ...]
+    systems: tuple[str, ...]  # the scoring systems whose points are added up here
+    hands: int  # scored hands
+    events: int  # deal misses and all-pass throw-ins
+
+    @property
+    def mixed_systems(self) -> bool:
+        return len(self.systems) > 1
+
+    def player(self, name: str) -> PlayerStats | None:
+        return next((p for p in self.players if p.name == name), None)
+
+    def pairs_of(self, name: str) -> tuple[PairStats, ...]:
+        return tuple(pair for pair in self.pairs if name in pair.players)
+
+    def contract_levels(self) -> list[tuple[int, list[ContractStats | None]]]:
+        """The contracts table: one row per level, one cell per trump (None: never bid)."""
+        cells = {(c.points, c.trump): c for c in self.contracts}
+        levels = sorted({c.points for c in self.contracts})
+        return [(level, [cells.get((level, trump)) for trump in TRUMPS]) for level in levels]
+
+
+# --- one pass over the stored hands -----------------------------------------------------------
+
+
+@dataclass
+class _Tally:
+    hands: int = 0
+    sat_out: int = 0
+    points: int = 0
+    biggest_win: int = 0
+    biggest_loss: int = 0
+    declarer: dict = field(default_factory=lambda: defaultdict(int))
+    partner: dict = field(default_factory=lambda: defaultdict(int))
+    defender: dict = field(default_factory=lambda: defaultdict(int))
+    session_points: dict = field(default_factory=lambda: defaultdict(int))
+
+
+def session_money(session: Session) -> SessionSettlement:
+    """The session's settlement from its stored totals, as every page and the API read it."""
+    return session_settlement(session, per_hand=False)
+
+
+def group_stats(group: Group, filters: Filters = Filters()) -> Stats:
+    """Every figure of the statistics page, for the hands the filters let through.
+
+    Two queries: the live sessions of the group the filters select, then their
+    live hands (roles, result and payments) in order.
+    """
+    return stats_of(list(filters.sessions(group)))
+
+
+def stats_of(sessions: Sequence[Session]) -> Stats:
+    """The statistics of these sessions: one query for their live hands, in order."""
+    hands = (
+        Hand.objects.live()
+        .filter(session_id__in=[session.pk for session in sessions])
+        .order_by("session__played_on", "session_id", "number")
+        .values_list("session_id", "number", "kind", "entry", "result", "payments", "running_totals")
+    )
+    return stats_from_rows(sessions, hands)
+
+
+def stats_from_rows(sessions: Sequence[Session], hands: Iterable[tuple]) -> Stats:
+    """The statistics of these sessions from their stored hand rows, in one pass."""
+    tallies: dict[str, _Tally] = defaultdict(_Tally)
+    for session in sessions:
+        for seat in session.seats:
+            tallies[seat]  # every seated player appears, even one who only sat out
+    pairs: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
+    contracts: dict[tuple[int, str], list[int]] = defaultdict(lambda: [0, 0])
+    seats_of = {session.pk: session.seats for session in sessions}
+    series, scored, events = [], 0, 0
+
+    for session_id, number, kind, entry, result, payments, running_totals in hands:
+        series.append(SeriesPoint(session_id, number, running_totals))
+        for seat, amount in payments.items():
+            tally = tallies[seat]
+            tally.points += amount
+            tally.session_points[session_id] += amount
+            if kind == Hand.SCORED:
+                tally.biggest_win = max(tally.biggest_win, amount)
+                tally.biggest_loss = min(tally.biggest_loss, amount)
+        if kind != Hand.SCORED:
+            events += 1
+            continue
+        scored += 1
+        result = result or {}
+        made = result.get("made")  # None: a void hand, played but not scored
+        doubles = result.get("doubles") or ()
+        declarer = entry["declarer"]
+        partners = list(entry.get("partners", []))
+        out = set(entry.get("sitting_out", []))
+        team = [declarer, *partners]
+        contract = entry.get("contract") or {}
+        trump = contract.get("trump", "")
+        no_friend = (entry.get("partner_call") or {}).get("type") == "none"
+
+        lead = tallies[declarer].declarer
+        lead["hands"] += 1
+        lead["made"] += made is True
+        lead["contract_points"] += contract.get("points", 0)
+        lead["no_trump"] += trump == "NT"
+        lead["no_friend"] += no_friend
+        lead["no_friend_made"] += no_friend and made is True
+        # a run and a back run as the session's system counts them: the doubles stored with the hand
+        lead["runs"] += "run" in doubles
+        for seat in partners:
+            tallies[seat].partner["hands"] += 1
+            tallies[seat].partner["made"] += made is True
+        for seat in seats_of[session_id]:
+            if seat in out:
+                tallies[seat].sat_out += 1
+                continue
+            tallies[seat].hands += 1
+            if seat not in team:
+                tallies[seat].defender["hands"] += 1
+                tallies[seat].defender["won"] += made is False
+                tallies[seat].defender["back_runs"] += "back_run" in doubles
+        for pair in combinations(sorted(team), 2):
+            pairs[pair][0] += 1
+            pairs[pair][1] += made is True
+        if contract:
+            level = contracts[(contract.get("points", 0), trump)]
+            level[0] += 1
+            level[1] += made is True
+
+    money_by_session = {session.pk: session_money(session).money for session in sessions}
+    players = []
+    for name, tally in tallies.items():
+        lines = tuple(
+            SessionLine(
+                session.pk, session.played_on, session.title, session.preset,
+                tally.session_points.get(session.pk, 0),
+                (money_by_session[session.pk] or {}).get(name) if money_by_session[session.pk] else None,
+                session.currency,
+            )
+            for session in sessions
+            if name in session.seats
+        )
+        money: dict[str, Decimal] = defaultdict(Decimal)
+        for line in lines:
+            if line.money is not None:
+                money[line.currency] += line.money
+        players.append(PlayerStats(
+            name=name, hands=tally.hands, sat_out=tally.sat_out,
+            declarer=DeclarerRecord(**tally.declarer), partner=PartnerRecord(**tally.partner),
+            defender=DefenderRecord(**tally.defender), points=tally.points,
+            biggest_win=tally.biggest_win, biggest_loss=tally.biggest_loss,
+            sessions=lines, money=dict(money),
+        ))
+    players.sort(key=lambda p: (-p.points, p.name))
+    return Stats(
+        players=tuple(players),
+        pairs=tuple(sorted((PairStats(pair, n, m) for pair, (n, m) in pairs.items()),
+                           key=lambda p: (-p.hands, p.players))),
+        contracts=tuple(sorted((ContractStats(level, trump, n, m) for (level, trump), (n, m) in contracts.items()),
+                               key=lambda c: (c.points, TRUMPS.index(c.trump) if c.trump in TRUMPS else 9))),
+        series=tuple(series),
+        sessions=tuple(sessions),
+        systems=tuple(sorted({session.preset for session in sessions})),
+        hands=scored,
+        events=events,
+    )
+
+
+def best_and_worst_friend(stats: Stats, name: str) -> tuple[PairStats | None, PairStats | None]:
+    """The partner this player makes contracts with most often, and least often (by made %, then hands)."""
+    pairs = [pair for pair in stats.pairs_of(name) if pair.hands]
+    if not pairs:
+        return None, None
+    best = max(pairs, key=lambda p: (p.made / p.hands, p.hands))
+    worst = min(pairs, key=lambda p: (p.made / p.hands, -p.hands))
+    return best, worst
+
+
+# --- the group's balance: what is still owed across sessions ------------------------------------
+
+
+@dataclass(frozen=True)
+class Balance:
+    """What each player is up (+) or down (−) in one unit after the payments marked so far."""
+
+    unit: str  # Payment.MONEY, CHIPS or POINTS
+    currency: str
+    amounts: dict[str, Decimal]
+    transfers: list[Transfer]  # the fewest transfers that would square it
+
+
+def group_balance(sessions: Iterable[Session], payments: Iterable[Payment]) -> list[Balance]:
+    """Each session's settlement, less what was marked as paid, added up per unit and currency.
+
+    Unpaid amounts carry from one session to the next; a payment moves its amount
+    from the payer's debt to the payee's credit. Money in different currencies,
+    chips and points are never added together.
+    """
+    amounts: dict[tuple[str, str], dict[str, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
+    for session in sessions:
+        settlement = session_money(session)
+        if settlement.money is not None:
+            key, owed = (Payment.MONEY, session.currency), settlement.money
+        elif settlement.chips is not None:
+            per_point = session.chips_per_point or 1
+            key, owed = (Payment.CHIPS, ""), {s: p * per_point for s, p in settlement.totals.items()}
+        else:
+            key, owed = (Payment.POINTS, ""), settlement.totals
+        for seat, amount in owed.items():
+            amounts[key][seat] += Decimal(amount)
+    for payment in payments:
+        balance = amounts[(payment.unit, payment.currency)]
+        balance[payment.payer] += payment.amount
+        balance[payment.payee] -= payment.amount
+    balances = []
+    for (unit, currency), by_seat in sorted(amounts.items()):
+        owed = {seat: amount for seat, amount in by_seat.items() if amount}
+        if owed:
+            balances.append(Balance(unit, currency, owed, fewest_transfers(owed)))
+    return balances
+
+
+def standing_payments(sessions: Sequence[Session]) -> list[Payment]:
+    """The payments still counted for these sessions, in one query."""
+    return list(Payment.objects.standing().filter(session_id__in=[s.pk for s in sessions]))
+
+
+# --- score over time: the points an inline SVG chart draws -----------------------------------
+
+CHART_WIDTH, CHART_HEIGHT = 360, 200  # the viewBox: a 360-px phone shows it at about its own size
+PLOT_LEFT, PLOT_RIGHT, PLOT_TOP, PLOT_BOTTOM = 40, 352, 10, 182
+CHART_STYLES = 8  # colours, dash patterns and marker shapes (static/css/app.css: .series-0 …)
+MARKERS_PER_LINE = 8  # besides the last point: enough to follow a line, few enough to tap
+FALLBACK_ROWS = 20  # the table under the chart: every step of a short evening, a sample of a long one
+
+
+@dataclass(frozen=True)
+class ChartMarker:
+    x: float
+    y: float
+    title: str  # the tooltip: who, when, how many points
+    shape: str  # an SVG path around (x, y): the second cue besides colour
+
+
+@dataclass(frozen=True)
+class ChartLine:
+    name: str
+    style: int  # colour, dash pattern and marker shape, the same in the legend
+    path: str
+    markers: tuple[ChartMarker, ...]
+    last: int  # the total at the last step
+    legend_marker: str  # the same marker in the legend's swatch (a 28×10 box)
+
+
+@dataclass(frozen=True)
+class ChartTick:
+    y: float
+    label: str
+
+
+@dataclass(frozen=True)
+class Chart:
+    names: tuple[str, ...]
+    lines: tuple[ChartLine, ...]
+    ticks: tuple[ChartTick, ...]
+    zero: float
+    first_label: str
+    last_label: str
+    last_x: float
+    rows: tuple[tuple[str, tuple[int, ...]], ...]  # the table fallback: (step, totals in name order)
+    width: int = CHART_WIDTH
+    height: int = CHART_HEIGHT
+    left: int = PLOT_LEFT
+    right: int = PLOT_RIGHT
+    top: int = PLOT_TOP
+    bottom: int = PLOT_BOTTOM
+
+
+def _signed(points: int) -> str:
+    return f"+{points}" if points > 0 else str(points).replace("-", "−")
+
+
+def _marker_shape(style: int, x: float, y: float) -> str:
+    r = 3.5
+    shapes = (
+        f"M{x - r:.1f},{y:.1f}a{r},{r} 0 1,0 {2 * r},0a{r},{r} 0 1,0 {-2 * r},0Z",  # circle
+        f"M{x - r:.1f},{y - r:.1f}h{2 * r}v{2 * r}h{-2 * r}Z",  # square
+        f"M{x:.1f},{y - r - 1:.1f}l{r + 1},{2 * r + 1}h{-2 * r - 2}Z",  # triangle
+        f"M{x:.1f},{y - r - 1:.1f}l{r + 1},{r + 1}l{-r - 1},{r + 1}l{-r - 1},{-r - 1}Z",  # diamond
+    )
+    return shapes[style % len(shapes)]
+
+
+def _nice_step(span: int) -> int:
+    """A round tick step giving three to six ticks over the span."""
+    step = 1
+    while span / step > 5:
+        for factor in (2, 5, 10):
+            if span / (step * factor) <= 5:
+                return step * factor
+        step *= 10
+    return step
+
+
+def score_chart(names: Sequence[str], steps: Sequence[tuple[str, dict]], *, tooltip) -> Chart | None:
+    """One line per player over ``steps`` (a label and the totals after it), from 0 before the first.
+
+    ``tooltip(name, label, points)`` words a marker's title in the reader's language.
+    None when there is nothing to draw yet.
+    """
+    if not steps or not names:
+        return None
+    values = [[0, *(int(totals.get(name, 0)) for _, totals in steps)] for name in names]
+    low = min(0, *(min(v) for v in values))
+    high = max(0, *(max(v) for v in values))
+    step = _nice_step(max(high - low, 1))
+    low, high = (low // step) * step, -((-high) // step) * step
+    if high == low:
+        high = low + step
+    count = len(steps)
+
+    def x_of(i: int) -> float:
+        return PLOT_LEFT + (PLOT_RIGHT - PLOT_LEFT) * i / count
+
+    def y_of(points: int) -> float:
+        return PLOT_BOTTOM - (PLOT_BOTTOM - PLOT_TOP) * (points - low) / (high - low)
+
+    # markers at evenly spaced steps and always at the last one, which the legend repeats
+    every = max(1, -(-count // MARKERS_PER_LINE))
+    marked = sorted({*range(every, count + 1, every), count})
+    lines = []
+    for style, (name, series) in enumerate(zip(names, values, strict=True)):
+        path = "M" + " ".join(f"{x_of(i):.1f},{y_of(v):.1f}" for i, v in enumerate(series))
+        markers = tuple(
+            ChartMarker(round(x_of(i), 1), round(y_of(series[i]), 1),
+                        tooltip(name, steps[i - 1][0], _signed(series[i])),
+                        _marker_shape(style, x_of(i), y_of(series[i])))
+            for i in marked
+        )
+        lines.append(ChartLine(name, style % CHART_STYLES, path, markers, series[-1],
+                               _marker_shape(style, 14, 5)))
+    ticks = tuple(ChartTick(round(y_of(v), 1), _signed(v)) for v in range(low, high + 1, step))
+    sample = max(1, -(-count // FALLBACK_ROWS))
+    shown = sorted({*range(sample - 1, count, sample), count - 1})
+    rows = tuple((steps[i][0], tuple(values[n][i + 1] for n in range(len(names)))) for i in shown)
+    return Chart(
+        names=tuple(names), lines=tuple(lines), ticks=ticks, zero=round(y_of(0), 1),
+        first_label=steps[0][0], last_label=steps[-1][0], last_x=round(x_of(count), 1), rows=rows,
+    )
+
+
+def session_steps(session: Session) -> list[tuple[int, dict]]:
+    """Each live hand's number and the running totals after it, in one query."""
+    return list(session.hands.live().in_order().values_list("number", "running_totals"))
+
+
+def season_steps(sessions: Iterable[Session]) -> list[tuple[Session, dict]]:
+    """Each session, oldest first, with every player's cumulative total after it (stored totals only)."""
+    running: dict[str, int] = defaultdict(int)
+    steps = []
+    for session in sorted(sessions, key=lambda s: (s.played_on, s.pk)):
+        for name, points in session.totals.items():
+            running[name] += points
+        steps.append((session, dict(running)))
+    return steps

@@ -1,0 +1,335 @@
+"""The group's record and the evening's story: statistics, player pages, charts, sharing, payments.
+
+Every view reaches its objects through the link (``access_for``), reads through
+``mighty_ledger.stats`` or ``mighty_ledger.reads`` and renders; payments go
+through the services. Like the scoreboard, a page a phone already holds is
+answered 304 (views/conditional.py). The statistics themselves are kept in the
+cache under the revisions of the sessions they count, so a page costs the
+link's query and one small query for the sessions, whatever the number of hands;
+any write to a session's hands moves its revision and the next page counts again.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import datetime
+import hashlib
+from decimal import Decimal, InvalidOperation
+
+from django.contrib import messages
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import content_disposition_header
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from scoring.presets import get_preset
+from scoring.problems import InvalidInput
+
+from .. import reads, services, stats
+from ..access import Access, access_for
+from ..forms import trump_label
+from ..models import Hand, Payment, Session
+from ..templatetags.money import settling_transfers
+from .conditional import conditional
+from .rules import preset_name
+
+STATS_CACHE_SECONDS = 24 * 3600  # keyed by the sessions' revisions, so this only bounds memory
+
+
+# --- filters ---------------------------------------------------------------------------------
+
+
+def _filters(request: HttpRequest, sessions: list[Session]) -> tuple[stats.Filters, str, str]:
+    """The page's filters from the query string: (filters, period, system). Unknown values mean all."""
+    period = request.GET.get("period", "all")
+    system = request.GET.get("system", "")
+    if system not in {s.preset for s in sessions}:
+        system = ""
+    session_id = since = None
+    if period.startswith("s") and period[1:].isdigit() and int(period[1:]) in {s.pk for s in sessions}:
+        session_id = int(period[1:])
+    elif period == "30d":
+        since = timezone.localdate() - datetime.timedelta(days=stats.RECENT_DAYS)
+    else:
+        period = "all"
+    return stats.Filters(session_id=session_id, since=since, system=system or None), period, system
+
+
+def _selected(sessions: list[Session], filters: stats.Filters) -> list[Session]:
+    return [
+        s for s in sessions
+        if (filters.session_id is None or s.pk == filters.session_id)
+        and (filters.since is None or s.played_on >= filters.since)
+        and (not filters.system or s.preset == filters.system)
+    ]
+
+
+def _group_sessions(access: Access) -> list[Session]:
+    # one query: every live session of the group, for the filters' choices and the cache key
+    return list(
+        Session.objects.live().filter(group=access.group)
+        .defer("system_options", "overrides").order_by("played_on", "id")
+    )
+
+
+def _stamp(sessions: list[Session]) -> str:
+    """What a statistics page shows: the sessions it counts, each at its revision."""
+    return ";".join(f"{s.pk}.{s.created_at.timestamp()}.{s.revision}" for s in sessions)
+
+
+def cached_stats(sessions: list[Session]) -> stats.Stats:
+    """The statistics of these sessions, counted once per revision of their hands.
+
+    The running totals hand by hand are kept only for one session (its chart);
+    a season's chart is drawn from the sessions' stored totals.
+    """
+    key = "stats:" + hashlib.sha256(_stamp(sessions).encode()).hexdigest()
+    record = cache.get(key)
+    if record is None:
+        record = stats.stats_of(sessions)
+        if len(sessions) > 1:
+            record = dataclasses.replace(record, series=())
+        cache.set(key, record, STATS_CACHE_SECONDS)
+    return record
+
+
+def _filter_context(sessions, period, system) -> dict:
+    systems = sorted({s.preset for s in sessions})
+    choices = [("all", _("All time")), ("30d", _("Last 30 days"))] + [
+        (f"s{s.pk}", f"{s.played_on:%Y-%m-%d}" + (f" · {s.title}" if s.title else "")) for s in sessions[::-1]
+    ]
+    return {
+        "period_choices": choices, "period": period, "system": system,
+        "trumps": [trump_label(trump) for trump in stats.TRUMPS],
+        "systems": [(slug, preset_name(get_preset(slug))) for slug in systems],
+    }
+
+
+# --- the statistics page and the player pages ---------------------------------------------------
+
+
+@require_GET
+def group_stats(request: HttpRequest, token: str) -> HttpResponse:
+    """The group's statistics table, the contracts, partnerships and the season's chart."""
+    access = access_for(token)
+    sessions = _group_sessions(access)
+    filters, period, system = _filters(request, sessions)
+    selected = _selected(sessions, filters)
+
+    def page() -> HttpResponse:
+        record = cached_stats(selected)
+        # one session: its hands one by one; several: the season, session by session
+        if filters.session_id is not None and selected:
+            chart, chart_kind = session_chart_of(selected[0], list(record.series)), "hands"
+        else:
+            chart, chart_kind = season_chart(selected), "season"
+        return render(request, "table/stats.html", {
+            "access": access, "group": access.group, "stats": record,
+            "chart": chart, "chart_kind": chart_kind, "query": request.GET.urlencode(),
+            **_filter_context(sessions, period, system),
+        })
+
+    return conditional(request, f"stats|{access.right}|{_stamp(sessions)}", page)
+
+
+@require_GET
+def player_page(request: HttpRequest, token: str, name: str) -> HttpResponse:
+    """One player's record in the group: roles, sessions, friends, biggest hands."""
+    access = access_for(token)
+    if not access.group.players.filter(name=name).exists():
+        raise Http404("No such player in this group.")
+    sessions = _group_sessions(access)
+    filters, period, system = _filters(request, sessions)
+    selected = _selected(sessions, filters)
+
+    def page() -> HttpResponse:
+        record = cached_stats(selected)
+        player = record.player(name)
+        best, worst = stats.best_and_worst_friend(record, name)
+        return render(request, "table/player.html", {
+            "access": access, "group": access.group, "name": name, "player": player,
+            "pairs": record.pairs_of(name), "best_friend": best, "worst_friend": worst,
+            "stats": record, "query": request.GET.urlencode(),
+            **_filter_context(sessions, period, system),
+        })
+
+    return conditional(request, f"player|{access.right}|{_stamp(sessions)}", page)
+
+
+# --- charts -----------------------------------------------------------------------------------------
+
+
+def _tooltip_hand(name: str, label: str, points: str) -> str:
+    return _("%(name)s after hand %(number)s: %(points)s") % {"name": name, "number": label, "points": points}
+
+
+def _tooltip_session(name: str, label: str, points: str) -> str:
+    return _("%(name)s after %(session)s: %(points)s") % {"name": name, "session": label, "points": points}
+
+
+def session_chart_of(session: Session, series: list[stats.SeriesPoint] | None = None) -> stats.Chart | None:
+    """The running totals of every seat over the session's live hands (one query, or none
+    when the statistics already read them)."""
+    if series is None:
+        steps = [(str(number), totals) for number, totals in stats.session_steps(session)]
+    else:
+        steps = [(str(point.hand), point.totals) for point in series if point.session == session.pk]
+    return stats.score_chart(session.seats, steps, tooltip=_tooltip_hand)
+
+
+def season_chart(sessions: list[Session]) -> stats.Chart | None:
+    """Every player's cumulative total over the season's sessions, from their stored totals."""
+    steps = [(f"{session.played_on:%Y-%m-%d}", totals) for session, totals in stats.season_steps(sessions)]
+    names = sorted({name for _, totals in steps for name in totals}, key=lambda n: (-steps[-1][1].get(n, 0), n)) \
+        if steps else []
+    return stats.score_chart(names, steps, tooltip=_tooltip_session)
+
+
+@require_GET
+def session_chart(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    """The score over time on the scoreboard, loaded by htmx after the board.
+
+    Without JavaScript the scoreboard's link leads to the statistics of this session,
+    which draw the same chart over its hands.
+    """
+    access = access_for(token, session_id=pk)
+    session = access.session(pk)
+    if not request.htmx:
+        return redirect(reverse("group_stats", args=[token]) + f"?period=s{session.pk}")
+    return conditional(request, reads.session_stamp(session, access.right, "chart"), lambda: render(
+        request, "partials/chart_session.html",
+        {"access": access, "session": session, "chart": session_chart_of(session)},
+    ))
+
+
+# --- the hands as CSV -----------------------------------------------------------------------------
+
+
+def _contract(entry: dict) -> str:
+    contract = entry.get("contract") or {}
+    return f"{contract.get('points', '')} {contract.get('trump', '')}".strip()
+
+
+@require_GET
+def session_hands_csv(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    """The session's live hands, one row each, for a spreadsheet: what was played and what it paid."""
+    access = access_for(token, session_id=pk)
+    session = access.session(pk)
+    seats = session.seats
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    name = slugify(f"{access.group.name} {session.played_on:%Y-%m-%d}", allow_unicode=True) or "session"
+    response["Content-Disposition"] = content_disposition_header(True, f"{name}-hands.csv")
+    # a spreadsheet opening the file as UTF-8 needs the byte-order mark to read Korean names
+    response.write("\ufeff")
+    writer = csv.writer(response)
+    writer.writerow([
+        "number", "kind", "dealer", "declarer", "contract", "partners", "sitting_out", "points", "made",
+        "runs", *(f"{seat} payment" for seat in seats), *(f"{seat} total" for seat in seats),
+    ])
+    hands = session.hands.live().in_order().values_list("number", "kind", "entry", "result", "payments",
+                                                         "running_totals")
+    for number, kind, entry, result, payments, totals in hands:
+        result = result or {}
+        made = result.get("made")
+        writer.writerow([
+            number, kind, entry.get("dealer", ""), entry.get("declarer", ""), _contract(entry),
+            " ".join(entry.get("partners", [])), " ".join(entry.get("sitting_out", [])),
+            result.get("points", entry.get("points", "")) if kind == Hand.SCORED else "",
+            "" if made is None else ("yes" if made else "no"),
+            " ".join(d for d in result.get("doubles", []) if d in ("run", "back_run")),
+            *(payments.get(seat, 0) for seat in seats), *(totals.get(seat, 0) for seat in seats),
+        ])
+    return response
+
+
+# --- payments ----------------------------------------------------------------------------------------
+
+
+def payments_context(access: Access, session: Session) -> dict:
+    """The settlement's transfers, each with what was marked as paid, and the payments to undo."""
+    settlement = reads.session_settlement(session, per_hand=False)
+    transfers, unit = settling_transfers(settlement)
+    standing = list(session.payments.standing())
+    paid: dict[tuple[str, str], Decimal] = {}
+    for payment in standing:
+        paid[(payment.payer, payment.payee)] = paid.get((payment.payer, payment.payee), Decimal(0)) + payment.amount
+    rows = [
+        {"transfer": t, "paid": paid.get((t.frm, t.to), Decimal(0)),
+         "left": Decimal(t.amount) - paid.get((t.frm, t.to), Decimal(0)),
+         # the deal-miss pot settles as a party, but nobody hands money to it at the table
+         "markable": t.frm in session.seats and t.to in session.seats}
+        for t in transfers
+    ]
+    return {"access": access, "session": session, "settlement": settlement, "unit": unit,
+            "rows": rows, "payments": standing}
+
+
+@require_GET
+def session_payments(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    """Mark-as-paid buttons for the settlement's transfers (a partial for htmx, else a page)."""
+    access = access_for(token, session_id=pk)
+    session = access.session(pk)
+    template = "partials/share_payments.html" if request.htmx else "table/payments.html"
+    return render(request, template, payments_context(access, session))
+
+
+def _back(request: HttpRequest, access: Access, session: Session) -> HttpResponse:
+    if request.htmx:
+        return render(request, "partials/share_payments.html", payments_context(access, session))
+    return redirect(reverse("session_payments", args=[access.token, session.pk]))
+
+
+@require_POST
+def payment_mark(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    access = access_for(token, session_id=pk)
+    access.require_edit()
+    session = access.session(pk)
+    try:
+        amount = Decimal(request.POST.get("amount", ""))
+    except InvalidOperation:
+        amount = Decimal(0)
+    try:
+        services.payment_record(session=session, payer=request.POST.get("payer", ""),
+                                payee=request.POST.get("payee", ""), amount=amount, by=access.actor())
+    except InvalidInput as error:
+        for problem in error.problems:
+            messages.error(request, problem.message)
+        if request.htmx:
+            return render(request, "partials/share_payments.html",
+                          {**payments_context(access, session), "problems": error.problems}, status=400)
+    return _back(request, access, session)
+
+
+@require_POST
+def payment_undo(request: HttpRequest, token: str, pk: int, payment_id: int) -> HttpResponse:
+    access = access_for(token, session_id=pk)
+    access.require_edit()
+    session = access.session(pk)
+    try:
+        payment = session.payments.get(pk=payment_id)
+    except Payment.DoesNotExist:
+        raise Http404("No such payment in this session.") from None
+    try:
+        services.payment_undo(payment=payment, by=access.actor())
+    except InvalidInput as error:
+        for problem in error.problems:
+            messages.error(request, problem.message)
+    return _back(request, access, session)
+
+
+# --- the group page's season chart and balance -------------------------------------------------------
+
+
+def group_page_extras(access: Access, sessions: list[Session]) -> dict:
+    """The season's chart and what is still owed across sessions, for the group page (one query)."""
+    return {
+        "season_chart": season_chart(sessions),
+        "balances": stats.group_balance(sessions, stats.standing_payments(sessions)),
+        "stats_url": reverse("group_stats", args=[access.token]),
+    }
