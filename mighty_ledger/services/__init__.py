@@ -1,0 +1,60 @@
+"""Every write the ledger makes: keyword-only ``<entity>_<action>`` functions, one transaction each.
+
+Views and the API parse input, call one of these, and render; reads go through
+mighty_ledger.reads. Locking lives here, so hand numbers stay contiguous and
+running totals never race: a new hand is written only if its session is still
+at the revision it was scored against (one statement), and otherwise, like
+every edit, delete and restore, with the session's row locked (a row lock on
+PostgreSQL; on SQLite IMMEDIATE transactions serialise writers). Every write
+records a revision and, once committed, tells the phones at the table.
+
+- ``groups``: groups, players and sessions
+- ``hands``: hands and events, with the running totals
+- ``payments``: transfers of a settlement marked as paid
+- ``contracts``: the hand in progress
+- ``changes``: what every write shares (who, the revision, the news, the lock, the refusals)
+"""
+
+from .changes import SYSTEM, Actor, IdempotencyConflict, SessionGone, StaleVersion
+from .contracts import (
+    CONTRACT_FIELDS,
+    ContractInProgress,
+    StaleContract,
+    contract_abandon,
+    contract_complete,
+    contract_open,
+    contract_outlook,
+    contract_snapshot,
+)
+from .groups import (
+    group_create,
+    group_delete,
+    group_restore,
+    group_rotate_link,
+    player_add,
+    session_delete,
+    session_restore,
+    session_start,
+)
+from .hands import (
+    ScoredHand,
+    hand_amend,
+    hand_delete,
+    hand_ledger_entry,
+    hand_preview,
+    hand_record,
+    hand_request,
+    hand_restore,
+    hand_snapshot,
+    scored_hand,
+)
+from .payments import payment_record, payment_undo, payment_unit
+
+__all__ = [
+    "CONTRACT_FIELDS", "SYSTEM", "Actor", "ContractInProgress", "IdempotencyConflict", "ScoredHand",
+    "SessionGone", "StaleContract", "StaleVersion", "contract_abandon", "contract_complete", "contract_open",
+    "contract_outlook", "contract_snapshot", "group_create", "group_delete", "group_restore",
+    "group_rotate_link", "hand_amend", "hand_delete", "hand_ledger_entry", "hand_preview", "hand_record",
+    "hand_request", "hand_restore", "hand_snapshot", "payment_record", "payment_undo", "payment_unit",
+    "player_add", "scored_hand", "session_delete", "session_restore", "session_start",
+]

@@ -1,0 +1,130 @@
+"""Groups, their players and their sessions: created, relinked, deleted and restored.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring.presets import get_preset
+from scoring.problems import InvalidInput, Problem
+from scoring.systems import system_as_options
+
+from ..models import Group, Player, Revision, Session, new_token
+from .changes import SYSTEM, Actor, announce, invalid, revise, set_deleted
+
+
+@transaction.atomic
+def group_create(*, name: str, player_names: list[str] = (), by: Actor = SYSTEM) -> Group:
+    name = (name or "").strip()
+    if not name:
+        raise invalid("name", "missing", _("A group needs a name."))
+    group = Group.objects.create(name=name[:80])
+    for player_name in player_names:
+        player_add(group=group, name=player_name, by=by)
+    revise(group=group, subject="group", action=Revision.CREATED, by=by, after={"name": group.name})
+    return group
+
+
+@transaction.atomic
+def group_rotate_link(*, group: Group, which: str, by: Actor = SYSTEM) -> Group:
+    """A new edit or view token; the old link stops working at once."""
+    if which not in ("edit", "view"):
+        raise invalid("which", "bad_link", _("Only the edit or the view link can be rotated."))
+    setattr(group, f"{which}_token", new_token())
+    group.save(update_fields=[f"{which}_token"])
+    revise(group=group, subject="group", action=Revision.AMENDED, by=by, after={"rotated": which})
+    return group
+
+
+@transaction.atomic
+def group_delete(*, group: Group, by: Actor = SYSTEM) -> Group:
+    return set_deleted(group, deleted=True, subject="group", group=group, by=by)
+
+
+@transaction.atomic
+def group_restore(*, group: Group, by: Actor = SYSTEM) -> Group:
+    return set_deleted(group, deleted=False, subject="group", group=group, by=by)
+
+
+@transaction.atomic
+def player_add(*, group: Group, name: str, by: Actor = SYSTEM) -> Player:
+    name = (name or "").strip()
+    if not name:
+        raise invalid("name", "missing", _("A player needs a name."))
+    if len(name) > 40:
+        raise invalid("name", "too_long", _("A player's name can be at most 40 characters."))
+    if group.players.filter(name=name).exists():
+        raise invalid("name", "duplicate_player", _("{name} is already in this group.").format(name=name))
+    player = Player.objects.create(group=group, name=name)
+    revise(group=group, subject="player", action=Revision.CREATED, by=by, after={"name": name})
+    return player
+
+
+# --- sessions -------------------------------------------------------------------
+
+
+@transaction.atomic
+def session_start(
+    *,
+    group: Group,
+    seats: list[str],
+    preset: str,
+    overrides: dict | None = None,
+    first_dealer: str | None = None,
+    played_on=None,
+    title: str = "",
+    stake_per_point: Decimal | None = None,
+    currency: str = "",
+    rounding_unit: Decimal | None = None,
+    chips_start: int | None = None,
+    chips_per_point: int | None = None,
+    by: Actor = SYSTEM,
+) -> Session:
+    """Seat the players and freeze the scoring system for the evening."""
+    system = get_preset(preset).system(overrides or {})
+    problems = []
+    known = set(group.players.values_list("name", flat=True))
+    if len(seats) != len(set(seats)):
+        problems.append(Problem("seats", "duplicate_seat", _("A player can only take one seat.")))
+    for i, seat in enumerate(seats):
+        if seat not in known:
+            problems.append(Problem(f"seats[{i}]", "unknown_player", _("{seat} is not a player of this group.").format(seat=seat)))
+    if len(seats) != system.players:
+        problems.append(Problem(
+            "seats", "wrong_player_count",
+            _("This system is for {players} players; {seated} are seated.").format(
+                players=system.players, seated=len(seats)
+            ),
+        ))
+    first_dealer = first_dealer or (seats[0] if seats else None)
+    if first_dealer not in seats:
+        problems.append(Problem("first_dealer", "unknown_seat", _("The first dealer must be one of the seats.")))
+    if problems:
+        raise InvalidInput(problems)
+    session = Session.objects.create(
+        group=group, seats=list(seats), preset=preset, overrides=overrides or {},
+        system_options=system_as_options(system), first_dealer=first_dealer,
+        played_on=played_on or timezone.localdate(), title=title,
+        stake_per_point=stake_per_point, currency=currency, rounding_unit=rounding_unit,
+        chips_start=chips_start, chips_per_point=chips_per_point,
+        totals=dict.fromkeys(seats, 0),
+    )
+    revise(group=group, session=session, subject="session", action=Revision.CREATED, by=by,
+            after={"seats": seats, "preset": preset, "overrides": overrides or {}})
+    return session
+
+
+@transaction.atomic
+def session_delete(*, session: Session, by: Actor = SYSTEM) -> Session:
+    announce(session, "session_deleted")
+    return set_deleted(session, deleted=True, subject="session", group=session.group, session=session, by=by)
+
+
+@transaction.atomic
+def session_restore(*, session: Session, by: Actor = SYSTEM) -> Session:
+    announce(session, "session_restored")
+    return set_deleted(session, deleted=False, subject="session", group=session.group, session=session, by=by)

@@ -1,0 +1,257 @@
+"""Hands and events: scored, appended with a compare-and-swap on the session's
+revision, amended, deleted and restored, with the running totals replayed.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring.interface import score_hand
+from scoring.ledger import LedgerEntry, replay
+from scoring.problems import InvalidInput, Problem
+from scoring.words import as_message
+
+from ..models import Hand, Revision, Session
+from .changes import (
+    SYSTEM,
+    Actor,
+    IdempotencyConflict,
+    StaleVersion,
+    announce,
+    fingerprint_of,
+    invalid,
+    locked,
+    revise,
+)
+
+
+def hand_request(session: Session, entry: dict) -> dict:
+    """The HAND_JSON request the engine sees: the session's seats and frozen system always win."""
+    return {**entry, "system": session.preset, "options": session.system_options, "seats": session.seats}
+
+
+def hand_preview(*, session: Session, entry: dict) -> dict:
+    """Score without saving (the live preview); InvalidInput when illegal."""
+    return scored_hand(session, entry).result
+
+
+@dataclass(frozen=True)
+class ScoredHand:
+    """What a scored hand stores: the HAND_JSON result, its sentences and its sides."""
+
+    result: dict
+    explanation: list
+    sides: dict
+    entry: dict
+
+
+def scored_hand(session: Session, entry: dict) -> ScoredHand:
+    """Score an entry under the session's frozen system; InvalidInput when illegal."""
+    scored = score_hand(hand_request(session, entry))
+    return ScoredHand(
+        result=scored.as_json(),
+        explanation=[as_message(line) for line in scored.explanation],
+        sides={"declarers": list(scored.declarers), "defenders": list(scored.defenders),
+               "winners": list(scored.winners)},
+        entry={k: v for k, v in entry.items() if k not in ("system", "options", "seats")},
+    )
+
+
+def _event_entry(session: Session, kind: str, entry: dict) -> dict:
+    """Check a deal-miss or all-pass record: who dealt, who showed the hand, the fine."""
+    seats = session.seats
+    problems = []
+    dealer = entry.get("dealer")
+    if dealer not in seats:
+        problems.append(Problem("dealer", "unknown_seat", _("Say who dealt: one of the seats.")))
+    cleaned = {"dealer": dealer}
+    if kind == Hand.DEAL_MISS:
+        shown_by = entry.get("shown_by")
+        if shown_by not in seats:
+            problems.append(Problem("shown_by", "unknown_seat", _("Say who showed the hand: one of the seats.")))
+        fine = entry.get("fine", session.system_options.get("deal_miss", {}).get("fine", 0))
+        if isinstance(fine, bool) or not isinstance(fine, int) or fine < 0:
+            problems.append(Problem("fine", "bad_type", _("The fine must be a whole number, 0 or more.")))
+            fine = 0
+        cleaned |= {"shown_by": shown_by, "fine": fine}
+        if entry.get("cards"):
+            cleaned["cards"] = entry["cards"]
+            problems += _deal_miss_cards_problems(session, entry["cards"])
+    if problems:
+        raise InvalidInput(problems)
+    return cleaned
+
+
+def _deal_miss_cards_problems(session: Session, cards) -> list[Problem]:
+    """When the shown hand is entered, it must really qualify under the session's system."""
+    from scoring.redeal import redeal_response
+
+    try:
+        verdict = redeal_response({
+            "system": session.preset, "options": session.system_options,
+            "players": session.system_options["players"], "hand": cards,
+        })
+    except InvalidInput as error:
+        return [Problem(f"cards{p.field.removeprefix('hand')}", p.code, p.message) for p in error.problems]
+    if not verdict["qualifies"]:
+        return [Problem("cards", "not_a_deal_miss", _("This hand does not qualify for a deal miss under this system."))]
+    return []
+
+
+def hand_ledger_entry(hand: Hand) -> LedgerEntry:
+    """What a stored hand changes in the ledger: its payments, and who takes the pot."""
+    if hand.kind == Hand.SCORED:
+        return LedgerEntry("scored", dict(hand.result["payments"]), tuple(hand.sides["winners"]))
+    if hand.kind == Hand.DEAL_MISS:
+        return LedgerEntry("deal_miss", {}, fine=hand.entry.get("fine", 0), dealer=hand.entry.get("dealer"))
+    return LedgerEntry("all_pass", {})
+
+
+def _replay(session: Session) -> None:
+    """Recompute every live hand's payments, running totals and pot, in order."""
+    hands = list(session.hands.live().in_order())
+    steps = replay(session.seats, (hand_ledger_entry(hand) for hand in hands))
+    changed = []
+    for hand, step in zip(hands, steps, strict=True):
+        if (hand.payments, hand.running_totals, hand.pot_after) != (step.payments, step.totals, step.pot):
+            hand.payments, hand.running_totals, hand.pot_after = step.payments, step.totals, step.pot
+            changed.append(hand)
+    Hand.objects.bulk_update(changed, ["payments", "running_totals", "pot_after"])
+    session.totals = steps[-1].totals if steps else dict.fromkeys(session.seats, 0)
+    session.pot = steps[-1].pot if steps else 0
+    session.revision += 1
+    session.save(update_fields=["totals", "pot", "revision"])
+
+
+def hand_snapshot(hand: Hand) -> dict:
+    return {"number": hand.number, "kind": hand.kind, "entry": hand.entry, "result": hand.result,
+            "version": hand.version, "deleted": hand.deleted_at is not None}
+
+
+def hand_record(
+    *,
+    session: Session,
+    entry: dict,
+    kind: str = Hand.SCORED,
+    idempotency_key: str | None = None,
+    by: Actor = SYSTEM,
+) -> tuple[Hand, bool]:
+    """Save a hand or event as the session's next number; returns (hand, created).
+
+    The hand is scored from the session as the caller read it, and written only
+    if the session is still at that revision and live (compare-and-swap on
+    Session.revision, in the same statement as the inserts on PostgreSQL). So no
+    row lock is held while a hand is scored, and the usual case costs one write.
+    If another hand landed in between, the session's row is locked, read again
+    and the hand numbered after the other one. A session deleted meanwhile takes
+    no hand: SessionGone.
+
+    The same idempotency key with the same body returns the first hand; with a
+    different body it is a conflict.
+    """
+    # the system and seats are frozen with the session: scoring never waits for the row
+    if kind == Hand.SCORED:
+        scored = scored_hand(session, entry)
+        stored_entry, result, explanation, sides = scored.entry, scored.result, scored.explanation, scored.sides
+    elif kind in (Hand.DEAL_MISS, Hand.ALL_PASS):
+        result, explanation, sides = None, [], {}
+        stored_entry = _event_entry(session, kind, entry)
+    else:
+        raise invalid("kind", "bad_kind", _("A record is a hand, a deal miss or an all-pass."))
+    # what the hand says, not how it was sent: the seats and system the session fixes do not count
+    fingerprint = fingerprint_of(kind, stored_entry)
+
+    def append(current: Session) -> tuple[Hand, bool] | None:
+        if idempotency_key:
+            earlier = current.hands.filter(idempotency_key=idempotency_key).first()
+            if earlier is not None:
+                if earlier.request_fingerprint != fingerprint:
+                    raise IdempotencyConflict(idempotency_key)
+                return earlier, False
+        hand = Hand(
+            session=current, number=current.hand_count + 1, kind=kind, entry=stored_entry, result=result,
+            explanation=explanation, sides=sides,
+            idempotency_key=idempotency_key or None, request_fingerprint=fingerprint,
+        )
+        # appending costs one ledger step from the session's stored totals, not a replay
+        (step,) = replay(current.seats, [hand_ledger_entry(hand)], totals=current.totals, pot=current.pot)
+        hand.payments, hand.running_totals, hand.pot_after = step.payments, step.totals, step.pot
+        read_at = current.revision
+        current.hand_count, current.totals, current.pot = hand.number, step.totals, step.pot
+        current.revision += 1
+        with transaction.atomic():
+            # compare-and-swap: the session moves on only from the revision the hand was scored against
+            moved = Session.objects.live().filter(pk=current.pk, revision=read_at).update(
+                hand_count=current.hand_count, totals=current.totals, pot=current.pot, revision=current.revision,
+            )
+            if not moved:
+                return None
+            hand.save(force_insert=True)
+            revise(session=current, hand=hand, subject="hand", action=Revision.CREATED, by=by,
+                    after=hand_snapshot(hand))
+            announce(current, "hand_recorded")
+        return hand, True
+
+    recorded = append(copy.copy(session))
+    if recorded is None:
+        with transaction.atomic():
+            # the row is this request's until commit, so this time the write lands
+            recorded = append(locked(session))
+    return recorded
+
+
+@transaction.atomic
+def hand_amend(*, hand: Hand, entry: dict, version: int, by: Actor = SYSTEM) -> Hand:
+    """Replace a hand's entry; a stale version is refused so two phones never overwrite each other."""
+    session = locked(hand.session)
+    current = Hand.objects.get(pk=hand.pk)
+    if current.version != version:
+        raise StaleVersion(current)
+    before = hand_snapshot(current)
+    if current.kind == Hand.SCORED:
+        scored = scored_hand(session, entry)
+        current.entry, current.result = scored.entry, scored.result
+        current.explanation, current.sides = scored.explanation, scored.sides
+    else:
+        current.entry = _event_entry(session, current.kind, entry)
+    current.request_fingerprint = fingerprint_of(current.kind, current.entry)
+    current.version += 1
+    current.save()
+    _replay(session)
+    current.refresh_from_db()
+    revise(session=session, hand=current, subject="hand", action=Revision.AMENDED,
+            by=by, before=before, after=hand_snapshot(current))
+    announce(session, "hand_amended")
+    return current
+
+
+def _hand_set_deleted(hand: Hand, *, deleted: bool, by: Actor) -> Hand:
+    """Soft-delete or restore a hand; the totals after it are replayed and a revision kept."""
+    session = locked(hand.session)
+    current = Hand.objects.get(pk=hand.pk)
+    before = hand_snapshot(current)
+    current.deleted_at = timezone.now() if deleted else None
+    current.version += 1
+    current.save(update_fields=["deleted_at", "version", "updated_at"])
+    _replay(session)
+    current.refresh_from_db()
+    revise(session=session, hand=current, subject="hand",
+            action=Revision.DELETED if deleted else Revision.RESTORED,
+            by=by, before=before, after=hand_snapshot(current))
+    announce(session, "hand_deleted" if deleted else "hand_restored")
+    return current
+
+
+@transaction.atomic
+def hand_delete(*, hand: Hand, by: Actor = SYSTEM) -> Hand:
+    return _hand_set_deleted(hand, deleted=True, by=by)
+
+
+@transaction.atomic
+def hand_restore(*, hand: Hand, by: Actor = SYSTEM) -> Hand:
+    return _hand_set_deleted(hand, deleted=False, by=by)

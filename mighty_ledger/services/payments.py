@@ -1,0 +1,86 @@
+"""The transfers of a settlement marked as paid, and taken back.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring.problems import InvalidInput, Problem
+
+from ..models import Payment, Revision, Session
+from .changes import SYSTEM, Actor, announce, invalid, revise
+
+
+def payment_unit(session: Session) -> str:
+    """What a session's settlement counts, so what its payments count: money, chips or points."""
+
+    if session.stake_per_point is not None:
+        return Payment.MONEY
+    if session.chips_start is not None:
+        return Payment.CHIPS
+    return Payment.POINTS
+
+
+def _payments_moved_on(session: Session) -> None:
+    # pages that show what is owed (the group's balance) are stamped with the sessions' revisions
+    Session.objects.filter(pk=session.pk).update(revision=F("revision") + 1)
+    session.refresh_from_db(fields=["revision"])
+    announce(session, "payments_changed")
+
+
+def _payment_snapshot(payment) -> dict:
+    return {"payer": payment.payer, "payee": payment.payee, "amount": str(payment.amount),
+            "unit": payment.unit, "currency": payment.currency, "undone": payment.undone_at is not None}
+
+
+@transaction.atomic
+def payment_record(*, session: Session, payer: str, payee: str, amount: Decimal, by: Actor = SYSTEM):
+    """Mark one transfer of the settlement as paid; the row and a revision say who marked it.
+
+    Payments never change a session's totals: they settle them, so the group's
+    balance (what is still owed across sessions) goes down.
+    """
+
+    problems = []
+    seats = session.seats
+    if payer not in seats:
+        problems.append(Problem("payer", "unknown_seat", _("Say who paid: one of the seats.")))
+    if payee not in seats:
+        problems.append(Problem("payee", "unknown_seat", _("Say who was paid: one of the seats.")))
+    if payer == payee and payer in seats:
+        problems.append(Problem("payee", "same_seat", _("A player cannot pay themselves.")))
+    if not isinstance(amount, Decimal) or not amount.is_finite() or amount <= 0:
+        problems.append(Problem("amount", "not_positive", _("The amount must be more than 0.")))
+    elif amount >= Decimal(10) ** 10 or amount != amount.quantize(Decimal("0.01")):
+        problems.append(Problem("amount", "bad_amount", _("The amount can have at most 10 digits and 2 decimals.")))
+    if problems:
+        raise InvalidInput(problems)
+    unit = payment_unit(session)
+    _payments_moved_on(session)
+    payment = Payment.objects.create(
+        group_id=session.group_id, session=session, payer=payer, payee=payee, amount=amount, unit=unit,
+        currency=session.currency if unit == Payment.MONEY else "", by=by.label,
+    )
+    revise(session=session, subject="payment", action=Revision.CREATED, by=by, after=_payment_snapshot(payment))
+    return payment
+
+
+@transaction.atomic
+def payment_undo(*, payment, by: Actor = SYSTEM):
+    """Take a payment back (marked by mistake); the row stays, undone, with a revision."""
+
+    current = Payment.objects.select_for_update().get(pk=payment.pk)
+    if current.undone_at is not None:
+        raise invalid("payment", "already_undone", _("This payment was already undone."))
+    before = _payment_snapshot(current)
+    _payments_moved_on(current.session)
+    current.undone_at = timezone.now()
+    current.save(update_fields=["undone_at"])
+    revise(session=current.session, subject="payment", action=Revision.DELETED, by=by,
+            before=before, after=_payment_snapshot(current))
+    return current
