@@ -1,7 +1,6 @@
 """The API's lists and settlement run a fixed number of queries, however long the evening."""
 
 import pytest
-from django.db import connection
 
 from tests.factories import MADE_15_DIAMONDS, bulk_hands
 
@@ -34,10 +33,10 @@ def test_the_settlement_runs_the_same_queries_whatever_the_hands(edit, session, 
 def test_recording_a_hand_runs_the_same_queries_whatever_the_hands(edit, session, django_assert_num_queries, hands):
     bulk_hands(session, hands)
     # 1. the group by the bearer token, with the URL's session if it is a live one of that group
-    # 2. on PostgreSQL one statement: the session's count, totals and revision, if it is still at
-    #    the revision read in 1, then the hand and the revision that records it; on SQLite the
-    #    same as three statements in a transaction (a savepoint here), so five
-    with django_assert_num_queries(2 if connection.vendor == "postgresql" else 6):
+    # 2. a savepoint (the test's transaction stands for the request's)
+    # 3. the session's count, totals and revision, if it is still at the revision read in 1
+    # 4. the hand, 5. the revision that records it, 6. the savepoint released
+    with django_assert_num_queries(6):
         response = edit.post(hands_url(session), dict(MADE_15_DIAMONDS))
     assert response.status_code == 201
     assert response.json()["number"] == hands + 1
