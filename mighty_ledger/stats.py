@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from itertools import combinations
 
-from scoring.settle import Transfer, fewest_transfers
+from scoring.settle import Transfer, still_owed
 
 from .models import Group, Hand, Payment, Session
 from .reads import SessionSettlement, session_settlement
@@ -386,34 +386,31 @@ class Balance:
 
 
 def group_balance(sessions: Iterable[Session], payments: Iterable[Payment]) -> list[Balance]:
-    """Each session's settlement, less what was marked as paid, added up per unit and currency.
+    """Each session's settlement, less what was marked as paid, per unit and currency.
 
-    Unpaid amounts carry from one session to the next; a payment moves its amount
-    from the payer's debt to the payee's credit. Money in different currencies,
-    chips and points are never added together.
+    The engine adds them up (scoring.settle.still_owed): unpaid amounts carry from
+    one session to the next. Money in different currencies, chips and points are
+    never added together.
     """
-    amounts: dict[tuple[str, str], dict[str, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
+    settlements: dict[tuple[str, str], list] = defaultdict(list)
     for session in sessions:
         settlement = session_money(session)
-        if settlement.money is not None:
-            key, owed = (Payment.MONEY, session.currency), settlement.money
-        elif settlement.chips is not None:
-            per_point = session.chips_per_point or 1
-            key, owed = (Payment.CHIPS, ""), {s: p * per_point for s, p in settlement.totals.items()}
-        else:
-            key, owed = (Payment.POINTS, ""), settlement.totals
-        for seat, amount in owed.items():
-            amounts[key][seat] += Decimal(amount)
+        unit = payment_unit_of(settlement)
+        settlements[(unit, session.currency if unit == Payment.MONEY else "")].append(settlement.settlement)
+    paid: dict[tuple[str, str], list[Transfer]] = defaultdict(list)
     for payment in payments:
-        balance = amounts[(payment.unit, payment.currency)]
-        balance[payment.payer] += payment.amount
-        balance[payment.payee] -= payment.amount
+        paid[(payment.unit, payment.currency)].append(Transfer(payment.payer, payment.payee, payment.amount))
     balances = []
-    for (unit, currency), by_seat in sorted(amounts.items()):
-        owed = {seat: amount for seat, amount in by_seat.items() if amount}
+    for unit, currency in sorted({*settlements, *paid}):
+        owed, transfers = still_owed(settlements[(unit, currency)], paid[(unit, currency)])
         if owed:
-            balances.append(Balance(unit, currency, owed, fewest_transfers(owed)))
+            balances.append(Balance(unit, currency, owed, transfers))
     return balances
+
+
+def payment_unit_of(settlement: SessionSettlement) -> str:
+    """The unit a settlement is paid in, as a payment records it."""
+    return {"money": Payment.MONEY, "chips": Payment.CHIPS}.get(settlement.unit, Payment.POINTS)
 
 
 def standing_payments(sessions: Sequence[Session]) -> list[Payment]:

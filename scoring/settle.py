@@ -8,7 +8,7 @@ is a bug upstream, so it raises ValueError rather than returning a problem.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -311,3 +311,41 @@ def settle_session(totals: Mapping[str, int], stakes: Stakes) -> Settlement:
         transfers=fewest_transfers(balances), money=money, money_transfers=money_transfers,
         chips=chips, chip_transfers=chip_transfers,
     )
+
+
+# --- what is still owed, after payments made at the table ------------------------------
+
+
+def balances_of(transfers: Iterable[Transfer]) -> dict[str, Amount]:
+    """What each party is owed (+) or owes (−) until these transfers are made."""
+    owed: dict[str, Amount] = {}
+    for transfer in transfers:
+        owed[transfer.to] = owed.get(transfer.to, 0) + transfer.amount
+        owed[transfer.frm] = owed.get(transfer.frm, 0) - transfer.amount
+    return owed
+
+
+def still_owed(settlements: Iterable[Settlement], paid: Iterable[Transfer]) -> tuple[dict[str, Amount], list[Transfer]]:
+    """Several settlements in one unit, less the payments made: what each party is still owed,
+    and the fewest transfers that square it. Whatever was not paid carries from one to the next."""
+    owed: dict[str, Amount] = {}
+    for settlement in settlements:
+        for party, amount in balances_of(settlement.settling_transfers).items():
+            owed[party] = owed.get(party, 0) + amount
+    # a payment made clears the payer's debt and the payee's credit by its amount
+    for party, amount in balances_of(paid).items():
+        owed[party] = owed.get(party, 0) - amount
+    owed = {party: amount for party, amount in owed.items() if amount}
+    return owed, fewest_transfers(owed)
+
+
+def left_to_pay(transfers: Iterable[Transfer], paid: Iterable[Transfer]) -> list[tuple[Transfer, Amount, Amount]]:
+    """Each transfer with what was paid from its payer to its payee so far and what is left of it."""
+    so_far: dict[tuple[str, str], Amount] = {}
+    for payment in paid:
+        so_far[(payment.frm, payment.to)] = so_far.get((payment.frm, payment.to), 0) + payment.amount
+    rows = []
+    for transfer in transfers:
+        done = so_far.get((transfer.frm, transfer.to), 0)
+        rows.append((transfer, done, transfer.amount - done))
+    return rows

@@ -13,17 +13,17 @@ from django.utils.translation import gettext as _
 from scoring.problems import InvalidInput, Problem
 
 from ..models import Payment, Revision, Session
+from ..reads import stakes_of
 from .changes import SYSTEM, Actor, announce, invalid, revise
 
 
 def payment_unit(session: Session) -> str:
     """What a session's settlement counts, so what its payments count: money, chips or points."""
 
-    if session.stake_per_point is not None:
+    stakes = stakes_of(session)  # the settlement's own test: a stake of 0 settles in chips or points
+    if stakes.for_money:
         return Payment.MONEY
-    if session.chips_start is not None:
-        return Payment.CHIPS
-    return Payment.POINTS
+    return Payment.CHIPS if stakes.for_chips else Payment.POINTS
 
 
 def _payments_moved_on(session: Session) -> None:

@@ -9,16 +9,17 @@ from __future__ import annotations
 from decimal import Decimal
 
 from django import template
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
-from scoring.settle import currency_code, minor_unit
+from scoring.settle import CURRENCY_SYMBOLS, currency_code, minor_unit
 
 register = template.Library()
 
 MINUS = "−"  # U+2212, the sign the pages print for points too
-# the symbol written before the amount; a currency without one is written after it, as its code
-SYMBOLS = {"KRW": "₩", "USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}
+# the symbol written before the amount, the engine's first for each code (₩ for KRW, not 원);
+# a currency without one is written after the amount, as its code
+SYMBOLS = {code: symbol for symbol, code in reversed(CURRENCY_SYMBOLS.items())}
 # Korean writes these as a word after the number: 10,500원, 1,000엔
 KOREAN_WORDS = {"KRW": "원", "JPY": "엔"}
 
@@ -53,22 +54,14 @@ def amount_text(amount, unit: str, currency: str) -> str:
     if isinstance(amount, Decimal) and amount == amount.to_integral_value():
         amount = int(amount)
     if unit == "chips":
-        return _("%(count)s chips") % {"count": amount}
-    return _("%(count)s points") % {"count": amount}
-
-
-def settling_transfers(settlement) -> tuple[list, str]:
-    """The transfers the players actually make, and their unit, from a session's settlement."""
-    unit = settlement.unit
-    if hasattr(settlement, "settling_transfers"):
-        return list(settlement.settling_transfers), unit
-    return list(settlement.transfers), unit
+        return ngettext("%(count)s chip", "%(count)s chips", amount) % {"count": amount}
+    return ngettext("%(count)s point", "%(count)s points", amount) % {"count": amount}
 
 
 @register.simple_tag
 def share_text(session, settlement) -> str:
     """The night in a few lines for the group's chat: the evening, then who pays whom."""
-    transfers, unit = settling_transfers(settlement)
+    transfers, unit = settlement.settling_transfers, settlement.unit
     title = f"{session.played_on:%Y-%m-%d}" + (f" · {session.title}" if session.title else "")
     lines = [_("Mighty, %(evening)s") % {"evening": title}]
     totals = getattr(settlement, "totals", None) or session.totals

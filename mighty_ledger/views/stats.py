@@ -30,12 +30,12 @@ from django.views.decorators.http import require_GET, require_POST
 
 from scoring.presets import get_preset
 from scoring.problems import InvalidInput
+from scoring.settle import Transfer, left_to_pay
 
 from .. import reads, services, stats
 from ..access import Access, access_for
 from ..forms import trump_label
 from ..models import Hand, Payment, Session
-from ..templatetags.money import settling_transfers
 from .conditional import conditional
 from .rules import preset_name
 
@@ -254,19 +254,15 @@ def session_hands_csv(request: HttpRequest, token: str, pk: int) -> HttpResponse
 def payments_context(access: Access, session: Session) -> dict:
     """The settlement's transfers, each with what was marked as paid, and the payments to undo."""
     settlement = reads.session_settlement(session, per_hand=False)
-    transfers, unit = settling_transfers(settlement)
     standing = list(session.payments.standing())
-    paid: dict[tuple[str, str], Decimal] = {}
-    for payment in standing:
-        paid[(payment.payer, payment.payee)] = paid.get((payment.payer, payment.payee), Decimal(0)) + payment.amount
+    paid = [Transfer(payment.payer, payment.payee, payment.amount) for payment in standing]
     rows = [
-        {"transfer": t, "paid": paid.get((t.frm, t.to), Decimal(0)),
-         "left": Decimal(t.amount) - paid.get((t.frm, t.to), Decimal(0)),
+        {"transfer": transfer, "paid": done, "left": left,
          # the deal-miss pot settles as a party, but nobody hands money to it at the table
-         "markable": t.frm in session.seats and t.to in session.seats}
-        for t in transfers
+         "markable": transfer.frm in session.seats and transfer.to in session.seats}
+        for transfer, done, left in left_to_pay(settlement.settling_transfers, paid)
     ]
-    return {"access": access, "session": session, "settlement": settlement, "unit": unit,
+    return {"access": access, "session": session, "settlement": settlement, "unit": settlement.unit,
             "rows": rows, "payments": standing}
 
 

@@ -26,6 +26,7 @@ from ..forms import EventForm, GroupCreateForm, HandForm, PlayerAddForm, Session
 from ..models import Hand, Session
 from .conditional import conditional as _conditional
 from .rules import deal_miss_odds, preset_name, system_differences, system_sections
+from .stats import group_page_extras
 
 # --- guards ------------------------------------------------------------------------------
 
@@ -76,6 +77,7 @@ def group_page(request: HttpRequest, token: str) -> HttpResponse:
         "player_form": PlayerAddForm(),
         "edit_url": request.build_absolute_uri(reverse("group_page", args=[group.edit_token])),
         "view_url": request.build_absolute_uri(reverse("group_page", args=[group.view_token])),
+        **group_page_extras(access, overview.sessions),
     }))
 
 
