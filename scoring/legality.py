@@ -51,6 +51,7 @@ ERROR_CODES = (
     "always_alone",
     "secret_solo_not_allowed",
     "called_card_discarded",
+    "partner_of_buried_card",
     # discards
     "wrong_discard_count",
     "duplicate_discard",
@@ -556,6 +557,34 @@ def called_card_buried(hand: Hand, system: System) -> list[Problem]:
     ]
 
 
+def buried_call_alone(hand: Hand, system: System) -> list[Problem]:
+    """A called card the declarer buried makes no partner: he plays alone.
+
+    pagat (seed 000): "If the declarer calls a card that is in his own hand or which he
+    discarded, he will be playing alone against the other four." With two decks a card
+    makes no partner only when both its copies were buried (001: "of which he neither
+    possesses both copies nor has buried").
+    """
+    call = hand.partner_call
+    if call.type != "card" or not hand.partners or system.always_alone:
+        return []
+    deck = system.deck_cards
+    buried = Counter(hand.discards)
+    dead = [card for card in dict.fromkeys(call.cards) if deck.holds(card) and buried[card] >= deck.count(card)]
+    if not dead:
+        return []
+    live = len(set(call.cards)) - len(dead)
+    if len(hand.partners) <= live:
+        return []
+    cards = WordList(dead)
+    if live == 0:
+        sentence = N_("The declarer buried the called card {cards}, so nobody holds it: the declarer "
+                      "plays alone, and no partner may be entered.")
+    else:
+        sentence = N_("The declarer buried the called card {cards}, so only {live} partner may be entered.")
+    return [Problem("partners", "partner_of_buried_card", Words(sentence, cards=cards, live=live))]
+
+
 # --- discards (RULES.md §5) ------------------------------------------------------
 
 
@@ -796,6 +825,7 @@ RULES: tuple[Rule, ...] = (
     player_call,
     secret_solo,
     called_card_buried,
+    buried_call_alone,
     discard_count,
     discards_valid,
     points_given,

@@ -435,6 +435,45 @@ CASES = [
         legal(options={"secret_solo": False}, partners=["Cy"], discards=["KH", "2S", "3S"]),
         legal(partners=[], discards=["KH", "2S", "3S"]),
     ),
+    # pagat (seed 000): a called card "which he discarded" leaves the declarer "playing alone"
+    Case(
+        "seed-000-buried-called-card",
+        "partner_of_buried_card",
+        "partners",
+        legal(partners=["Cy"], discards=["KH", "2S", "3S"]),
+        legal(partners=[], discards=["KH", "2S", "3S"]),
+    ),
+    Case(
+        "seed-000-buried-called-card-korean",
+        "partner_of_buried_card",
+        "partners",
+        legal("korean-standard", partners=["Cy"], discards=["KH", "2S", "3S"]),
+        legal("korean-standard", partners=[], discards=["KH", "2S", "3S"]),
+    ),
+    # 001: a card "he neither possesses in his hand nor has buried": no secret solo, so
+    # calling a buried card is itself illegal, partner or none
+    Case(
+        "seed-001-buried-called-card-is-illegal",
+        "called_card_discarded",
+        "discards[0]",
+        legal("chicago-5p", partners=[], discards=["KH", "2S", "3S"]),
+        legal("chicago-5p", partners=[], partner_call=NO_FRIEND, discards=["KH", "2S", "3S"]),
+    ),
+    Case(
+        "seed-001-buried-called-card-makes-no-partner",
+        "partner_of_buried_card",
+        "partners",
+        legal("chicago-5p", partners=["Cy"], discards=["KH", "2S", "3S"]),
+        legal("chicago-5p", partners=["Cy"], discards=["4H", "2S", "3S"]),
+    ),
+    # 001, two decks: a card makes no partner only when "both copies" are buried
+    Case(
+        "seed-001-double-deck-both-copies-buried",
+        "partner_of_buried_card",
+        "partners",
+        legal("chicago-6p", {"secret_solo": True}, partners=["Cy", "Di"], discards=["KH", "KH", "2S", "3S"]),
+        legal("chicago-6p", {"secret_solo": True}, partners=["Cy", "Di"], discards=["KH", "2S", "3S", "4S"]),
+    ),
     # --- discards (RULES.md §2, §5) ---
     Case(
         "pagat-declarer-buries-three",
@@ -836,8 +875,11 @@ def legal_requests(draw, slug: str) -> dict:
         cards, partners = [], []
         request["partner_call"] = {"type": "none"}
     request["partners"] = partners
-    if system.secret_solo:
-        cards = []  # only a system without secret solo keeps the called cards out of the discards
+    if system.secret_solo and not partners:
+        # a secret solo may bury the called card; with a partner, the called card cannot be
+        # buried (pagat: a buried called card leaves the declarer alone), nor ever without
+        # secret solo (001)
+        cards = []
 
     # the discards, sometimes entered
     discards = []
