@@ -41,6 +41,7 @@ from .serializers import (
     revision_json,
     session_json,
 )
+from .stats import PaymentSerializer, session_payments_json
 
 # --- groups and players ------------------------------------------------------------------
 
@@ -250,6 +251,7 @@ class SettlementView(LinkView):
         chip_transfers = TransferSerializer(many=True, allow_null=True, help_text="The fewest transfers in chips; null without chips.")
         settle_in = serializers.ChoiceField(choices=["money", "chips", "points"], help_text="What the table settles in: money with a stake, else chips, else points.")
         hands = serializers.ListField(child=serializers.DictField(), help_text="Each live hand's payments and the transfers that settle it alone.")
+        payments = PaymentSerializer(many=True, help_text="The transfers marked as paid and not undone; they never change the totals.")
 
     @extend_schema(operation_id="settle_session", tags=["sessions"], parameters=[SESSION_ID],
                    responses={200: OutputSerializer, **READ_ERRORS},
@@ -272,6 +274,7 @@ class SettlementView(LinkView):
                  "transfers": _transfers_json(hand.transfers)}
                 for hand in settlement.hands
             ],
+            "payments": session_payments_json(session),
         }).data)
 
 
