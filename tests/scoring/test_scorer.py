@@ -128,7 +128,8 @@ def test_pays_back_set_rule():
 
 def test_buried_mighty_and_joker_doubles_by_option():
     discards = ["AS", "JOKER", "2C"]
-    request = hand("15 H", 16, discards=discards,
+    # the Joker is buried, so the partner card is another (a buried called card makes no partner)
+    request = hand("15 H", 16, discards=discards, call={"type": "card", "cards": ["KH"]},
                    options={"doubles": {"buried_mighty": "both", "buried_joker": "both"}})
     assert score_request(request)["doubles"] == ["buried_mighty", "buried_joker"]
 
