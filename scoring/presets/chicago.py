@@ -15,6 +15,9 @@ _TABLE = {
     "partner_instruction": {"allowed": True, "min_contract": 17, "per_hand": 1},
     # 001: the first partner of the previous hand starts the bidding
     "first_bidder": "partner",
+    # 001 states the raise ("an increase of two", "an increase of one") with no exception:
+    # pagat's 19 → 20 and 20 → 20 NT are pagat's own
+    "trump_change": {"nineteen_to_twenty": False, "twenty_to_no_trump": False},
 }
 
 _DOUBLE_DECK = {
@@ -23,7 +26,7 @@ _DOUBLE_DECK = {
     "max_bid": 40,
     "called_cards": 2,
     # 001: +3 to change suit, +2 to change to no trump in the double-deck game
-    "trump_change": {"suit": 3, "to_nt": 2},
+    "trump_change": {"suit": 3, "to_nt": 2, "nineteen_to_twenty": False, "twenty_to_no_trump": False},
     "partner_instruction": {"allowed": True, "min_contract": 34, "per_hand": 2},
 }
 

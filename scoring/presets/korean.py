@@ -18,7 +18,8 @@ _STANDARD = {
     "doubles": {"run": "made", "back_run": "set", "no_trump": "both", "no_friend": "never"},
     # 003 §3.2.2: a back run is 11 or more, or at least the bid (the same thing once bids start at 12)
     "back_run": {"rule": "defenders_at_least", "n": 11},
-    "trump_change": {"suit": 2, "to_nt": 2},
+    # 003 §3.2.1 and §6.1 raise by 2 with no exception for a bid of 19 or 20 (pagat's own)
+    "trump_change": {"suit": 2, "to_nt": 2, "nineteen_to_twenty": False, "twenty_to_no_trump": False},
     "partner_calls": ["card", "first_trick", "none", "player"],
     "deal_miss": {"criteria": ["korean_scale"], "threshold": "0"},
     "next_dealer": "declarer",

@@ -125,12 +125,15 @@ PRESETS = (
         "Seeds 002 and 004: every hand is worth bid − 12 whether made or set, doubled for a run "
         "or a back run (defenders take 11 or more). Declarer ±2S, partner ±S, each defender ∓S "
         "(two defenders pay the declarer, the third the partner); alone, the declarer takes all. "
-        "The dealer bids first on the first hand, then the previous declarer; the partner deals.",
+        "The dealer bids first on the first hand, then the previous declarer; the partner deals. "
+        "Changing trump costs 2 (1 to no trump) with no exception: a 19 cannot change suit at 20.",
         {
             "base": "hard",
             "set": "same_as_made",
             "doubles": {**_NO_DOUBLES, "run": "both", "back_run": "both"},
-            "trump_change": {"same_trump_raise": False},
+            # 002 and 004 "increase their bid by 2" (by 1 to no trump) with no exception:
+            # pagat's 19 → 20 and 20 → 20 NT are not theirs
+            "trump_change": {"same_trump_raise": False, "nineteen_to_twenty": False, "twenty_to_no_trump": False},
         },
         "seeds 002 and 004 (Denexa)",
     ),

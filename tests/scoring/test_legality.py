@@ -218,6 +218,57 @@ CASES = [
         ),
         legal(bid=c("20 S"), contract=c("20 NT")),
     ),
+    # pagat's "unless the bid was 19" and "20 with no-trump" are pagat's own (seed 000):
+    # 001 ("an increase of two", "of one"), 002, 003 and 004 raise with no exception
+    Case(
+        "seed-001-chicago-5p-19-cannot-change-suit-at-20",
+        "trump_change_too_small",
+        "contract.points",
+        legal("chicago-5p", bid=c("19 H"), contract=c("20 S")),
+        legal("pagat-standard", bid=c("19 H"), contract=c("20 S")),
+    ),
+    Case(
+        "seed-001-chicago-5p-20-cannot-become-20-nt",
+        "trump_change_too_small",
+        "contract.points",
+        legal("chicago-5p", bid=c("20 H"), contract=c("20 NT")),
+        legal("pagat-standard", bid=c("20 H"), contract=c("20 NT")),
+    ),
+    Case(
+        "seed-001-chicago-6p-39-cannot-change-suit-at-40",
+        "trump_change_too_small",
+        "contract.points",
+        legal("chicago-6p", bid=c("39 H"), contract=c("40 S")),
+        legal("chicago-6p", bid=c("37 H"), contract=c("40 S")),
+    ),
+    Case(
+        "seed-002-hard-score-19-cannot-change-suit-at-20",
+        "trump_change_too_small",
+        "contract.points",
+        legal("hard-score", bid=c("19 H"), contract=c("20 S")),
+        legal("hard-score", bid=c("18 H"), contract=c("20 S")),
+    ),
+    Case(
+        "seed-004-hard-score-20-cannot-become-20-nt",
+        "trump_change_too_small",
+        "contract.points",
+        legal("hard-score", bid=c("20 H"), contract=c("20 NT")),
+        legal("hard-score", bid=c("19 H"), contract=c("20 NT")),
+    ),
+    Case(
+        "seed-003-korean-standard-19-cannot-change-suit-at-20",
+        "trump_change_too_small",
+        "contract.points",
+        legal("korean-standard", bid=c("19 H"), contract=c("20 S")),
+        legal("korean-standard", bid=c("18 H"), contract=c("20 S")),
+    ),
+    Case(
+        "seed-000-pagat-3p-keeps-20-to-20-nt",
+        "trump_change_too_small",
+        "contract.points",
+        legal("pagat-3p", {"trump_change": {"twenty_to_no_trump": False}}, bid=c("20 H"), contract=c("20 NT")),
+        legal("pagat-3p", bid=c("20 H"), contract=c("20 NT")),
+    ),
     Case(
         "pagat-20-suit-cannot-change-suit",
         "trump_change_too_small",
@@ -948,3 +999,16 @@ def test_buried_points_are_named_in_one_sentence_or_the_other(system, discards, 
     }
     problems = [p for p in check_request(request)["errors"] if p["code"] == code]
     assert len(problems) == 1 and words in problems[0]["message"]
+
+
+@pytest.mark.parametrize(
+    ("slug", "exceptions"),
+    [
+        pytest.param(preset.slug, preset.slug.startswith("pagat-"), id=f"seed-000-exceptions-{preset.slug}")
+        for preset in all_presets()
+    ],
+)
+def test_pagat_trump_change_exceptions_belong_to_the_pagat_family(slug, exceptions):
+    """19 → 20 and 20 → 20 NT are seed 000's; every other source raises with no exception."""
+    rules = resolve_system(slug).trump_change
+    assert (rules.nineteen_to_twenty, rules.twenty_to_no_trump) == (exceptions, exceptions)
