@@ -19,7 +19,7 @@ setup: $(STAMP)
 
 run: setup
 	$(PYTHON) manage.py migrate --no-input
-	$(PYTHON) manage.py load_presets
+	$(PYTHON) manage.py check_presets
 	$(PYTHON) manage.py runserver 127.0.0.1:8000
 
 # The app as it runs for real: DEBUG off, PostgreSQL, hashed static files served
@@ -31,7 +31,7 @@ serve: setup
 	@$(PYTHON) gunicorn.conf.py
 	DEBUG=false $(PYTHON) manage.py check --deploy
 	DEBUG=false $(PYTHON) manage.py migrate --no-input
-	DEBUG=false $(PYTHON) manage.py load_presets
+	DEBUG=false $(PYTHON) manage.py check_presets
 	DEBUG=false $(PYTHON) manage.py collectstatic --no-input
 	DEBUG=false exec $(VENV)/bin/gunicorn -c gunicorn.conf.py mighty_ledger.wsgi
 

@@ -71,7 +71,6 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
-    "template_partials",
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",

@@ -8,6 +8,7 @@ and serialises. The hands of a session are in hands.py.
 from __future__ import annotations
 
 from decimal import Decimal
+from functools import partial
 
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
@@ -162,7 +163,7 @@ class SessionListView(LinkView):
     def get(self, request):
         sessions = Session.objects.filter(group=self.access.group)
         sessions = sessions.deleted() if flag(request, "deleted") else sessions.live()
-        return page_response(self, sessions.newest_first(), session_json)
+        return page_response(self, sessions.newest_first(), partial(session_json, coming=False))
 
 
 class SessionCreateView(LinkView):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from .. import reads
 from ..models import Hand, Revision, Session
 
 TRUMPS = ["S", "H", "D", "C", "NT"]
@@ -256,14 +257,23 @@ class SessionOutputSerializer(serializers.Serializer):
     totals = serializers.DictField(child=serializers.IntegerField())
     pot = serializers.IntegerField()
     hand_count = serializers.IntegerField(help_text="Hands and events numbered so far, deleted ones included.")
+    next = NextHandSerializer(required=False, help_text=(
+        "Who deals, bids first and sits out on the coming hand, as the scoreboard shows; "
+        "in one session's answers, not in lists."))
     deleted = serializers.BooleanField()
     created_at = serializers.DateTimeField()
 
 
-def session_json(session: Session) -> dict:
+def session_json(session: Session, *, coming: bool = True) -> dict:
+    """A session as the API shows it; ``coming=False`` leaves out the next hand (a query each) in lists."""
     fields = SessionOutputSerializer().fields
-    values = {name: getattr(session, name) for name in fields if name != "deleted"}
-    return SessionOutputSerializer({**values, "deleted": session.deleted_at is not None}).data
+    values = {name: getattr(session, name) for name in fields if name not in ("deleted", "next")}
+    values["deleted"] = session.deleted_at is not None
+    if coming:
+        state = reads.next_state(session)
+        values["next"] = {"dealer": state.dealer, "first_bidder": state.first_bidder,
+                          "sitting_out": list(state.sitting_out), "active": list(state.active)}
+    return SessionOutputSerializer(values).data
 
 
 class RevisionOutputSerializer(serializers.Serializer):

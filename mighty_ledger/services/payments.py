@@ -56,7 +56,7 @@ def payment_record(*, session: Session, payer: str, payee: str, amount: Decimal,
         problems.append(Problem("payee", "same_seat", _("A player cannot pay themselves.")))
     if not isinstance(amount, Decimal) or not amount.is_finite() or amount <= 0:
         problems.append(Problem("amount", "not_positive", _("The amount must be more than 0.")))
-    elif amount >= Decimal(10) ** 10 or amount != amount.quantize(Decimal("0.01")):
+    elif amount >= Decimal(10) ** 10 or amount.normalize().as_tuple().exponent < -2:
         problems.append(Problem("amount", "bad_amount", _("The amount can have at most 10 digits and 2 decimals.")))
     if problems:
         raise InvalidInput(problems)

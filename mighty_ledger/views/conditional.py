@@ -34,6 +34,7 @@ def conditional(request: HttpRequest, stamp: str, page: Callable[[], HttpRespons
     get_token(request)  # the CSRF secret the page's forms are for, the same one the cookie keeps
     parts = (stamp, get_language(), request.get_full_path(), request.META["CSRF_COOKIE"])
     etag = '"' + hashlib.sha256(repr(parts).encode()).hexdigest()[:32] + '"'
+    request.etag = etag  # the live page's script asks again with it (templates/partials/live.html)
     if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
         response = HttpResponseNotModified()
     else:
