@@ -91,7 +91,7 @@ def ask_first(request: HttpRequest, template: str, context: dict, form: HandForm
     data = form.data.copy()
     data["seen_hand_count"] = context["session"].hand_count
     data.pop("confirm", None)
-    again = type(form)(data, seats=form.seats, system=form.system)
+    again = type(form)(data, seats=context["session"].seats, system=form.system)
     again.is_valid()
     return render(request, template, {**context, "form": again, "meanwhile": meanwhile}, status=409)
 
@@ -130,10 +130,9 @@ def _outlook(form: ContractForm, session: Session) -> dict | None:
         return None
 
 
-def _render_contract_form(request, access, session, form, **context) -> HttpResponse:
+def _render_contract_form(request, access, session, form, *, status: int = 200, **context) -> HttpResponse:
     return render(request, "table/contract_form.html",
-                  {"access": access, "session": session, "form": form, **context},
-                  status=context.pop("status", 200))
+                  {"access": access, "session": session, "form": form, **context}, status=status)
 
 
 @require_http_methods(["GET", "POST"])
@@ -173,9 +172,14 @@ def contract_preview(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     form = _contract_form(session, request.POST)
     outlook = _outlook(form, session)
     if request.htmx:
+        # while the contract is half entered, say what is still missing instead of flagging empty fields
+        missing = []
+        for name, errors in list(form.errors.as_data().items()):
+            if name in form.fields and all(error.code == "required" for error in errors):
+                missing.append(str(form.fields[name].label))
+                del form.errors[name]
         return render(request, "partials/in_progress_outlook.html",
-                      {"form": form, "outlook": outlook, "entry": form.cleaned_data if outlook else None,
-                       "preview": True, "oob": True})
+                      {"form": form, "outlook": outlook, "missing": missing, "preview": True, "oob": True})
     return _render_contract_form(request, access, session, form, outlook=outlook)
 
 
@@ -215,3 +219,8 @@ def contract_abandon(request: HttpRequest, token: str, pk: int, contract_id: int
 
 def contract_url(access: Access, session: Session, name: str, contract: Contract) -> str:
     return reverse(name, args=[access.token, session.pk, contract.pk])
+
+
+def playing_now(session: Session) -> Contract | None:
+    """The hand being played in the session, shown at the top of its board. One query."""
+    return session.contracts.open().first()

@@ -25,6 +25,7 @@ from ..access import Access, access_for
 from ..forms import EventForm, GroupCreateForm, HandForm, PlayerAddForm, SessionStartForm
 from ..models import Hand, Session
 from .conditional import conditional as _conditional
+from .in_progress import ask_first, playing_now, record_hand, saved_meanwhile
 from .rules import deal_miss_odds, preset_name, system_differences, system_sections
 from .stats import group_page_extras
 
@@ -162,6 +163,7 @@ def session_board(request: HttpRequest, token: str, pk: int) -> HttpResponse:
             "earlier": board.earlier, "earlier_before": board.earlier_before, "last": board.last,
             "next": board.next, "settlement": board.settlement,
             "system_name": preset_name(get_preset(session.preset)),
+            "playing": playing_now(session),  # the hand in progress, if one is being played
         })
 
     return _conditional(request, reads.session_stamp(session, access.right), page)
@@ -256,11 +258,16 @@ def hand_new(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     session = access.session(pk)
     if request.method == "GET":
         form = _hand_form(session, initial=_new_hand_initial(session))
+        form.initial["seen_hand_count"] = session.hand_count  # another phone saving first is asked about
         return _render_hand_form(request, access, session, form)
     form = _hand_form(session, request.POST)
     if form.is_valid():
+        meanwhile = saved_meanwhile(session, form)
+        if meanwhile is not None:
+            return ask_first(request, "table/hand_form.html", {"access": access, "session": session, "hand": None,
+                                                               "preview": None, "stale": None}, form, meanwhile)
         try:
-            services.hand_record(session=session, entry=form.entry(), by=access.actor())
+            record_hand(session=session, form=form, by=access.actor())
         except InvalidInput as error:
             form.add_problems(error.problems)
         else:

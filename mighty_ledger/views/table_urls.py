@@ -3,7 +3,7 @@
 from django.urls import path
 
 from ..live import views as live
-from . import table
+from . import in_progress, table
 
 urlpatterns = [
     path("g/new/", table.group_create, name="group_create"),
@@ -23,6 +23,13 @@ urlpatterns = [
     path("g/<str:token>/s/<int:pk>/hands/new/", table.hand_new, name="hand_new"),
     path("g/<str:token>/s/<int:pk>/hands/preview/", table.hand_preview, name="hand_preview"),
     path("g/<str:token>/s/<int:pk>/events/new/", table.event_new, name="event_new"),
+    # the hand in progress: the contract when the auction ends, completed or thrown in later
+    path("g/<str:token>/s/<int:pk>/playing/new/", in_progress.contract_new, name="contract_new"),
+    path("g/<str:token>/s/<int:pk>/playing/preview/", in_progress.contract_preview, name="contract_preview"),
+    path("g/<str:token>/s/<int:pk>/playing/<int:contract_id>/complete/", in_progress.contract_complete,
+         name="contract_complete"),
+    path("g/<str:token>/s/<int:pk>/playing/<int:contract_id>/abandon/", in_progress.contract_abandon,
+         name="contract_abandon"),
     path("g/<str:token>/s/<int:pk>/h/<int:number>/", table.hand_detail, name="hand_detail"),
     path("g/<str:token>/s/<int:pk>/h/<int:number>/edit/", table.hand_edit, name="hand_edit"),
     path("g/<str:token>/s/<int:pk>/h/<int:number>/delete/", table.hand_delete, name="hand_delete"),

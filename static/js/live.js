@@ -1,0 +1,160 @@
+// The live table: a page of a session (or the group page) follows what the other phones do.
+//
+// The page names its stream, its revision and its live regions on one marker element
+// (templates/partials/live.html). The stream only says *that* something changed and the
+// new revision; the page then asks its own URL again, with the ETag it holds, and swaps
+// its live regions for the fresh ones. The same cheap conditional request (304 when
+// nothing changed) runs when the page becomes visible again and at most every 30 s, so a
+// phone that slept, lost the stream or has none at all still catches up.
+// Without JavaScript the page is an ordinary page: reloading shows the current state.
+(function () {
+  "use strict";
+
+  var POLL_MS = 30000; // the fallback's pace, whatever the stream does
+  var REOPEN_MS = 5000; // after the server refused the stream (503, a restart): try again
+
+  var marker = document.querySelector("[data-live-stream]");
+  if (!marker || typeof window.fetch !== "function") { return; }
+
+  var streamUrl = marker.dataset.liveStream;
+  var regions = marker.dataset.liveRegions || "main";
+  var revision = marker.dataset.liveRevision || "";
+  var etag = marker.dataset.liveEtag || "";
+  var source = null;
+  var reopenTimer = null;
+  var busy = false;
+  var again = false;
+  var lastAsked = Date.now();
+
+  function newer(seen) {
+    // the group page has no revision of its own: every change of one of its sessions counts
+    return seen === null || seen === undefined || revision === "" || String(seen) !== revision;
+  }
+
+  // --- swapping the fresh page in -----------------------------------------------------------
+
+  function openDetails(root) {
+    // a <details> the player opened stays open (by id, else by its summary's words)
+    var open = {};
+    root.querySelectorAll("details[open]").forEach(function (details) {
+      open[detailsKey(details)] = true;
+    });
+    return open;
+  }
+
+  function detailsKey(details) {
+    var summary = details.querySelector("summary");
+    return details.id || (summary ? summary.textContent.trim() : "");
+  }
+
+  function reopen(root, open) {
+    root.querySelectorAll("details").forEach(function (details) {
+      if (open[detailsKey(details)]) { details.open = true; }
+    });
+  }
+
+  function typing(root) {
+    var active = document.activeElement;
+    return active && root.contains(active) && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName) &&
+      active.type !== "submit" && active.type !== "button";
+  }
+
+  function replace(current, fresh) {
+    var open = openDetails(current);
+    var adopted = document.importNode(fresh, true);
+    current.replaceWith(adopted);
+    reopen(adopted, open);
+    if (window.htmx) { window.htmx.process(adopted); }
+  }
+
+  function swap(html) {
+    var fresh = new DOMParser().parseFromString(html, "text/html");
+    var mine = regions === "main" ? [] : Array.prototype.slice.call(document.querySelectorAll(regions));
+    var theirs = regions === "main" ? [] : Array.prototype.slice.call(fresh.querySelectorAll(regions));
+    var main = document.querySelector("main");
+    var freshMain = fresh.querySelector("main");
+    if (mine.length && mine.length === theirs.length) {
+      mine.forEach(function (region, index) { replace(region, theirs[index]); });
+    } else if (main && freshMain) {
+      if (typing(main)) { return false; } // never under a player's thumb: next time
+      var open = openDetails(main);
+      main.replaceChildren.apply(main, Array.prototype.map.call(freshMain.childNodes, function (node) {
+        return document.importNode(node, true);
+      }));
+      reopen(main, open);
+      if (window.htmx) { window.htmx.process(main); }
+    }
+    var freshMarker = fresh.querySelector("[data-live-stream]");
+    if (freshMarker) { revision = freshMarker.dataset.liveRevision || ""; }
+    if (fresh.title) { document.title = fresh.title; }
+    document.dispatchEvent(new CustomEvent("live:updated", { detail: { revision: revision } }));
+    return true;
+  }
+
+  // --- asking the page again --------------------------------------------------------------
+
+  function refresh() {
+    if (busy) { again = true; return; }
+    busy = true;
+    lastAsked = Date.now();
+    var headers = {};
+    if (etag) { headers["If-None-Match"] = etag; }
+    fetch(window.location.pathname + window.location.search,
+          { headers: headers, cache: "no-store", credentials: "same-origin" })
+      .then(function (response) {
+        if (response.status === 304) { return null; }
+        if (response.status === 404) { window.location.reload(); return null; } // deleted meanwhile
+        if (!response.ok) { return null; } // rate-limited, a restart: the next event or poll asks again
+        var tag = response.headers.get("ETag");
+        return response.text().then(function (html) {
+          if (swap(html) && tag) { etag = tag; }
+        });
+      })
+      .catch(function () { /* offline: the next event, visibility or poll asks again */ })
+      .then(function () {
+        busy = false;
+        if (again) { again = false; refresh(); }
+      });
+  }
+
+  // --- the stream -------------------------------------------------------------------------
+
+  function listen() {
+    if (!streamUrl || typeof window.EventSource !== "function") { return; }
+    if (source && source.readyState !== EventSource.CLOSED) { return; }
+    source = new EventSource(streamUrl);
+    // every (re)connection says the session's revision: a page that missed news catches up
+    source.addEventListener("hello", function (event) {
+      var hello = JSON.parse(event.data);
+      if (revision !== "" && hello.revision !== undefined && newer(hello.revision)) { refresh(); }
+    });
+    source.addEventListener("change", function (event) {
+      var change = JSON.parse(event.data);
+      if (change.what === "resync" || newer(change.revision)) { refresh(); }
+    });
+    source.addEventListener("error", function () {
+      // a dropped connection is retried by the browser itself; a refused one (404, 503) is closed
+      if (source.readyState === EventSource.CLOSED && reopenTimer === null) {
+        reopenTimer = window.setTimeout(function () { reopenTimer = null; listen(); }, REOPEN_MS);
+      }
+    });
+  }
+
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState !== "visible") { return; }
+    refresh();
+    listen();
+  });
+
+  window.setInterval(function () {
+    if (document.visibilityState === "visible" && Date.now() - lastAsked >= POLL_MS - 1000) { refresh(); }
+  }, POLL_MS);
+
+  window.addEventListener("pagehide", function () { if (source) { source.close(); } });
+  window.addEventListener("pageshow", function (event) {
+    // back to a page from the browser's back/forward cache: it may be minutes old
+    if (event.persisted) { refresh(); listen(); }
+  });
+
+  listen();
+})();
