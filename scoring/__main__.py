@@ -2,6 +2,9 @@
 
 Stdin holds one JSON object or JSON Lines. Exit status 2 when any request was
 illegal or malformed (for ``check``: when any hand is illegal), else 0.
+
+``python -m scoring systems`` reads nothing and prints every preset with its
+options as one JSON array, the answer of ``GET /api/v1/systems``.
 """
 
 from __future__ import annotations
@@ -12,7 +15,8 @@ import sys
 from . import interface
 from .problems import InvalidInput
 
-USAGE = "usage: python -m scoring {score|check|redeal|auction|next} < requests.json"
+USAGE = "usage: python -m scoring {score|check|redeal|auction|next} < requests.json\n       python -m scoring systems"
+COMMANDS = ("score", "check", "redeal", "auction", "next")
 
 
 def _requests(text: str):
@@ -69,7 +73,10 @@ def answer(command: str, request) -> tuple[dict, bool]:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if len(argv) != 1 or argv[0] not in ("score", "check", "redeal", "auction", "next"):
+    if argv == ["systems"]:
+        print(json.dumps(interface.systems_response(), ensure_ascii=False), flush=True)
+        return 0
+    if len(argv) != 1 or argv[0] not in COMMANDS:
         print(USAGE, file=sys.stderr)
         return 64
     any_failed = False

@@ -6,16 +6,20 @@ wherever it is sent.
 
 from __future__ import annotations
 
+import copy
+from functools import lru_cache
+
 from .auction import auction_request as check_auction
+from .describe import describe
 from .flow import PreviousHand, next_hand
 from .hand import Hand, parse_hand
 from .legality import auction_problems, check
-from .presets import resolve_system
+from .presets import all_presets, get_preset, resolve_system
 from .problems import InvalidInput, Problem
-from .redeal import redeal_response
+from .redeal import deal_miss_summary, redeal_response
 from .scorer import Result, score
 from .seats import read_seats, seat_count_problem
-from .systems import System
+from .systems import System, system_as_options
 from .words import N_, Words
 
 
@@ -139,3 +143,37 @@ def _previous_from_hand(request: dict):
 
 def _problem(field: str, code: str, template: str, **params) -> Problem:
     return Problem(field, code, Words(template, **params))
+
+
+# --- the presets ------------------------------------------------------------------
+
+
+def system_json(slug: str) -> dict:
+    """One preset as ``GET /api/v1/systems/<slug>`` and ``python -m scoring systems`` show it:
+    its options, its rules in words and its deal-miss criteria with their exact odds.
+    InvalidInput for an unknown slug. Each caller gets its own copy of the cached answer."""
+    return copy.deepcopy(_system_json(get_preset(slug).slug))
+
+
+@lru_cache(maxsize=64)
+def _system_json(slug: str) -> dict:
+    # cached, since counting the exact odds takes a moment
+    preset = get_preset(slug)
+    system = preset.system()
+    return {
+        "slug": preset.slug,
+        "name": preset.name,
+        "description": preset.description,
+        "source": preset.source,
+        "options": system_as_options(system),
+        "rules_in_words": [
+            {"title": str(section.title), "lines": [str(line) for line in section.lines]}
+            for section in describe(system)
+        ],
+        "deal_miss": deal_miss_summary(system).as_json(),
+    }
+
+
+def systems_response() -> list[dict]:
+    """Every preset, in catalog order: the answer of ``GET /api/v1/systems``."""
+    return [system_json(preset.slug) for preset in all_presets()]

@@ -9,24 +9,20 @@ a bug in the engine and surfaces as a 500, to be fixed there.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from scoring.describe import describe
 from scoring.interface import (
     auction_request,
     check_request,
     next_request,
     redeal_request,
     score_request,
+    system_json,
+    systems_response,
 )
-from scoring.presets import all_presets, get_preset
 from scoring.problems import InvalidInput
-from scoring.redeal import deal_miss_summary
-from scoring.systems import system_as_options
 
 from .base import PUBLIC_ERRORS, READ_ERRORS, PublicView
 from .serializers import (
@@ -126,20 +122,8 @@ class SystemOutputSerializer(serializers.Serializer):
     deal_miss = DealMissSerializer()
 
 
-@lru_cache(maxsize=64)
-def system_json(slug: str) -> dict:
-    """A preset as the API shows it; cached, since the exact odds take a moment to count."""
-    preset = get_preset(slug)
-    system = preset.system()
-    return SystemOutputSerializer({
-        "slug": preset.slug, "name": preset.name, "description": preset.description,
-        "source": preset.source, "options": system_as_options(system),
-        "rules_in_words": [
-            {"title": str(section.title), "lines": [str(line) for line in section.lines]}
-            for section in describe(system)
-        ],
-        "deal_miss": deal_miss_summary(system).as_json(),
-    }).data
+# the answers themselves come from scoring.interface, the one function that
+# ``python -m scoring systems`` prints too; the serializers above document their shape
 
 
 class SystemListView(PublicView):
@@ -149,7 +133,7 @@ class SystemListView(PublicView):
         summary="Every preset scoring system, with its options, its rules in words and its deal-miss criteria",
     )
     def get(self, request):
-        return Response([system_json(preset.slug) for preset in all_presets()])
+        return Response(systems_response())
 
 
 class SystemDetailView(PublicView):

@@ -128,6 +128,23 @@ def test_systems_lists_every_preset_with_options_words_and_deal_miss(anonymous):
         assert all(c["rule"] for c in system["deal_miss"]["criteria"])
 
 
+def test_systems_answers_exactly_what_the_cli_prints(anonymous, monkeypatch, capsys):
+    import io
+    import json
+    import sys
+
+    from scoring.__main__ import main
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["systems"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+
+    assert anonymous.get("/api/v1/systems").json() == printed
+    assert anonymous.get("/api/v1/systems/korean-minsa").json() == next(
+        system for system in printed if system["slug"] == "korean-minsa"
+    )
+
+
 def test_one_system_in_words(anonymous):
     response = anonymous.get("/api/v1/systems/korean-standard")
 

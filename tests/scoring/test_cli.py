@@ -97,3 +97,21 @@ def test_next_names_who_sits_out_at_six():
 def test_next_refuses_seats_that_do_not_fit(monkeypatch, capsys):
     status, answers = run("next", json.dumps({"system": "pagat-standard", "seats": ["A", "B"]}), monkeypatch, capsys)
     assert status == 2 and answers[0]["errors"][0]["code"] == "wrong_player_count"
+
+
+def test_systems_prints_every_preset_with_its_options(monkeypatch, capsys):
+    from scoring.interface import systems_response
+    from scoring.presets import all_presets
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["systems"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert [system["slug"] for system in printed] == [preset.slug for preset in all_presets()]
+    korean = next(system for system in printed if system["slug"] == "korean-standard")
+    assert korean["options"]["min_bid"] == 14 and korean["rules_in_words"] and korean["deal_miss"]["criteria"]
+    assert printed == systems_response()
+
+
+def test_systems_takes_no_argument(monkeypatch, capsys):
+    assert main(["systems", "extra"]) == 64
+    assert "systems" in capsys.readouterr().err
