@@ -14,7 +14,20 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.cards import SUIT_SIGNS, SUITS, card_sort_key, card_text, suit_of, trump_text
+from scoring.cards import (
+    JOKER,
+    RANKS,
+    SUIT_SIGNS,
+    SUITS,
+    card_sort_key,
+    card_text,
+    mighty,
+    rank_of,
+    ripper,
+    suit_of,
+    trump_text,
+)
+from scoring.flow import dealer_sits_out
 from scoring.presets import all_presets
 from scoring.problems import Problem
 from scoring.systems import System
@@ -26,6 +39,15 @@ CALL_LABELS = {
     "none": _("no friend"),
     "player": _("a player"),
 }
+# the cards tables call most, one tap each; what they are depends on the trump (scoring.cards)
+CALL_ROLES = {
+    "mighty": _("Mighty"),
+    "joker": _("Joker"),
+    "ripper": _("Ripper"),
+    "trump_A": _("Trump A"),
+    "trump_K": _("Trump K"),
+}
+ALONE = "alone"
 MAX_SEATS = 8
 
 
@@ -220,6 +242,10 @@ class HandForm(forms.Form):
     bid_points = forms.IntegerField(label=_("Bid"), required=False)
     bid_trump = forms.ChoiceField(label=_("Bid trump"), choices=TRUMP_CHOICES, widget=forms.RadioSelect, required=False)
     call_type = forms.ChoiceField(label=_("Partner call"), widget=forms.RadioSelect, initial="card")
+    # one called card: a common call in one tap, or its suit then its rank
+    call_pick = forms.ChoiceField(label=_("Called card"), widget=forms.RadioSelect, required=False)
+    call_rank = forms.ChoiceField(label=_("Rank"), widget=forms.RadioSelect, required=False)
+    # two called cards (double deck), or a post that names the cards themselves
     call_cards = forms.MultipleChoiceField(label=_("Called card"), widget=forms.CheckboxSelectMultiple, required=False)
     call_seat = forms.ChoiceField(label=_("Called player"), widget=forms.RadioSelect, required=False)
     sitting_out = forms.MultipleChoiceField(label=_("Sitting out"), widget=forms.CheckboxSelectMultiple, required=False)
@@ -249,21 +275,30 @@ class HandForm(forms.Form):
         for name in ("contract_points", "bid_points"):
             self.fields[name].widget.attrs.update({"min": system.min_bid, "max": top, "inputmode": "numeric"})
         self.fields["points"].widget.attrs.update({"max": system.total_points, "inputmode": "numeric"})
+        self.fields["contract_points"].initial = system.min_bid
+        self.contract_values = list(range(system.min_bid, top + 1))
         self.fields["call_type"].choices = [(call, CALL_LABELS[call]) for call in system.partner_calls]
         cards = sorted(system.deck_cards.copies, key=card_sort_key)
         card_choices = [(card, card_label(card)) for card in cards]
         self.fields["call_cards"].choices = card_choices
         self.fields["discards"].choices = card_choices
+        roles = [role for role in CALL_ROLES if role not in system.forbidden_calls]
+        if not system.deck_cards.holds(JOKER):
+            roles.remove("joker")
+        self.fields["call_pick"].choices = [(role, CALL_ROLES[role]) for role in roles] + list(SUIT_SIGNS.items())
+        self.fields["call_pick"].initial = roles[0] if roles else None
+        ranks = {rank_of(card) for card in cards if card != JOKER}
+        self.fields["call_rank"].choices = [(rank, rank) for rank in RANKS if rank in ranks]
+        alone = [(ALONE, _("declarer alone"))]
         if system.called_cards > 1:
             self.fields["call_cards"].label = _("Called cards (two)")
             self.fields["partners"] = forms.MultipleChoiceField(
-                label=_("Partners"), choices=seat_choices, widget=forms.CheckboxSelectMultiple,
+                label=_("Partners"), choices=seat_choices + alone, widget=forms.CheckboxSelectMultiple,
                 required=False, help_text=_("Leave empty when the declarer played alone."),
             )
         else:
             self.fields["partners"] = forms.ChoiceField(
-                label=_("Partner"), choices=[("", _("declarer alone"))] + seat_choices,
-                widget=forms.RadioSelect, required=False,
+                label=_("Partner"), choices=seat_choices + alone, widget=forms.RadioSelect, required=False,
             )
         if not self.has_sitting_out:
             del self.fields["sitting_out"]
@@ -274,6 +309,35 @@ class HandForm(forms.Form):
     @property
     def has_sitting_out(self) -> bool:
         return self.system.active_players < self.system.players
+
+    @property
+    def calls_one_card(self) -> bool:
+        return self.system.called_cards == 1
+
+    def shown_fields(self):
+        """The fields the page draws: one called card is picked by role or suit and rank, two from cards."""
+        hidden = {"call_cards"} if self.calls_one_card else {"call_pick", "call_rank"}
+        return [field for field in self.visible_fields() if field.name not in hidden]
+
+    def call_role_cards(self) -> dict[str, dict[str, str]]:
+        """Each common call as a card under each trump, for the picker's labels: mighty → {"S": "♦A", …}."""
+        return {
+            role: {trump: card_label(card) for trump in (*SUITS, "NT") if (card := self.role_card(role, trump))}
+            for role, _label in self.fields["call_pick"].choices if role in CALL_ROLES and role != "joker"
+        }
+
+    def role_card(self, role: str, trump: str | None) -> str | None:
+        """The card a common call names under ``trump``; None for a trump card at no trump."""
+        system = self.system
+        if role == "mighty":
+            return mighty(trump, spade_trump_keeps_mighty=system.spade_trump_keeps_mighty)
+        if role == "joker":
+            return JOKER
+        if role == "ripper":
+            return ripper(trump, system.deck_cards)
+        if role in ("trump_A", "trump_K") and trump in SUITS:
+            return role[-1] + trump
+        return None
 
     def card_rows(self, name: str) -> list[tuple[str, list[CardChoice]]]:
         """A picker's cards grouped by suit, the Joker on its own row."""
@@ -295,18 +359,50 @@ class HandForm(forms.Form):
         cleaned = super().clean()
         if cleaned.get("bid_differs") and (cleaned.get("bid_points") is None or not cleaned.get("bid_trump")):
             self.add_error("bid_points", _("Give the bid's points and trump, or untick “the bid was different”."))
+        if cleaned.get("call_type") == "card":
+            cleaned["called"] = self._called_cards(cleaned)
+            self._ask_for_the_partner(cleaned)
         return cleaned
+
+    def _called_cards(self, cleaned: dict) -> list[str]:
+        """The called cards: the picker's common call or suit and rank, else the cards posted by name."""
+        pick = cleaned.get("call_pick")
+        if not (self.calls_one_card and pick):
+            return list(cleaned.get("call_cards") or [])
+        if pick in SUITS:
+            rank = cleaned.get("call_rank")
+            if not rank:
+                self.add_error("call_rank", forms.ValidationError(_("Pick the called card's rank."), code="required"))
+                return []
+            return [rank + pick]
+        card = self.role_card(pick, cleaned.get("contract_trump"))
+        if card is None:
+            self.add_error("call_pick", _("No trump has no trump ace or king: pick the suit, then the rank."))
+            return []
+        return [card]
+
+    def _ask_for_the_partner(self, cleaned: dict) -> None:
+        """A card was called but no partner tapped: ask, rather than save a secret solo by mistake."""
+        if not self.calls_one_card or cleaned.get("partners") or "partners" in self.errors:
+            return
+        declarer = cleaned.get("declarer") or _("the declarer")
+        self.add_error("partners", forms.ValidationError(
+            _("Secret solo? (the called card was in %(declarer)s's hand or the kitty) "
+              "Tap “declarer alone” if so, or tap the partner.") % {"declarer": declarer},
+            code="required",
+        ))
 
     def entry(self) -> dict:
         """The HAND_JSON request (without system, options and seats, which the session supplies)."""
         c = self.cleaned_data
         call: dict = {"type": c["call_type"]}
         if c["call_type"] == "card":
-            call["cards"] = list(c["call_cards"])
+            call["cards"] = c["called"]
         elif c["call_type"] == "player":
             call["seat"] = c.get("call_seat") or None
         partners = c["partners"]
         partners = list(partners) if isinstance(partners, list) else ([partners] if partners else [])
+        partners = [seat for seat in partners if seat != ALONE]
         entry = {
             "dealer": c["dealer"],
             "declarer": c["declarer"],
@@ -318,6 +414,9 @@ class HandForm(forms.Form):
             entry["bid"] = {"points": c["bid_points"], "trump": c["bid_trump"]}
         if c.get("sitting_out"):
             entry["sitting_out"] = list(c["sitting_out"])
+        elif dealer_sits_out(self.system):
+            # the dealer sits this hand out (pagat 6 players, 003 변형 6마): fill it in
+            entry["sitting_out"] = [c["dealer"]]
         if c["discards"]:
             entry["discards"] = list(c["discards"])
         points_key = "defender_points" if c["points_side"] == "defenders" else "points"
@@ -330,7 +429,8 @@ class HandForm(forms.Form):
         call = entry.get("partner_call", {})
         contract = entry.get("contract", {})
         bid = entry.get("bid")
-        partners = entry.get("partners", [])
+        partners = entry.get("partners", []) or [ALONE]
+        cards = call.get("cards", [])
         initial = {
             "dealer": entry.get("dealer"),
             "declarer": entry.get("declarer"),
@@ -340,7 +440,8 @@ class HandForm(forms.Form):
             "bid_points": (bid or {}).get("points"),
             "bid_trump": (bid or {}).get("trump"),
             "call_type": call.get("type", "card"),
-            "call_cards": call.get("cards", []),
+            "call_cards": cards,
+            **HandForm.picked(cards),
             "call_seat": call.get("seat"),
             "partners": partners,
             "sitting_out": entry.get("sitting_out", []),
@@ -353,8 +454,32 @@ class HandForm(forms.Form):
             initial |= {"points_side": "declarer", "points": entry.get("points")}
         return initial
 
+    @staticmethod
+    def picked(cards: list[str]) -> dict:
+        """The picker's taps for one called card: the Joker, or its suit and rank."""
+        if len(cards) != 1:
+            return {}
+        if cards[0] == JOKER:
+            return {"call_pick": "joker"}
+        return {"call_pick": suit_of(cards[0]), "call_rank": rank_of(cards[0])}
+
+    def remembered_call(self, entry: dict) -> dict:
+        """The picker as the last hand called, by role (Mighty stays Mighty when the trump changes)."""
+        call = entry.get("partner_call", {})
+        cards = call.get("cards", [])
+        if call.get("type") != "card" or len(cards) != 1:
+            return {}
+        trump = entry.get("contract", {}).get("trump")
+        for role, _label in self.fields["call_pick"].choices:
+            if role in CALL_ROLES and self.role_card(role, trump) == cards[0]:
+                return {"call_pick": role}
+        return self.picked(cards)
+
     def add_problems(self, problems: list[Problem]) -> None:
-        add_problems(self, problems, HAND_PROBLEM_FIELDS)
+        table = HAND_PROBLEM_FIELDS
+        if self.calls_one_card:
+            table = [(path, "call_pick" if name == "call_cards" else name) for path, name in table]
+        add_problems(self, problems, table)
 
 
 EVENT_PROBLEM_FIELDS = [("dealer", "dealer"), ("shown_by", "shown_by"), ("fine", "fine")]

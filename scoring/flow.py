@@ -157,6 +157,14 @@ def _deal_miss_dealer(system: System, seats: Sequence[str], previous: PreviousHa
 # --- sitting out ---------------------------------------------------------------
 
 
+def dealer_sits_out(system: System) -> bool:
+    """The seat that deals sits the hand out: pagat 6 players ("the dealer deals cards to the
+    other five and takes no further part in the hand", and under the other method the one
+    who deals is the one who sits out) and 003 §3.3.1 ("이전 판에 프렌드가 된 사람이 딜러가
+    되어 카드를 분배한 다음 그 판을 쉰다")."""
+    return system.sit_out in ("dealer", "previous_result") and system.players - system.active_players == 1
+
+
 def sitting_out_next(
     system: System, seats: Sequence[str], dealer: str, previous: PreviousHand | None
 ) -> tuple[str, ...]:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from . import tables
 from .auction import auction_from_request
 from .cards import JOKER, SUIT_NAMES, mighty, point_count
+from .flow import dealer_sits_out
 from .hand import Contract, Hand
 from .limits import limit_problems
 from .problems import Problem
@@ -28,6 +29,7 @@ ERROR_CODES = (
     "wrong_active_count",
     "declarer_sitting_out",
     "partner_sitting_out",
+    "sitting_out_not_dealer",
     # limits
     "below_minimum",
     "above_maximum",
@@ -140,6 +142,26 @@ def partners_play(hand: Hand, system: System) -> list[Problem]:
         )
         for i, seat in enumerate(hand.partners)
         if seat in hand.sitting_out
+    ]
+
+
+def dealer_sitting_out(hand: Hand, system: System) -> list[Problem]:
+    """Where the dealer sits out (pagat 6 players, 003 변형 6마), the one sitting out is the dealer."""
+    if not dealer_sits_out(system) or hand.dealer is None or len(hand.sitting_out) != 1:
+        return []  # no dealer to check against, or active_count already says the count is wrong
+    if hand.sitting_out == (hand.dealer,):
+        return []
+    return [
+        Problem(
+            "sitting_out",
+            "sitting_out_not_dealer",
+            Words(
+                N_("In this system the dealer sits the hand out: {dealer} dealt, so {dealer} sits out, "
+                   "not {seat}."),
+                dealer=hand.dealer,
+                seat=hand.sitting_out[0],
+            ),
+        )
     ]
 
 
@@ -810,6 +832,7 @@ RULES: tuple[Rule, ...] = (
     active_count,
     declarer_plays,
     partners_play,
+    dealer_sitting_out,
     bid_limits,
     contract_limits,
     scoreable_level,

@@ -75,6 +75,29 @@ CASES = [
         legal("pagat-6p-rotation", sitting_out=[]),
         legal("pagat-6p-rotation"),
     ),
+    # pagat 6 players: "The dealer deals cards to the other five and takes no further part"
+    Case(
+        "seed-000-6p-rotation-dealer-sits-out",
+        "sitting_out_not_dealer",
+        "sitting_out",
+        legal("pagat-6p-rotation", dealer="Bo", sitting_out=["Fay"]),
+        legal("pagat-6p-rotation", dealer="Fay", sitting_out=["Fay"]),
+    ),
+    Case(
+        "seed-000-6p-previous-result-dealer-sits-out",
+        "sitting_out_not_dealer",
+        "sitting_out",
+        legal("pagat-6p-rotation", {"sit_out": "previous_result"}, dealer="Ed", sitting_out=["Fay"]),
+        legal("pagat-6p-rotation", {"sit_out": "previous_result"}, dealer="Ed", sitting_out=["Ed"]),
+    ),
+    # 003 §3.3.1: the previous partner "딜러가 되어 카드를 분배한 다음 그 판을 쉰다"
+    Case(
+        "seed-003-6-rotation-dealer-sits-out",
+        "sitting_out_not_dealer",
+        "sitting_out",
+        legal("korean-6-rotation", dealer="Di", sitting_out=["Fay"]),
+        legal("korean-6-rotation", dealer="Di", sitting_out=["Di"], partners=["Cy"]),
+    ),
     Case(
         "pagat-6p-rotation-declarer-plays",
         "declarer_sitting_out",
