@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from itertools import combinations
 
-from scoring.settle import Transfer, still_owed
+from scoring.settle import Transfer, money_by_currency, still_owed
 
 from .models import Group, Hand, Payment, Session
 from .reads import SessionSettlement, session_settlement
@@ -336,16 +336,13 @@ def stats_from_rows(sessions: Sequence[Session], hands: Iterable[tuple]) -> Stat
             for session in sessions
             if name in session.seats
         )
-        money: dict[str, Decimal] = defaultdict(Decimal)
-        for line in lines:
-            if line.money is not None:
-                money[line.currency] += line.money
+        money = money_by_currency((line.currency, line.money) for line in lines if line.money is not None)
         players.append(PlayerStats(
             name=name, hands=tally.hands, sat_out=tally.sat_out,
             declarer=DeclarerRecord(**tally.declarer), partner=PartnerRecord(**tally.partner),
             defender=DefenderRecord(**tally.defender), points=tally.points,
             biggest_win=tally.biggest_win, biggest_loss=tally.biggest_loss,
-            sessions=lines, money=dict(money),
+            sessions=lines, money=money,
         ))
     players.sort(key=lambda p: (-p.points, p.name))
     return Stats(

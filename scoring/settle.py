@@ -349,3 +349,12 @@ def left_to_pay(transfers: Iterable[Transfer], paid: Iterable[Transfer]) -> list
         done = so_far.get((transfer.frm, transfer.to), 0)
         rows.append((transfer, done, transfer.amount - done))
     return rows
+
+
+def money_by_currency(amounts: Iterable[tuple[str, Decimal]]) -> dict[str, Decimal]:
+    """One party's money over several sessions, added up per currency ("원" and "KRW" are one), never across."""
+    total: dict[str, Decimal] = {}
+    for currency, amount in amounts:
+        code = currency_code(currency)
+        total[code] = total.get(code, Decimal(0)) + amount
+    return total
