@@ -7,7 +7,9 @@ import platform
 import sys
 
 # each module has run() -> list of lines; later modules may need Django or services
-BENCHMARKS = ["benchmarks.engine", "benchmarks.scoreboard", "benchmarks.recompute", "benchmarks.api_load"]
+BENCHMARKS = [
+    "benchmarks.engine", "benchmarks.scoreboard", "benchmarks.recompute", "benchmarks.api_load", "benchmarks.size",
+]
 
 
 def main(names: list[str]) -> int:
