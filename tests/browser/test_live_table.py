@@ -1,0 +1,116 @@
+"""Two phones at one table: a hand saved on one shows on the other without a reload, even after
+the other lost its stream.
+
+The pages are served by an ASGI server (uvicorn, in a thread of this process, on a free port)
+so that the event stream stays open as in production; pytest-django's live server is WSGI,
+where the stream only says hello and the page polls every 30 s.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+import time
+from types import SimpleNamespace
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.factories import MADE_15_DIAMONDS, SessionFactory
+
+from .steps import PHONE, fill_hand
+
+pytestmark = pytest.mark.browser
+
+# the issue's promise is a second; the test allows for a loaded machine
+WITHIN_MS = 1500
+
+
+@pytest.fixture
+def asgi_server(transactional_db):
+    """The whole app under uvicorn, streams included, on 127.0.0.1; stopped after the test."""
+    import uvicorn
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+
+    from mighty_ledger.asgi import application
+
+    listening = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listening.bind(("127.0.0.1", 0))
+    port = listening.getsockname()[1]
+    config = uvicorn.Config(ASGIStaticFilesHandler(application), lifespan="off", log_level="warning",
+                            timeout_graceful_shutdown=1)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[listening])), daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.02)
+    yield SimpleNamespace(url=f"http://127.0.0.1:{port}")
+    server.should_exit = True
+    thread.join(10)
+    listening.close()
+
+
+@pytest.fixture
+def phones(browser):
+    """Phones at the table, each its own browser context; no script error goes unnoticed."""
+    contexts, errors = [], []
+
+    def phone():
+        context = browser.new_context(viewport=PHONE, locale="en-US", device_scale_factor=1)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        return page
+
+    yield phone
+    for context in contexts:
+        context.close()
+    assert not errors, f"errors in the browser: {errors}"
+
+
+def board(server, session, *, view: bool = False) -> str:
+    token = session.group.view_token if view else session.group.edit_token
+    return f"{server.url}/g/{token}/s/{session.pk}/"
+
+
+def save_hand(page, entry: dict) -> None:
+    page.get_by_test_id("enter-hand").click()
+    fill_hand(page, entry)
+    page.get_by_test_id("save-hand").click()
+    page.wait_for_url("**/s/*/")
+
+
+def test_a_hand_saved_on_one_phone_shows_on_the_other_and_a_cut_stream_still_catches_up(asgi_server, phones):
+    session = SessionFactory()
+    scorer, watcher = phones(), phones()
+    scorer.goto(board(asgi_server, session))
+    # the view link is enough to follow; the stream's answer comes once the server listens for it
+    with watcher.expect_response(lambda response: response.url.endswith("/events/")) as stream:
+        watcher.goto(board(asgi_server, session, view=True))
+    assert stream.value.status == 200
+
+    save_hand(scorer, MADE_15_DIAMONDS)
+    saved_at = time.monotonic()
+
+    expect(watcher.locator("#hand-1")).to_be_visible(timeout=WITHIN_MS)
+    assert time.monotonic() - saved_at < WITHIN_MS / 1000
+    assert watcher.locator("#totals td strong").first.inner_text().strip() == "10"  # Ann, made 15♦ with 16
+    assert "/s/" in watcher.url and watcher.url.endswith(f"/s/{session.pk}/")  # no reload, no navigation
+
+    # the stream is cut: every attempt to reach it fails from now on, and the open one is dropped
+    watcher.route("**/events/", lambda route: route.abort())
+    with watcher.expect_event("requestfailed", lambda request: request.url.endswith("/events/")):
+        watcher.evaluate("window.stop()")
+
+    save_hand(scorer, {**MADE_15_DIAMONDS, "declarer": "Bo", "partners": ["Di"]})
+    watcher.wait_for_timeout(WITHIN_MS)
+    expect(watcher.locator("#hand-2")).to_have_count(0)  # nothing reaches a page without its stream…
+
+    # …until the phone is looked at again: the page asks for itself and catches up
+    watcher.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    expect(watcher.locator("#hand-2")).to_be_visible(timeout=WITHIN_MS)
