@@ -1,0 +1,114 @@
+"""The evening's story and the group's record, as a phone shows them.
+
+The evening is tests/web/test_stats.py's: pagat's five-player game, five hands
+worked out there by the rules, played for 100 won a point. Cy ends +255 and is
+owed by everyone: Ann 6,600원, Bo and Di 4,300원 each, Ed 10,300원.
+"""
+
+from __future__ import annotations
+
+import datetime
+from decimal import Decimal
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import expect
+
+from tests.factories import SessionFactory
+from tests.web.test_stats import EXPECTED, play
+
+from .steps import board_url, has_no_horizontal_scroll, screenshot, signed
+
+pytestmark = pytest.mark.browser
+
+SMALL_PHONE = {"width": 360, "height": 740}
+
+
+@pytest.fixture
+def evening(transactional_db):
+    return play(SessionFactory(played_on=datetime.date(2026, 11, 20), title="Friday",
+                               stake_per_point=Decimal(100), currency="KRW"))
+
+
+def test_the_scoreboard_draws_one_line_per_player_on_a_small_phone(page, live_server, evening):
+    page.set_viewport_size(SMALL_PHONE)
+    page.goto(board_url(live_server, evening))
+
+    chart = page.get_by_test_id("score-chart")  # loaded by htmx after the board
+    expect(chart.locator("path.series-line")).to_have_count(5)
+    expect(chart.locator("line.chart-last")).to_have_count(1)  # the last hand is marked
+    # each line has its own marker shape as well as its colour, with the total in its tooltip
+    expect(chart.locator("svg.chart-plot .series-0 path.series-marker").last.locator("title")).to_have_text("Ann after hand 5: −66")
+    box = chart.locator("svg.chart-plot").bounding_box()
+    assert 280 <= box["width"] <= SMALL_PHONE["width"]
+    # the axis labels stay readable once the plot is scaled to the phone
+    assert chart.locator("text.chart-tick").first.bounding_box()["height"] >= 9
+    assert has_no_horizontal_scroll(page)
+    # the figures are also a table, for anyone who cannot read the lines
+    chart.get_by_text("The figures as a table").click()
+    last_row = chart.locator("details table tbody tr").last
+    expect(last_row.locator("th")).to_have_text("5")
+    assert last_row.locator("td").all_inner_texts() == [signed(evening.totals[seat]) for seat in evening.seats]
+    expect(page.get_by_role("link", name="Download the hands (CSV)")).to_be_visible()
+    screenshot(page, "board-chart")
+
+
+def test_the_statistics_page_shows_the_evenings_figures(page, live_server, evening):
+    page.goto(live_server.url + reverse("group_stats", args=[evening.group.view_token]))
+
+    expect(page.get_by_test_id("stats-hands")).to_have_text("4")
+    for name, (hands, sat_out, declarer, partner, defender, points, win, loss) in EXPECTED.items():
+        row = page.get_by_test_id("stats-players").locator(f'tr[data-player="{name}"] td')
+        assert row.all_inner_texts()[:3] == [str(hands), str(sat_out), signed(points)]
+        assert row.all_inner_texts()[4:] == [signed(win) or "0", signed(loss) or "0"]
+        declared = page.get_by_test_id("stats-declarer").locator(f'tr[data-player="{name}"] td')
+        assert declared.first.inner_text() == str(declarer[0])
+        sides = page.get_by_test_id("stats-sides").locator(f'tr[data-player="{name}"] td')
+        assert [sides.nth(0).inner_text(), sides.nth(2).inner_text(), sides.nth(4).inner_text()] == [
+            str(partner[0]), str(defender[0]), str(defender[2])]
+    cy = page.get_by_test_id("stats-players").locator('tr[data-player="Cy"] td')
+    expect(cy.nth(3)).to_have_text("₩25,500")
+    expect(page.get_by_test_id("stats-declarer").locator('tr[data-player="Cy"] td').nth(1)).to_contain_text("1 (100%)")
+    expect(page.get_by_test_id("stats-contracts")).to_contain_text("1/1")
+    # the season's chart: one line per player
+    expect(page.get_by_test_id("score-chart").locator("path.series-line")).to_have_count(5)
+    assert has_no_horizontal_scroll(page)
+    screenshot(page, "stats")
+
+    page.get_by_role("link", name="Cy", exact=True).click()
+    figures = page.get_by_test_id("player-figures")
+    expect(figures).to_contain_text("Best friend")
+    expect(figures).to_contain_text("Ann (1/1)")
+
+
+def test_the_share_text_is_ready_to_paste_and_a_payment_is_marked_and_undone(page, live_server, evening):
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto(f"{live_server.url}/g/{evening.group.edit_token}/s/{evening.pk}/settle/")
+
+    expected = "\n".join([
+        "Mighty, 2026-11-20 · Friday",
+        "Cy +255, Bo −43, Di −43, Ann −66, Ed −103",
+        "Ann pays Cy ₩6,600",
+        "Bo pays Cy ₩4,300",
+        "Di pays Cy ₩4,300",
+        "Ed pays Cy ₩10,300",
+    ])
+    expect(page.get_by_test_id("share-text")).to_have_value(expected)
+    page.get_by_role("button", name="Copy").click()
+    expect(page.locator("[data-share-status]")).to_have_text("Copied.")
+    assert page.evaluate("navigator.clipboard.readText()") == expected
+
+    payments = page.get_by_test_id("payments")
+    payments.locator("li", has_text="Ed pays Cy").get_by_role("button", name="Mark as paid").click()
+    expect(payments.get_by_test_id("payments-marked")).to_contain_text("Ed paid Cy ₩10,300")
+    expect(payments.get_by_test_id("payments-owed").locator("li", has_text="Ed pays Cy")).to_contain_text("Paid")
+    screenshot(page, "settle-share")
+
+    page.goto(f"{live_server.url}/g/{evening.group.edit_token}/")
+    balance = page.get_by_test_id("balance")
+    expect(balance).to_contain_text("Ann pays Cy ₩6,600")
+    expect(balance).not_to_contain_text("Ed pays Cy")
+
+    page.go_back()
+    page.get_by_test_id("payments-marked").get_by_role("button", name="Undo").click()
+    expect(page.get_by_test_id("payments-owed").locator("li", has_text="Ed pays Cy")).to_contain_text("Mark as paid")
