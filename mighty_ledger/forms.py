@@ -302,6 +302,13 @@ class HandForm(forms.Form):
             )
         if not self.has_sitting_out:
             del self.fields["sitting_out"]
+        if system.next_dealer == "joker_holder":
+            # pagat 3 players: "The holder of the joker in each hand deals the next"
+            self.fields["joker_holder"] = forms.ChoiceField(
+                label=_("Held the Joker"), choices=[("", _("nobody (it was buried)"))] + seat_choices,
+                widget=forms.RadioSelect, required=False,
+                help_text=_("Whoever held the Joker deals the next hand."),
+            )
         if "player" not in system.partner_calls:
             del self.fields["call_seat"]
         self.discard_count = system.deck_cards.discards
@@ -419,6 +426,8 @@ class HandForm(forms.Form):
             entry["sitting_out"] = [c["dealer"]]
         if c["discards"]:
             entry["discards"] = list(c["discards"])
+        if "joker_holder" in self.fields:
+            entry["joker_holder"] = c.get("joker_holder") or None
         points_key = "defender_points" if c["points_side"] == "defenders" else "points"
         entry[points_key] = c["points"]
         return entry
@@ -445,6 +454,7 @@ class HandForm(forms.Form):
             "call_seat": call.get("seat"),
             "partners": partners,
             "sitting_out": entry.get("sitting_out", []),
+            "joker_holder": entry.get("joker_holder") or "",
             "discards": entry.get("discards", []),
             "version": version,
         }

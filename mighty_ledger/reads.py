@@ -56,6 +56,7 @@ def _previous(session: Session, hand: Hand | None) -> PreviousHand | None:
         partners=tuple(entry.get("partners", [])),
         made=made,
         sitting_out=tuple(entry.get("sitting_out", [])),
+        joker_holder=entry.get("joker_holder"),
     )
 
 

@@ -8,7 +8,6 @@ and serialises. The hands of a session are in hands.py.
 from __future__ import annotations
 
 from decimal import Decimal
-from functools import partial
 
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
@@ -69,6 +68,11 @@ class PlayerOutputSerializer(serializers.Serializer):
 
 def _api_actor() -> services.Actor:
     return services.Actor("api")
+
+
+def web_url(view, session: Session) -> str:
+    """The session's scoreboard for a browser, through the same link the client used."""
+    return view.request.build_absolute_uri(reverse("session_board", args=[view.access.token, session.pk]))
 
 
 class GroupCreateView(PublicView):
@@ -163,7 +167,8 @@ class SessionListView(LinkView):
     def get(self, request):
         sessions = Session.objects.filter(group=self.access.group)
         sessions = sessions.deleted() if flag(request, "deleted") else sessions.live()
-        return page_response(self, sessions.newest_first(), partial(session_json, coming=False))
+        return page_response(self, sessions.newest_first(),
+                             lambda session: session_json(session, coming=False, web_url=web_url(self, session)))
 
 
 class SessionCreateView(LinkView):
@@ -194,7 +199,7 @@ class SessionCreateView(LinkView):
         values.pop("system", None)
         refuse_nul(values.get("overrides"), "overrides")
         session = services.session_start(group=self.access.group, preset=preset, by=self.access.actor("api"), **values)
-        return Response(session_json(session), status=status.HTTP_201_CREATED)
+        return Response(session_json(session, web_url=web_url(self, session)), status=status.HTTP_201_CREATED)
 
 
 class SessionsView(SessionListView, SessionCreateView):
@@ -205,14 +210,15 @@ class SessionDetailView(LinkView):
     @extend_schema(operation_id="get_session", tags=["sessions"], parameters=[SESSION_ID],
                    responses={200: SessionOutputSerializer, **READ_ERRORS}, summary="One session with its totals")
     def get(self, request, session_id: int):
-        return Response(session_json(self.access.session(session_id)))
+        session = self.access.session(session_id)
+        return Response(session_json(session, web_url=web_url(self, session)))
 
     @extend_schema(operation_id="delete_session", tags=["sessions"], parameters=[SESSION_ID],
                    responses={200: SessionOutputSerializer, **WRITE_ERRORS},
                    summary="Delete a session (it can be restored; nothing is ever lost)")
     def delete(self, request, session_id: int):
         session = services.session_delete(session=self.access.session(session_id), by=self.access.actor("api"))
-        return Response(session_json(session))
+        return Response(session_json(session, web_url=web_url(self, session)))
 
 
 class SessionRestoreView(LinkView):
@@ -221,7 +227,7 @@ class SessionRestoreView(LinkView):
     def post(self, request, session_id: int):
         session = self.access.session(session_id, include_deleted=True)
         session = services.session_restore(session=session, by=self.access.actor("api"))
-        return Response(session_json(session))
+        return Response(session_json(session, web_url=web_url(self, session)))
 
 
 # --- settlement and history ----------------------------------------------------------------

@@ -262,13 +262,18 @@ class SessionOutputSerializer(serializers.Serializer):
         "in one session's answers, not in lists."))
     deleted = serializers.BooleanField()
     created_at = serializers.DateTimeField()
+    revision = serializers.IntegerField(help_text=(
+        "Moves on with every change to the session (a hand, an edit, the hand in progress): "
+        "compare it with the `revision` of the live events to know whether to read again."))
+    web_url = serializers.URLField(help_text="The session's scoreboard in a browser, through the link used.")
 
 
-def session_json(session: Session, *, coming: bool = True) -> dict:
+def session_json(session: Session, *, coming: bool = True, web_url: str = "") -> dict:
     """A session as the API shows it; ``coming=False`` leaves out the next hand (a query each) in lists."""
     fields = SessionOutputSerializer().fields
-    values = {name: getattr(session, name) for name in fields if name not in ("deleted", "next")}
+    values = {name: getattr(session, name) for name in fields if name not in ("deleted", "next", "web_url")}
     values["deleted"] = session.deleted_at is not None
+    values["web_url"] = web_url
     if coming:
         state = reads.next_state(session)
         values["next"] = {"dealer": state.dealer, "first_bidder": state.first_bidder,

@@ -100,7 +100,7 @@ def test_every_change_keeps_a_revision(edit, session):
         (Revision.CREATED, "open"), (Revision.AMENDED, "completed"),
     ]
     assert revisions.last().hand.number == 1
-    assert all(r.by.startswith("edit api") for r in revisions)
+    assert all(r.by == "API" for r in revisions)
 
 
 def test_every_change_moves_the_session_revision_on(edit, session):
@@ -327,3 +327,30 @@ def test_the_schema_describes_the_hand_in_progress(client):
         responses = paths[f"{base}/{{contract_id}}/{action}"]["post"]["responses"]
         assert {"200", "400", "401", "403", "404", "409", "422"} <= set(responses)
     assert {"201", "200", "409", "422"} <= set(paths[base]["post"]["responses"])
+
+
+# --- the session as a live client reads it ------------------------------------------------------
+
+
+def test_a_session_says_its_revision_and_its_board_for_the_link_used(edit, view, session):
+    for api, token in ((edit, session.group.edit_token), (view, session.group.view_token)):
+        body = api.get(f"/api/v1/sessions/{session.pk}").json()
+
+        assert body["revision"] == 0
+        assert body["web_url"] == f"http://testserver/g/{token}/s/{session.pk}/"
+
+
+def test_the_revision_moves_on_with_a_hand_and_with_the_hand_in_progress(edit, session):
+    edit.post(f"/api/v1/sessions/{session.pk}/hands", {**ANN_15_DIAMONDS, "partners": ["Cy"], "points": 16})
+    after_hand = edit.get(f"/api/v1/sessions/{session.pk}").json()["revision"]
+    opened(edit, session)
+    after_contract = edit.get(f"/api/v1/sessions/{session.pk}").json()["revision"]
+
+    assert 0 < after_hand < after_contract
+
+
+def test_the_session_list_links_each_board(view, session):
+    (listed,) = view.get("/api/v1/sessions").json()["results"]
+
+    assert listed["web_url"].endswith(f"/g/{session.group.view_token}/s/{session.pk}/")
+    assert listed["revision"] == session.revision
