@@ -306,6 +306,7 @@ OPTION_WORDS: dict[str, dict[object, str]] = {
         "partner_if_made": N_("The previous partner deals when the declarer's team won, otherwise the declarer."),
         "rotation": N_("The deal passes to the next player in turn."),
         "previous_dealer": N_("The same dealer deals again."),
+        "joker_holder": N_("Whoever held the Joker deals next (when nobody did, the deal passes on)."),
     },
     "first_bidder": {
         "declarer": N_("The dealer bids first on the first hand, then the previous declarer."),

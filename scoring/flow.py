@@ -38,6 +38,8 @@ class PreviousHand:
     demander: str | None = None
     sitting_out: tuple[str, ...] = ()
     first_bidder: str | None = None
+    # who held the Joker in that hand (pagat 3 players: its holder deals the next)
+    joker_holder: str | None = None
 
     def __post_init__(self) -> None:
         # these are programming errors in the caller, not something a player typed
@@ -115,7 +117,7 @@ def next_dealer(
     if previous is None:
         _check_seats(system, seats, first_dealer)
         return first_dealer if first_dealer is not None else seats[0]
-    _check_seats(system, seats, previous.dealer, previous.declarer, previous.demander)
+    _check_seats(system, seats, previous.dealer, previous.declarer, previous.demander, previous.joker_holder)
     if previous.kind == "deal_miss":
         return _deal_miss_dealer(system, seats, previous)
     if not previous.has_declarer:
@@ -137,6 +139,12 @@ def next_dealer(
         # 003 변형 6마 local rule: the partner deals (and sits out) only when the
         # declarer's side won; a void hand was won by nobody, so the declarer deals
         return _first_partner(seats, previous) if previous.made else previous.declarer
+    if rule == "joker_holder":
+        # pagat 3 players: "The holder of the joker in each hand deals the next." Nobody
+        # held it when it lay in the kitty, or it was not entered: the deal rotates.
+        if previous.joker_holder is not None:
+            return previous.joker_holder
+        return _clockwise_from(seats, previous.dealer)
     if rule == "rotation":
         return _clockwise_from(seats, previous.dealer)
     return previous.dealer  # previous_dealer

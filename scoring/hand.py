@@ -62,6 +62,8 @@ class Hand:
     changed_before_kitty: bool = False
     # 20 NT: the suit the declarer asked the partner to lead (informational)
     lead_suit: str | None = None
+    # who held the Joker (informational; pagat 3 players: that seat deals the next hand)
+    joker_holder: str | None = None
 
     @property
     def auction_bid(self) -> Contract:
@@ -189,6 +191,7 @@ def parse_hand(data: object) -> tuple[Hand | None, list[Problem]]:
 
     sitting_out = read.seat_list(data.get("sitting_out"), "sitting_out", seats)
     dealer = read.seat(data.get("dealer"), "dealer", seats)
+    joker_holder = read.seat(data.get("joker_holder"), "joker_holder", seats, required=False)
     declarer = read.seat(data.get("declarer"), "declarer", seats, required=True)
     bid = read.contract(data.get("bid"), "bid")
     contract = read.contract(data.get("contract"), "contract")
@@ -291,6 +294,7 @@ def parse_hand(data: object) -> tuple[Hand | None, list[Problem]]:
             instructions=instructions,
             changed_before_kitty=changed_before_kitty,
             lead_suit=lead_suit,
+            joker_holder=joker_holder,
         ),
         [],
     )

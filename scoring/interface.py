@@ -79,9 +79,12 @@ def next_request(data: object) -> dict:
     Request: ``{"system", "options"?, "seats", "first_dealer"?, "previous"}`` where
     ``previous`` is null (the first hand), an event ``{"kind": "deal_miss",
     "dealer", "demander"}`` / ``{"kind": "all_pass", "dealer"}``, a summary
-    ``{"kind": "scored", "dealer", "declarer", "partners", "made"}``, or the
-    previous HAND_JSON hand itself (with its dealer), which is scored to learn
-    whether it was made. InvalidInput for anything that does not fit.
+    ``{"kind": "scored", "dealer", "declarer", "partners", "made",
+    "joker_holder"?}``, or the previous HAND_JSON hand itself (with its dealer,
+    and ``joker_holder`` where the Joker's holder deals next), which is scored to
+    learn whether it was made. InvalidInput for anything that does not fit,
+    and for a played hand of a system whose next dealer held the Joker when
+    ``joker_holder`` is not given.
     """
     if not isinstance(data, dict):
         raise InvalidInput([_problem("", "bad_type", N_("A request must be a JSON object."))])
@@ -110,10 +113,14 @@ def next_request(data: object) -> dict:
                 demander=previous.get("demander", previous.get("shown_by")),
                 sitting_out=tuple(previous.get("sitting_out") or ()),
                 first_bidder=previous.get("first_bidder"),
+                joker_holder=previous.get("joker_holder"),
             )
         else:
             raise ValueError("'previous' must be null, an event or a hand.")
+        _joker_holder_given(system, summary, previous)
         state = next_hand(system, seats, summary, first_dealer=data.get("first_dealer"))
+    except InvalidInput:
+        raise
     except (ValueError, TypeError) as error:
         raise InvalidInput([_problem("previous", "bad_previous", N_("{reason}"), reason=str(error))]) from None
     return {
@@ -122,6 +129,23 @@ def next_request(data: object) -> dict:
         "sitting_out": list(state.sitting_out),
         "active": list(state.active),
     }
+
+
+def _joker_holder_given(system: System, summary: PreviousHand | None, raw: object) -> None:
+    """pagat 3 players: "The holder of the joker in each hand deals the next": say who."""
+    if system.next_dealer != "joker_holder" or summary is None or summary.kind not in ("scored", "void"):
+        return
+    if not (isinstance(raw, dict) and "joker_holder" in raw):
+        raise InvalidInput(
+            [
+                _problem(
+                    "previous.joker_holder",
+                    "missing",
+                    N_("In this system the player who held the Joker deals next: give 'joker_holder' "
+                       "(null when it lay in the kitty: the deal then passes to the left)."),
+                )
+            ]
+        )
 
 
 def _previous_from_hand(request: dict):
@@ -138,6 +162,7 @@ def _previous_from_hand(request: dict):
         partners=hand.partners,
         made=result.made,
         sitting_out=hand.sitting_out,
+        joker_holder=hand.joker_holder,
     )
 
 

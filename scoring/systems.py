@@ -37,7 +37,7 @@ DealMissCriterion = Literal[
     "all_points",
     "red_mighty_minus",
 ]
-NextDealer = Literal["partner", "declarer", "partner_if_made", "rotation", "previous_dealer"]
+NextDealer = Literal["partner", "declarer", "partner_if_made", "rotation", "previous_dealer", "joker_holder"]
 FirstBidder = Literal["declarer", "partner", "dealer", "left_of_dealer"]
 SitOut = Literal["none", "dealer", "previous_result", "declarer_and_partner", "knockout"]
 DealMissDealer = Literal["demander", "next", "previous", "same"]

@@ -58,8 +58,8 @@ PRESETS = (
         "33 cards (2–6 removed), ripper ♣7. The declarer always plays alone against the other "
         "two and wins or pays S to each; minimum bid 11 (some groups play 12: set min_bid). "
         "Playing alone is the rule here, not an announced no friend, so that double never "
-        "applies. The holder of the Joker deals next; the ledger cannot see cards, so the deal "
-        "rotates unless you pick another rule.",
+        "applies. The holder of the Joker deals next (enter who held it with each hand; when it "
+        "lay buried or was not entered, the deal passes to the left).",
         {
             "players": 3,
             "active_players": 3,
@@ -67,7 +67,8 @@ PRESETS = (
             "min_bid": 11,
             "always_alone": True,
             "doubles": {"no_friend": "never"},
-            "next_dealer": "rotation",
+            # 000: "The holder of the joker in each hand deals the next."
+            "next_dealer": "joker_holder",
         },
         SOURCE,
     ),

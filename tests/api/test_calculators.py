@@ -176,6 +176,24 @@ def test_next_hand_takes_the_previous_hand_as_entered(anonymous):
     assert response.json()["dealer"] == "Cy"
 
 
+@pytest.mark.parametrize(
+    ("joker_holder", "status", "dealer"),
+    [
+        pytest.param({"joker_holder": "Cy"}, 200, "Cy", id="seed-000-3p-joker-holder-deals-next"),
+        pytest.param({"joker_holder": None}, 200, "Bo", id="seed-000-3p-joker-buried-deal-passes-on"),
+        pytest.param({}, 400, None, id="seed-000-3p-who-held-the-joker-is-asked"),
+    ],
+)
+def test_next_hand_of_three_players_takes_who_held_the_joker(anonymous, joker_holder, status, dealer):
+    previous = {"kind": "scored", "dealer": "Ann", "declarer": "Bo", "made": True, **joker_holder}
+    response = anonymous.post("/api/v1/next", {"system": "pagat-3p", "seats": ["Ann", "Bo", "Cy"], "previous": previous})
+    assert response.status_code == status
+    if dealer is None:
+        assert_error_shape(response, 400, "missing")
+    else:
+        assert response.json()["dealer"] == dealer
+
+
 def test_next_hand_refuses_seats_that_do_not_fit_the_system(anonymous):
     response = anonymous.post("/api/v1/next", {"system": "pagat-standard", "seats": ["Ann", "Bo"]})
     assert response.status_code == 400

@@ -10,7 +10,9 @@ from scoring.flow import (
     next_hand,
     sitting_out_next,
 )
-from scoring.presets import all_presets
+from scoring.interface import next_request
+from scoring.presets import all_presets, resolve_system
+from scoring.problems import InvalidInput
 from scoring.systems import build_system
 
 FIVE = ("A", "B", "C", "D", "E")
@@ -439,3 +441,62 @@ def test_every_preset_gives_a_playable_next_hand(preset):
         assert len(state.sitting_out) == sitting_out
         assert state.first_bidder in state.active
         assert len(state.active) == len(seats) - sitting_out
+
+
+# --- pagat 3 players: "The holder of the joker in each hand deals the next." -------------
+
+THREE = ("A", "B", "C")
+
+
+def three_player_hand(joker_holder, *, dealer="A", declarer="B"):
+    return PreviousHand("scored", dealer, declarer, (), True, joker_holder=joker_holder)
+
+
+@pytest.mark.parametrize(
+    ("previous", "dealer"),
+    [
+        pytest.param(three_player_hand("C"), "C", id="seed-000-3p-joker-holder-deals-next"),
+        pytest.param(three_player_hand("A"), "A", id="seed-000-3p-dealer-held-the-joker-deals-again"),
+        pytest.param(three_player_hand("B"), "B", id="seed-000-3p-declarer-held-the-joker"),
+        pytest.param(three_player_hand(None), "B", id="seed-000-3p-joker-buried-deal-passes-on"),
+        pytest.param(
+            PreviousHand("deal_miss", "A", demander="C", joker_holder="B"), "C",
+            id="seed-000-3p-deal-miss-demander-deals",
+        ),
+    ],
+)
+def test_pagat_3p_joker_holder_deals_next(previous, dealer):
+    assert next_dealer(resolve_system("pagat-3p"), THREE, previous) == dealer
+
+
+@pytest.mark.parametrize(
+    ("previous", "dealer"),
+    [
+        pytest.param(
+            {"kind": "scored", "dealer": "A", "declarer": "B", "made": True, "joker_holder": "C"}, "C",
+            id="seed-000-3p-next-summary",
+        ),
+        pytest.param(
+            {"kind": "scored", "dealer": "A", "declarer": "B", "made": True, "joker_holder": None}, "B",
+            id="seed-000-3p-next-summary-joker-in-no-hand",
+        ),
+        pytest.param(
+            {"dealer": "A", "declarer": "B", "contract": {"points": 13, "trump": "S"},
+             "partner_call": {"type": "none"}, "points": 14, "joker_holder": "C"}, "C",
+            id="seed-000-3p-next-from-the-hand",
+        ),
+    ],
+)
+def test_next_request_takes_the_joker_holder(previous, dealer):
+    answer = next_request({"system": "pagat-3p", "seats": list(THREE), "previous": previous})
+    assert answer["dealer"] == dealer
+
+
+def test_next_request_asks_who_held_the_joker():
+    previous = {"kind": "scored", "dealer": "A", "declarer": "B", "made": True}
+    with pytest.raises(InvalidInput) as raised:
+        next_request({"system": "pagat-3p", "seats": list(THREE), "previous": previous})
+    assert [(p.field, p.code) for p in raised.value.problems] == [("previous.joker_holder", "missing")]
+    # an unknown seat is refused as any seat would be
+    with pytest.raises(InvalidInput):
+        next_request({"system": "pagat-3p", "seats": list(THREE), "previous": {**previous, "joker_holder": "Z"}})
