@@ -346,15 +346,15 @@ class HandForm(forms.Form):
             return role[-1] + trump
         return None
 
-    def card_rows(self, name: str) -> list[tuple[str, list[CardChoice]]]:
-        """A picker's cards grouped by suit, the Joker on its own row."""
+    def card_rows(self, name: str) -> list[tuple[str, str, list[CardChoice]]]:
+        """A picker's cards grouped by suit (code, sign, cards), the Joker on its own row."""
         rows: dict[str, list[CardChoice]] = {}
         for widget in self[name]:
             code = widget.data["value"]
             suit = suit_of(code) or "joker"
             rows.setdefault(suit, []).append(CardChoice(widget, suit))
         order = ["joker", *SUITS]
-        return [(suit, rows[suit]) for suit in order if suit in rows]
+        return [(suit, SUIT_SIGNS.get(suit, ""), rows[suit]) for suit in order if suit in rows]
 
     def call_card_rows(self):
         return self.card_rows("call_cards")

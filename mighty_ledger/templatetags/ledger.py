@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from collections import Counter
+
 from django import template
 from django.utils.translation import gettext as _
 
@@ -40,6 +43,31 @@ def signed(value) -> str:
     if value is None:
         return ""
     return f"+{value}" if value > 0 else str(value).replace("-", "−")
+
+
+@register.filter
+def as_json(value) -> str:
+    """A value for a data- attribute that JavaScript reads with JSON.parse (the template escapes it)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+@register.filter
+def payment_summary(payments: dict) -> str:
+    """A hand's payments in one line for the save bar: "Ann +10 · Cy +5 · others −5".
+
+    The amount most seats share (the defenders', as a rule) is said once, as "others"."""
+    if not payments:
+        return ""
+    common, count = Counter(payments.values()).most_common(1)[0]
+    shared = count > 1 and count < len(payments)
+    named = sorted(
+        ((seat, amount) for seat, amount in payments.items() if not (shared and amount == common)),
+        key=lambda item: -abs(item[1]),
+    )
+    parts = [f"{seat} {signed(amount)}" for seat, amount in named]
+    if shared:
+        parts.append(_("others %(amount)s") % {"amount": signed(common)})
+    return " · ".join(parts)
 
 
 @register.filter

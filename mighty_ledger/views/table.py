@@ -229,9 +229,16 @@ def _hand_form(session: Session, data=None, **kwargs) -> HandForm:
     return HandForm(data, seats=session.seats, system=reads.system_of(session), **kwargs)
 
 
-def _new_hand_initial(session: Session) -> dict:
-    state = reads.next_state(session)
-    return {"dealer": state.dealer, "sitting_out": list(state.sitting_out)}
+def _new_hand_initial(session: Session, form: HandForm, declarer: str | None = None) -> dict:
+    """The dealer from the table flow, the declarer tapped on the board, and the last hand's call."""
+    last = reads.last_hand(session)
+    state = reads.next_state(session, last)
+    initial = {"dealer": state.dealer, "sitting_out": list(state.sitting_out)}
+    if declarer in session.seats:
+        initial["declarer"] = declarer
+    if last is not None and last.kind == Hand.SCORED:
+        initial |= form.remembered_call(last.entry)
+    return initial
 
 
 def _preview(form: HandForm, session: Session) -> dict | None:
@@ -257,7 +264,8 @@ def hand_new(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     access = _edit(token, pk)
     session = access.session(pk)
     if request.method == "GET":
-        form = _hand_form(session, initial=_new_hand_initial(session))
+        form = _hand_form(session)
+        form.initial = _new_hand_initial(session, form, request.GET.get("declarer"))
         form.initial["seen_hand_count"] = session.hand_count  # another phone saving first is asked about
         return _render_hand_form(request, access, session, form)
     form = _hand_form(session, request.POST)

@@ -17,7 +17,7 @@ ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 PHONE = {"width": 390, "height": 844}  # a common phone, portrait
 
 TRUMP_BUTTONS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "NT"}
-TRANSFER = re.compile(r"^(\S+) pays (\S+) (\d+)$")
+TRANSFER = re.compile(r"^(\S+) pays (\S+) (\d+)(?: points?)?$")
 
 
 def screenshot(page: Page, name: str) -> None:
@@ -39,20 +39,40 @@ def card_button(code: str) -> str:
     return card_text(code)
 
 
+def pick_number(page: Page, group: str, value: int) -> None:
+    """Tap ``value`` in the row of likely values headed ``group``, or type it when the row lacks it."""
+    row = page.get_by_role("group", name=group, exact=True)
+    button = row.get_by_role("button", name=str(value), exact=True)
+    if button.count():
+        button.click()
+    else:
+        page.get_by_label(group, exact=True).fill(str(value))
+
+
+def call_card(page: Page, code: str) -> None:
+    """Call a card as a player does: the Joker by name, any other by its suit, then its rank."""
+    if code == "JOKER":
+        tap(page, "Called card", "Joker")
+        return
+    sign = card_text(code)[0]
+    tap(page, "Called card", sign)
+    tap(page, "Rank", code[:-1])
+
+
 def fill_hand(page: Page, entry: dict) -> None:
     """Tap in one hand of HAND_JSON as a player would; the dealer is left as pre-filled."""
     tap(page, "Declarer", entry["declarer"])
-    page.get_by_label("Contract", exact=True).fill(str(entry["contract"]["points"]))
+    pick_number(page, "Contract", entry["contract"]["points"])
     tap(page, "Trump", TRUMP_BUTTONS[entry["contract"]["trump"]])
     call = entry["partner_call"]
     if call["type"] == "card":
         tap(page, "Partner call", "a card")
         for code in call["cards"]:
-            tap(page, "Called card", card_button(code))
+            call_card(page, code)
+        tap(page, "Partner", entry["partners"][0] if entry["partners"] else "declarer alone")
     else:
         tap(page, "Partner call", "no friend")
-    tap(page, "Partner", entry["partners"][0] if entry["partners"] else "declarer alone")
-    page.get_by_label("Points", exact=True).fill(str(entry["points"]))
+    pick_number(page, "Points", entry["points"])
 
 
 def preview_payment(page: Page, seat: str):

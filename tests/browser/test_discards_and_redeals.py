@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from tests.factories import SessionFactory
 
-from .steps import board_url, card_button, screenshot, tap
+from .steps import board_url, call_card, card_button, pick_number, screenshot, tap
 
 pytestmark = pytest.mark.browser
 
@@ -19,12 +19,14 @@ def test_discards_and_the_defenders_face_up_points(page, live_server):
     page.get_by_role("link", name="Enter a hand").click()
 
     tap(page, "Declarer", "Ann")
-    page.get_by_label("Contract", exact=True).fill("15")
+    pick_number(page, "Contract", 15)
     tap(page, "Trump", "♦")
-    tap(page, "Called card", card_button("AS"))
+    call_card(page, "AS")
     tap(page, "Partner", "Cy")
+    page.get_by_text("Bid, discards, who counted").click()
     discards = page.locator("#field-discards")  # headed "Discards, exactly 3 cards"
-    for code in ("2C", "3C", "KH"):  # the declarer buried one point card
+    for code in ("2C", "3C", "KH"):  # the declarer buried one point card: its suit, then the card
+        discards.get_by_role("group", name="Discards: suit").get_by_text(card_button(code)[0]).click()
         discards.get_by_text(card_button(code), exact=True).click()
     # the defenders' point cards lie face up, so that is what the table counts
     tap(page, "Points counted for", "defenders")

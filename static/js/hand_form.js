@@ -1,0 +1,77 @@
+// The hand form, for one thumb: numbers picked from a row of likely values,
+// the common calls labelled with the card they are under the chosen trump, and
+// the dealer's line following its buttons. Without this script the rows stay
+// hidden and every number is typed; the form posts the same fields either way.
+
+const form = document.getElementById("hand-form");
+
+function pressed(row) {
+  const input = document.getElementById(row.dataset.picksFor);
+  for (const button of row.querySelectorAll("[data-value]")) {
+    button.setAttribute("aria-pressed", String(button.dataset.value === input.value));
+  }
+}
+
+// points: the values either side of what the counting team needed
+function drawAround(row) {
+  const total = Number(row.dataset.picksAround);
+  const contract = Number(document.getElementById("id_contract_points").value);
+  const defenders = form.querySelector("input[name=points_side][value=defenders]:checked");
+  const centre = defenders ? total - contract : contract;
+  const low = Math.max(0, Math.min(centre - 3, total - 6));
+  for (const old of row.querySelectorAll("[data-value]")) old.remove();
+  const input = document.getElementById(row.dataset.picksFor);
+  for (let value = low; value <= Math.min(low + 6, total); value += 1) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "pick-value";
+    button.dataset.value = String(value);
+    button.textContent = String(value);
+    row.insertBefore(button, input.previousElementSibling);
+  }
+  pressed(row);
+}
+
+function roleCards() {
+  const picker = document.getElementById("field-call_pick");
+  if (!picker) return;
+  const cards = JSON.parse(picker.dataset.roleCards || "{}");
+  const trump = form.querySelector("input[name=contract_trump]:checked");
+  for (const small of picker.querySelectorAll("[data-role-card]")) {
+    const card = trump && cards[small.dataset.roleCard] ? cards[small.dataset.roleCard][trump.value] : "";
+    small.textContent = card ? ` ${card}` : "";
+  }
+}
+
+function dealerLine() {
+  const dealer = form.querySelector("input[name=dealer]:checked");
+  const name = form.querySelector("[data-dealer-name]");
+  if (dealer && name) name.textContent = dealer.value;
+}
+
+if (form) {
+  for (const row of form.querySelectorAll("[data-picks-for]")) {
+    for (const button of row.querySelectorAll("[data-value]")) button.hidden = false;
+    if (row.dataset.picksAround) drawAround(row);
+    pressed(row);
+  }
+  for (const button of form.querySelectorAll("[data-no-js-only]")) button.hidden = true;
+  roleCards();
+
+  form.addEventListener("click", (event) => {
+    const button = event.target.closest("[data-value]");
+    if (!button) return;
+    const row = button.closest("[data-picks-for]");
+    const input = document.getElementById(row.dataset.picksFor);
+    input.value = button.dataset.value;
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+
+  form.addEventListener("input", (event) => {
+    for (const row of form.querySelectorAll("[data-picks-around]")) drawAround(row);
+    for (const row of form.querySelectorAll("[data-picks-for]")) pressed(row);
+    if (event.target.name === "contract_trump") roleCards();
+    if (event.target.name === "dealer") dealerLine();
+  });
+}
