@@ -131,7 +131,8 @@ class Board:
 
 def board_rows(session: Session, *, before: int | None = None) -> tuple[list[Hand], bool]:
     """The latest BOARD_ROWS hands (before a hand number), oldest first, and whether earlier ones exist."""
-    hands = session.hands.live().latest_first()
+    # a row shows the contract, made or set, the payments and the running totals; not the sentences
+    hands = session.hands.live().latest_first().defer("explanation", "sides", "request_fingerprint")
     if before is not None:
         hands = hands.filter(number__lt=before)
     # one more than shown, to know whether earlier hands exist without counting them

@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.functional import SimpleLazyObject
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -157,11 +158,11 @@ def session_board(request: HttpRequest, token: str, pk: int) -> HttpResponse:
         })
 
     def page() -> HttpResponse:
-        board = reads.session_board(session, before=before)
+        # read only when the board's fragment is not cached for this revision yet (partials/board_body.html)
+        board = SimpleLazyObject(lambda: reads.session_board(session, before=before))
         return render(request, "table/board.html", {
-            "access": access, "session": session, "board": board, "rows": board.rows,
-            "earlier": board.earlier, "earlier_before": board.earlier_before, "last": board.last,
-            "next": board.next, "settlement": board.settlement,
+            "access": access, "session": session, "board": board,
+            "settlement": reads.session_settlement(session, per_hand=False),
             "system_name": preset_name(get_preset(session.preset)),
             "playing": playing_now(session),  # the hand in progress, if one is being played
         })

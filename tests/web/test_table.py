@@ -223,7 +223,7 @@ def test_the_seven_pagat_examples_entered_through_the_form(client, session):
     board = client.get(url("session_board", session))
     session.refresh_from_db()
     assert session.totals == {"Ann": 166, "Bo": -59, "Cy": 11, "Di": -59, "Ed": -59}
-    assert [hand.running_totals for hand in board.context["rows"]][-1] == session.totals
+    assert [hand.running_totals for hand in board.context["board"].rows][-1] == session.totals
     settlement = client.get(url("session_settle", session)).context["settlement"]
     # nobody's balance cancels anyone else's: five players need four transfers
     assert len(settlement.transfers) == 4
@@ -308,7 +308,7 @@ def test_a_deal_miss_changes_who_deals_next(client, session):
     assert response.status_code == 302
     assert session.hands.get().kind == Hand.DEAL_MISS
     # pagat: the player who asked for the redeal deals it
-    assert client.get(url("session_board", session)).context["next"].dealer == "Di"
+    assert client.get(url("session_board", session)).context["board"].next.dealer == "Di"
 
 
 def test_an_all_pass_is_recorded(client, session):
@@ -402,8 +402,8 @@ def test_the_scoreboard_sends_the_latest_fifty_hands_and_links_the_rest(client, 
     bulk_hands(session, 120)
 
     response = client.get(url("session_board", session))
-    assert [h.number for h in response.context["rows"]] == list(range(71, 121))
-    assert response.context["earlier"]
+    assert [h.number for h in response.context["board"].rows] == list(range(71, 121))
+    assert response.context["board"].earlier
 
     earlier = client.get(url("session_board", session) + "?before=71", HTTP_HX_REQUEST="true")
     assert [h.number for h in earlier.context["rows"]] == list(range(21, 71))
@@ -561,3 +561,17 @@ def test_a_cached_board_carries_each_visitors_own_csrf_token(session):
     page = second.get(path)
     assert "csrf-token-slot" not in page.text
     assert page.cookies["csrftoken"].value
+
+
+def test_the_board_is_rendered_once_per_revision_and_shows_each_new_hand(client, session, django_assert_num_queries):
+    bulk_hands(session, 3)
+    board = url("session_board", session)
+    client.get(board)  # renders the board's fragment for this revision
+
+    # another phone (no ETag yet): the link and session, the hand in progress; the rows come from the cache
+    with django_assert_num_queries(2):
+        again = client.get(board)
+    assert 'id="hand-3"' in again.text
+
+    services.hand_record(session=session, entry=dict(MADE_15_DIAMONDS))
+    assert 'id="hand-4"' in client.get(board).text

@@ -69,8 +69,8 @@ def test_pages_and_api_show_the_same_evening(db, client, stakes):
     assert api["totals"] == dict(settlement.totals) == dict(board.settlement.totals) == api_session["totals"]
     assert api["transfers"] == [transfer.as_json() for transfer in settlement.transfers]
     assert api["settle_in"] == settlement.unit
-    assert api_session["next"]["dealer"] == board_page.context["next"].dealer
-    assert api_session["next"]["first_bidder"] == board_page.context["next"].first_bidder
+    assert api_session["next"]["dealer"] == board_page.context["board"].next.dealer
+    assert api_session["next"]["first_bidder"] == board_page.context["board"].next.first_bidder
 
     text = settle_page.content.decode()
     currency = stakes.get("currency", "")
