@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from mighty_ledger import views
+from mighty_ledger.views import app
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -11,6 +12,13 @@ urlpatterns = [
     # set_language: the language switcher in base.html posts here.
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    # the installable app: its manifest, its service worker (at the root, so its scope is the
+    # whole site), where the installed icon opens, the page for what was never kept offline
+    path("manifest.webmanifest", app.manifest, name="app_manifest"),
+    path("sw.js", app.service_worker, name="app_service_worker"),
+    path("start", app.start, name="app_start"),
+    path("offline/", app.offline, name="app_offline"),
+    path("g/<str:token>/s/<int:pk>/hands/entry/", app.hand_entry, name="hand_entry"),
     # the table app: groups, sessions, hands, scoreboard, settlement (reached by capability links)
     path("", include("mighty_ledger.views.table_urls")),
     # rules in words, preset comparison, the redeal calculator (public)

@@ -100,6 +100,7 @@ OPTION_LABELS = {
     "deal_miss.threshold": N_("Deal-miss threshold"),
     "deal_miss.one_eyed_jacks_only": N_("Lone jack"),
     "deal_miss.bid_20_cancels": N_("Deal miss and a bid of 20"),
+    "deal_miss.bid_20_after_demand": N_("A bid of 20 after a deal miss"),
     "deal_miss.before_bidding_only": N_("When a deal miss may be called"),
     "deal_miss.optional": N_("Must a deal miss be called"),
     "deal_miss.next_dealer": N_("Dealer after a deal miss"),
@@ -281,6 +282,10 @@ OPTION_WORDS: dict[str, dict[object, str]] = {
     "deal_miss.bid_20_cancels": {
         True: N_("A bid of 20 forbids a deal miss."),
         False: N_("A bid of 20 does not change the deal miss."),
+    },
+    "deal_miss.bid_20_after_demand": {
+        True: N_("Another player may stop a deal miss by bidding 20 after it is demanded."),
+        False: N_("Nobody can stop a deal miss by bidding after it is demanded."),
     },
     "deal_miss.before_bidding_only": {
         True: N_("A deal miss must be called before the bidding."),
@@ -572,7 +577,7 @@ def _deal_miss(system: System) -> list[Words]:
         return lines
     if "lone_jack" in rules.criteria:
         lines.append(_on(system, "deal_miss.one_eyed_jacks_only"))
-    lines += [_on(system, f"deal_miss.{name}") for name in ("bid_20_cancels", "before_bidding_only", "optional", "next_dealer", "fine")]
+    lines += [_on(system, f"deal_miss.{name}") for name in ("bid_20_cancels", "bid_20_after_demand", "before_bidding_only", "optional", "next_dealer", "fine")]
     return lines
 
 

@@ -759,13 +759,129 @@ def read_redeal_request(request: object) -> tuple[str, System, tuple[str, ...]]:
     return slug, system, cards
 
 
+# --- when the hand qualifies: the table's moment decides (RULES.md §8 options) --------------
+
+
+@dataclass(frozen=True)
+class DealMissMoment:
+    """Where the table is when the deal miss is demanded; every field is optional.
+
+    ``bidding_started``: someone has already bid or passed. ``highest_bid``: the
+    highest bid so far (its points). ``bid_after_demand``: a bid another player
+    made after the demand, to stop it. ``demands``: whether the player demands
+    the redeal at all (False: they keep the hand).
+    """
+
+    bidding_started: bool = False
+    highest_bid: int | None = None
+    bid_after_demand: int | None = None
+    demands: bool = True
+
+
+@dataclass(frozen=True)
+class RedealDecision:
+    redeal: bool
+    # the option (or "criteria") that decided, and why in words
+    rule: str
+    reason: Words
+
+    def as_json(self) -> dict:
+        return {"rule": self.rule, "reason": self.reason}
+
+
+def decide_redeal(system: System, qualifies: bool, moment: DealMissMoment) -> RedealDecision:
+    """Is the hand redealt? The criteria first, then each option of RULES.md §8 that applies."""
+    rules, top = system.deal_miss, system.max_bid
+    if not qualifies:
+        return RedealDecision(False, "criteria", Words(N_("The hand meets none of this system's deal-miss criteria.")))
+    if rules.before_bidding_only and moment.bidding_started:
+        # pagat: "Some play that a redeal can only be demanded before the bidding begins."
+        return RedealDecision(
+            False,
+            "before_bidding_only",
+            Words(N_("A deal miss may only be demanded before the bidding, and the bidding has begun.")),
+        )
+    if rules.bid_20_cancels and moment.highest_bid is not None and moment.highest_bid >= top:
+        # pagat: "if there is a bid of 20, no one can demand a redeal"; 003 민사: "주공이 20을
+        # 공약하면 딜 미스 없이 바로 진행해야 한다"
+        return RedealDecision(
+            False,
+            "bid_20_cancels",
+            Words(N_("A bid of {top} has been made, and in this system a bid of {top} forbids a deal miss."), top=top),
+        )
+    if rules.bid_20_after_demand and moment.bid_after_demand is not None and moment.bid_after_demand >= top:
+        # pagat: "another player can prevent the redeal by bidding 20"
+        return RedealDecision(
+            False,
+            "bid_20_after_demand",
+            Words(N_("Another player bid {top} after the demand, which in this system stops the redeal."), top=top),
+        )
+    if not rules.optional:
+        # 003 §3.2.1 reads the deal miss as the rule, not a choice ("딜 미스가 되어")
+        return RedealDecision(
+            True,
+            "optional",
+            Words(N_("The hand qualifies, and in this system a deal miss is not optional: it is shown and redealt.")),
+        )
+    if not moment.demands:
+        # pagat: a player "is allowed to" ask; 003 §7.1: "딜 미스 선언은 선택사항이다"
+        return RedealDecision(
+            False,
+            "optional",
+            Words(N_("The hand qualifies, but a deal miss is optional in this system and the player keeps the hand.")),
+        )
+    return RedealDecision(True, "criteria", Words(N_("The hand qualifies, so the cards are redealt.")))
+
+
+def _read_moment(request: dict, system: System) -> DealMissMoment:
+    """The optional context of a deal-miss request; InvalidInput for a value of the wrong kind."""
+    problems: list[Problem] = []
+    values: dict = {}
+    for name in ("bidding_started", "demands"):
+        value = request.get(name)
+        if value is None:
+            continue
+        if not isinstance(value, bool):
+            problems.append(
+                Problem(name, "bad_type", Words(N_("'{field}' must be true or false."), field=name))
+            )
+        else:
+            values[name] = value
+    top = system.total_points
+    for name in ("highest_bid", "bid_after_demand"):
+        value = request.get(name)
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= top:
+            problems.append(
+                Problem(
+                    name,
+                    "bad_type",
+                    Words(N_("'{field}' is a bid's points, a whole number from 1 to {top}."), field=name, top=top),
+                )
+            )
+        else:
+            values[name] = value
+    if problems:
+        raise InvalidInput(problems)
+    if "highest_bid" in values:
+        # a bid on the table means the bidding has begun, whatever else was said
+        values["bidding_started"] = True
+    return DealMissMoment(**values)
+
+
 def redeal_response(request: object) -> dict:
-    """HAND_JSON deal-miss request → the verdict of every criterion and the exact odds."""
+    """HAND_JSON deal-miss request → the verdict of every criterion, the exact odds, and
+    whether the cards are redealt at this moment of the bidding (and which rule decided)."""
     slug, system, hand = read_redeal_request(request)
+    moment = _read_moment(request, system)
     verdict = check_deal_miss(system, hand)
+    decision = decide_redeal(system, verdict.qualifies, moment)
     chance = deal_miss_probability(system)
     return {
         "qualifies": verdict.qualifies,
+        "redeal": decision.redeal,
+        "decided_by": decision.as_json(),
         "criteria": [criterion.as_json() for criterion in verdict.criteria],
         "probability": float(chance),
         "probability_exact": f"{chance.numerator}/{chance.denominator}",

@@ -109,7 +109,11 @@ class DealMiss:
     threshold: Threshold = "1/2"
     # lone_jack counts only the one-eyed jacks ♠J and ♥J
     one_eyed_jacks_only: bool = False
+    # pagat: "if there is a bid of 20, no one can demand a redeal" (민사: "주공이 20을 공약하면
+    # 딜 미스 없이 바로 진행해야 한다"); the maximum bid of the deck, 40 with two
     bid_20_cancels: bool = False
+    # pagat: "if a player demands a redeal another player can prevent the redeal by bidding 20"
+    bid_20_after_demand: bool = False
     before_bidding_only: bool = False
     optional: bool = True
     next_dealer: DealMissDealer = "demander"

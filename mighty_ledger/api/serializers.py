@@ -158,6 +158,10 @@ class RedealRequestSerializer(serializers.Serializer):
     options = serializers.DictField(required=False)
     players = serializers.IntegerField(required=False)
     hand = serializers.ListField(child=serializers.CharField(), help_text="The card codes of the hand shown.")
+    bidding_started = serializers.BooleanField(required=False, help_text="Someone has already bid or passed.")
+    highest_bid = serializers.IntegerField(required=False, allow_null=True, help_text="The highest bid so far (its points).")
+    bid_after_demand = serializers.IntegerField(required=False, allow_null=True, help_text="A bid made after the demand, to stop it.")
+    demands = serializers.BooleanField(required=False, help_text="False when the player keeps a hand that qualifies.")
 
 
 class CriterionVerdictSerializer(serializers.Serializer):
@@ -168,8 +172,15 @@ class CriterionVerdictSerializer(serializers.Serializer):
     cards = serializers.ListField(child=serializers.CharField(), required=False)
 
 
+class RedealDecisionSerializer(serializers.Serializer):
+    rule = serializers.CharField(help_text="'criteria', or the deal-miss option that decided.")
+    reason = serializers.CharField()
+
+
 class RedealResultSerializer(serializers.Serializer):
     qualifies = serializers.BooleanField()
+    redeal = serializers.BooleanField(help_text="Whether the cards are redealt at this moment of the bidding.")
+    decided_by = RedealDecisionSerializer()
     criteria = CriterionVerdictSerializer(many=True)
     probability = serializers.FloatField()
     probability_exact = serializers.CharField(required=False)
@@ -187,6 +198,10 @@ class PreviousHandSerializer(serializers.Serializer):
     made = serializers.BooleanField(required=False)
     demander = serializers.CharField(required=False, help_text="Deal miss: who showed the hand.")
     sitting_out = serializers.ListField(child=serializers.CharField(), required=False)
+    joker_holder = serializers.CharField(
+        required=False, allow_null=True,
+        help_text="Who held the Joker (null: nobody); required where its holder deals next (pagat-3p).",
+    )
 
 
 class NextHandRequestSerializer(serializers.Serializer):

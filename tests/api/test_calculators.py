@@ -106,6 +106,30 @@ def test_redeal_gives_each_criterion_and_the_exact_odds(anonymous):
     assert body["probability"] == pytest.approx(numerator / denominator)
 
 
+@pytest.mark.parametrize(
+    ("highest_bid", "redeal", "rule"),
+    [
+        pytest.param(20, False, "bid_20_cancels", id="seed-003-minsa-bid-of-20-forbids-a-deal-miss"),
+        pytest.param(17, True, "criteria", id="seed-003-minsa-deal-miss-during-the-bidding"),
+    ],
+)
+def test_redeal_says_which_rule_decided(anonymous, highest_bid, redeal, rule):
+    hand = ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "2H", "3H"]
+    response = anonymous.post(
+        "/api/v1/redeal", {"system": "korean-minsa", "hand": hand, "highest_bid": highest_bid}
+    )
+    assert response.status_code == 200
+    body = response.json()
+    assert (body["qualifies"], body["redeal"], body["decided_by"]["rule"]) == (True, redeal, rule)
+
+
+def test_redeal_with_a_bad_moment_is_400(anonymous):
+    hand = ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "2H", "3H"]
+    assert_error_shape(
+        anonymous.post("/api/v1/redeal", {"system": "korean-minsa", "hand": hand, "highest_bid": "x"}), 400, "bad_type"
+    )
+
+
 def test_redeal_with_an_unknown_card_is_400(anonymous):
     assert_error_shape(anonymous.post("/api/v1/redeal", {"system": "korean-standard", "hand": ["XX"]}), 400)
 

@@ -485,3 +485,72 @@ def test_the_criterion_words_carry_the_systems_threshold_and_jacks():
 
 def test_a_system_without_criteria_has_no_chance_at_all():
     assert deal_miss_summary(system()).as_json()["probability"] is None
+
+
+# --- whether the cards are redealt, at this moment of the bidding (RULES.md §8 options) --------
+
+WEAK = ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "2H", "3H"]  # no point card: every criterion
+STRONG = ["AH", "KH", "QH", "JH", "10H", "AD", "KD", "2S", "3S", "4S"]
+BID_20_FORBIDS = {"deal_miss": {"bid_20_cancels": True}}
+BID_20_STOPS = {"deal_miss": {"bid_20_after_demand": True}}
+BEFORE_BIDDING = {"deal_miss": {"before_bidding_only": True}}
+MUST_SHOW = {"deal_miss": {"optional": False}}
+
+
+@pytest.mark.parametrize(
+    ("slug", "options", "hand", "moment", "redeal", "rule"),
+    [
+        pytest.param("pagat-standard", {}, WEAK, {}, True, "criteria", id="seed-000-weak-hand-is-redealt"),
+        pytest.param("pagat-standard", {}, STRONG, {}, False, "criteria", id="seed-000-strong-hand-is-not"),
+        # pagat: "if there is a bid of 20, no one can demand a redeal"
+        pytest.param("pagat-standard", BID_20_FORBIDS, WEAK, {"highest_bid": 20}, False, "bid_20_cancels",
+                     id="seed-000-bid-of-20-forbids-a-redeal"),
+        pytest.param("pagat-standard", BID_20_FORBIDS, WEAK, {"highest_bid": 19}, True, "criteria",
+                     id="seed-000-bid-of-19-does-not"),
+        pytest.param("pagat-standard", {}, WEAK, {"highest_bid": 20}, True, "criteria",
+                     id="seed-000-bid-of-20-changes-nothing-by-default"),
+        # 003 민사: "주공이 20을 공약하면 딜 미스 없이 바로 진행해야 한다"
+        pytest.param("korean-minsa", {}, WEAK, {"highest_bid": 20}, False, "bid_20_cancels",
+                     id="seed-003-minsa-bid-of-20-forbids-a-deal-miss"),
+        pytest.param("korean-minsa", {}, WEAK, {"highest_bid": 18}, True, "criteria",
+                     id="seed-003-minsa-deal-miss-during-the-bidding"),
+        # pagat: "another player can prevent the redeal by bidding 20"
+        pytest.param("pagat-standard", BID_20_STOPS, WEAK, {"bid_after_demand": 20}, False, "bid_20_after_demand",
+                     id="seed-000-bid-of-20-after-the-demand-stops-it"),
+        pytest.param("pagat-standard", {}, WEAK, {"bid_after_demand": 20}, True, "criteria",
+                     id="seed-000-bid-after-the-demand-changes-nothing-by-default"),
+        # pagat: "a redeal can only be demanded before the bidding begins"
+        pytest.param("pagat-standard", BEFORE_BIDDING, WEAK, {"bidding_started": True}, False, "before_bidding_only",
+                     id="seed-000-only-before-the-bidding"),
+        pytest.param("pagat-standard", BEFORE_BIDDING, WEAK, {"highest_bid": 13}, False, "before_bidding_only",
+                     id="seed-000-a-bid-means-the-bidding-began"),
+        pytest.param("pagat-standard", BEFORE_BIDDING, WEAK, {"bidding_started": False}, True, "criteria",
+                     id="seed-000-before-the-bidding-is-in-time"),
+        # pagat main rule: at "their first turn to bid", so the bidding may have begun
+        pytest.param("pagat-standard", {}, WEAK, {"bidding_started": True}, True, "criteria",
+                     id="seed-000-at-the-first-turn-to-bid"),
+        # pagat "is allowed to"; 003 §7.1 "딜 미스 선언은 선택사항이다"
+        pytest.param("pagat-standard", {}, WEAK, {"demands": False}, False, "optional",
+                     id="seed-003-optional-player-keeps-the-hand"),
+        pytest.param("pagat-standard", MUST_SHOW, WEAK, {"demands": False}, True, "optional",
+                     id="seed-003-not-optional-hand-is-redealt-anyway"),
+    ],
+)
+def test_the_moment_decides_whether_cards_are_redealt(slug, options, hand, moment, redeal, rule):
+    answer = redeal_response({"system": slug, "options": options, "hand": hand, **moment})
+    assert (answer["redeal"], answer["decided_by"]["rule"]) == (redeal, rule)
+    assert answer["decided_by"]["reason"]
+
+
+@pytest.mark.parametrize(
+    ("moment", "field"),
+    [
+        pytest.param({"highest_bid": "20"}, "highest_bid", id="bid-as-text"),
+        pytest.param({"highest_bid": 21}, "highest_bid", id="bid-above-the-deck"),
+        pytest.param({"bid_after_demand": True}, "bid_after_demand", id="bid-as-a-boolean"),
+        pytest.param({"bidding_started": "yes"}, "bidding_started", id="started-as-text"),
+        pytest.param({"demands": 1}, "demands", id="demands-as-a-number"),
+    ],
+)
+def test_a_moment_of_the_wrong_kind_is_refused(moment, field):
+    assert problems_of({"system": "pagat-standard", "hand": WEAK, **moment}) == [(field, "bad_type")]

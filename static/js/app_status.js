@@ -1,0 +1,235 @@
+// The app around the pages: the service worker, the status line, and the outbox on the scoreboard.
+//
+// - Registers the service worker (static/js/sw.js, served at /sw.js). A new version waits
+//   until the player taps "Reload" beside "update available".
+// - The status line (templates/partials/app_status.html) tells the truth: online / offline,
+//   a page shown as kept ("offline, as of 21:14"), hands waiting, saving…, all saved.
+// - Asks for the outbox to be sent on page load, when the phone is online again, and when
+//   the page is seen again; the service worker sends it (or this page, without one).
+// - On a scoreboard, the hands waiting for this session are rows at the end, marked
+//   pending; a refused one shows the server's words and can be fixed, copied or discarded.
+// - Asks the service worker to keep this session's pages (scores, settlement, changes,
+//   rules, the hand form) while there is a network, and remembers the group for /start.
+// Without JavaScript none of this exists, and every page works as it always did.
+(function () {
+  "use strict";
+
+  var status = document.getElementById("app-status");
+  var Outbox = window.MightyOutbox;
+  if (!status || !Outbox) { return; }
+  var say = status.dataset;
+  var text = status.querySelector("[data-status-text]");
+  var updateButton = status.querySelector("[data-update]");
+  var keptAt = document.documentElement.dataset.offlineAsOf || "";
+  var PAGE = /^\/g\/([^/]+)\/(?:s\/(\d+)\/)?/.exec(window.location.pathname);
+  var token = PAGE && PAGE[1] !== "new" ? PAGE[1] : null;
+  var session = token && PAGE[2] ? PAGE[2] : null;
+  var saving = false;
+  var justSaved = false;
+  var worker = "serviceWorker" in navigator && window.isSecureContext;
+
+  function words(template, values) {
+    return template.replace(/\{(\w+)\}/g, function (whole, name) { return values[name]; });
+  }
+
+  function clock(iso) {
+    var at = new Date(iso);
+    return isNaN(at) ? "" : at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  }
+
+  // --- the status line ------------------------------------------------------------------
+
+  function render(items) {
+    var waiting = items.filter(function (item) { return item.state !== "refused"; }).length;
+    var refused = items.length - waiting;
+    var parts = [];
+    if (!navigator.onLine || keptAt) {
+      parts.push(keptAt ? words(say.sayAsOf, { time: clock(keptAt) }) : say.sayOffline);
+    } else if (saving) {
+      parts.push(say.saySaving);
+    } else {
+      parts.push(document.querySelector("[data-live-stream]") ? say.sayLive : say.sayOnline);
+      if (justSaved && !waiting) { parts.push(say.saySaved); }
+    }
+    if (waiting && !saving) { parts.push(words(say.sayWaiting, { count: waiting })); }
+    if (refused) { parts.push(words(say.sayRefused, { count: refused })); }
+    if (!updateButton.hidden) { parts.push(say.sayUpdate); }
+    text.textContent = parts.join(" · ");
+    status.dataset.state = !navigator.onLine || keptAt ? "offline" : saving ? "saving" : "online";
+    status.hidden = false;
+    showOnBoard(items);
+  }
+
+  function refresh() {
+    return Outbox.hands().then(render, function () { render([]); });
+  }
+
+  // --- the outbox on the scoreboard --------------------------------------------------------
+
+  function cell(tag, className, content) {
+    var element = document.createElement(tag);
+    if (className) { element.className = className; }
+    if (content) { element.textContent = content; }
+    return element;
+  }
+
+  function button(label, act) {
+    var element = cell("button", "link-button", label);
+    element.type = "button";
+    element.addEventListener("click", act);
+    return element;
+  }
+
+  function pendingRow(item, columns, blocked) {
+    var row = cell("tr", "pending " + item.state);
+    row.dataset.testid = "pending-hand";
+    row.dataset.state = item.state;
+    row.appendChild(cell("th", "", "·")).scope = "row";
+    var what = row.appendChild(cell("td", "what"));
+    what.appendChild(cell("span", "who", item.summary.declarer));
+    what.appendChild(document.createTextNode(" " + item.summary.contract + " "));
+    what.appendChild(cell("span", "pending-mark", item.state === "refused" ? say.sayRefusedNote : say.sayPending));
+    var note = row.appendChild(cell("td", "pending-note"));
+    note.colSpan = columns;
+    if (item.state === "refused") {
+      note.appendChild(cell("p", "problem", item.message)).dataset.testid = "refused-message";
+      note.appendChild(button(say.sayFix, function () { window.location.assign(item.formUrl + "#fix-" + item.id); }));
+      note.appendChild(button(say.sayCopy, function () { copy(item, note); }));
+      note.appendChild(button(say.sayDiscard, function () {
+        if (window.confirm(say.sayDiscardConfirm)) { Outbox.discard(item.id).then(refresh); }
+      }));
+    } else {
+      note.appendChild(cell("span", "muted", blocked ? say.sayBlocked : say.sayPendingNote));
+    }
+    return row;
+  }
+
+  function copy(item, note) {
+    var hand = item.entry || Object.fromEntries(item.fields);
+    var box = note.querySelector("textarea") || note.appendChild(cell("textarea", "copy-box"));
+    box.readOnly = true;
+    box.value = JSON.stringify(hand, null, 2);
+    box.select();
+    var done = function () { box.insertAdjacentElement("afterend", cell("span", "muted", say.sayCopied)); };
+    if (navigator.clipboard) { navigator.clipboard.writeText(box.value).then(done, function () {}); }
+  }
+
+  function showOnBoard(items) {
+    var rows = document.getElementById("board-rows");
+    if (!rows || !session) { return; }
+    var outboxRows = document.getElementById("outbox-rows");
+    if (!outboxRows) {
+      outboxRows = cell("tbody");
+      outboxRows.id = "outbox-rows";
+      rows.insertAdjacentElement("afterend", outboxRows);
+    }
+    var columns = Math.max(1, rows.closest("table").querySelectorAll("thead th").length - 2);
+    var blocked = false;
+    outboxRows.replaceChildren.apply(outboxRows, items.filter(function (item) {
+      return item.session === session;
+    }).map(function (item) {
+      var row = pendingRow(item, columns, blocked && item.state !== "refused");
+      blocked = blocked || item.state === "refused";
+      return row;
+    }));
+  }
+
+  // --- sending the outbox ---------------------------------------------------------------------
+
+  function heard(message) {
+    if (message.state === "saving") { saving = true; }
+    if (message.state === "done") {
+      saving = false;
+      justSaved = justSaved || message.saved.length > 0;
+      // the scoreboard of a session that just got its hands: show them as the server numbered them
+      if (session && message.saved.indexOf(session) >= 0 && document.getElementById("board-rows")) {
+        window.location.reload();
+        return Promise.resolve();
+      }
+    }
+    return refresh();
+  }
+
+  function replay() {
+    if (!navigator.onLine) { return refresh(); }
+    if (worker) {
+      return navigator.serviceWorker.ready.then(function (registration) {
+        registration.active.postMessage({ type: "replay" });
+      });
+    }
+    return Outbox.replay(heard);
+  }
+
+  function keepPages() {
+    // while there is a network: this session's pages, for the table to read without one
+    if (!worker || !navigator.onLine || !token) { return; }
+    var urls = [window.location.pathname + window.location.search];
+    document.querySelectorAll(".session-nav a, [data-testid='enter-hand']").forEach(function (link) {
+      urls.push(link.getAttribute("href"));
+    });
+    navigator.serviceWorker.ready.then(function (registration) {
+      registration.active.postMessage({ type: "keep", urls: urls });
+    });
+  }
+
+  function rememberGroup() {
+    // the installed icon opens this group (/start, mighty_ledger/views/app.py)
+    if (!token) { return; }
+    var secure = window.location.protocol === "https:" ? "; secure" : "";
+    document.cookie = "last_group=" + encodeURIComponent(token) + "; path=" + (say.start || "/start") +
+      "; max-age=31536000; samesite=lax" + secure;
+  }
+
+  // --- the service worker -----------------------------------------------------------------------
+
+  function offerUpdate(waiting) {
+    updateButton.hidden = false;
+    updateButton.onclick = function () {
+      navigator.serviceWorker.addEventListener("controllerchange", function () { window.location.reload(); });
+      waiting.postMessage({ type: "update" });
+    };
+    refresh();
+  }
+
+  function register() {
+    navigator.serviceWorker.register(say.worker, { scope: "/" }).then(function (registration) {
+      if (registration.waiting && navigator.serviceWorker.controller) { offerUpdate(registration.waiting); }
+      registration.addEventListener("updatefound", function () {
+        var installing = registration.installing;
+        installing.addEventListener("statechange", function () {
+          if (installing.state === "installed" && navigator.serviceWorker.controller) { offerUpdate(installing); }
+        });
+      });
+    }, function () {
+      worker = false; // no service worker (a private window, an old browser): this page sends the outbox
+      replay();
+    });
+    navigator.serviceWorker.addEventListener("message", function (event) {
+      if (event.data && event.data.type === "outbox") { heard(event.data.state); }
+    });
+  }
+
+  window.addEventListener("online", function () {
+    // a kept copy is old news once the network is back; a form being filled stays as it is
+    if (keptAt && !document.getElementById("hand-form")) { window.location.reload(); return; }
+    keptAt = "";
+    replay();
+    keepPages();
+  });
+  window.addEventListener("offline", refresh);
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") { replay(); }
+  });
+  document.addEventListener("outbox:changed", function () { replay(); });
+  document.addEventListener("live:updated", refresh); // the live board swapped its rows: add ours again
+  // offline, a part of the page that loads itself (a chart, the payments) stays as it is
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (!navigator.onLine) { event.preventDefault(); }
+  });
+
+  if (worker) { register(); }
+  rememberGroup();
+  refresh();
+  replay();
+  keepPages();
+})();

@@ -1,0 +1,274 @@
+// The hand form on a phone that may lose its connection or its page.
+//
+// - Draft: every tap is kept on the phone (localStorage) and put back after a reload, a
+//   crash or the screen going off, until the hand is saved or the player starts again.
+// - Offline: the live preview says the payments will be computed once back online (only the
+//   server knows the rules), and Save puts the hand in the outbox (outbox.js) and opens the
+//   scoreboard, where it waits at the end, pending. Save also queues while earlier hands of
+//   the session still wait, so the server numbers them in the order they were played.
+// - One-time key: the form's key goes with the draft, and is the outbox's Idempotency-Key,
+//   so a hand the form saved whose answer never came is not saved a second time from here.
+// - Fix: a hand the server refused opens here (#fix-<id>) with its taps, to be saved again.
+(function () {
+  "use strict";
+
+  var Outbox = window.MightyOutbox;
+  var status = document.getElementById("app-status");
+  if (!Outbox || !status) { return; }
+  var say = status.dataset;
+  var USED_KEYS = "used-keys"; // keys already sent: a kept copy of the form must not reuse one
+  // the one-time key field the hand form carries (mighty_ledger/views/table.py)
+  var KEY_FIELDS = "input[name='request_key'], input[name='idempotency_key']";
+  var NEW_HAND = /^\/g\/([^/]+)\/s\/(\d+)\/hands\/new\/$/;
+
+  function storage() {
+    try { return window.localStorage; } catch (error) { return null; } // storage turned off
+  }
+
+  function read(name, fallback) {
+    var store = storage();
+    try { return (store && JSON.parse(store.getItem(name))) || fallback; } catch (error) { return fallback; }
+  }
+
+  function write(name, value) {
+    var store = storage();
+    if (!store) { return; }
+    if (value === null) { store.removeItem(name); } else { store.setItem(name, JSON.stringify(value)); }
+  }
+
+  function newKey() {
+    if (window.crypto && crypto.randomUUID) { return crypto.randomUUID(); }
+    return Date.now().toString(36) + "-" + Math.random().toString(36).slice(2);
+  }
+
+  function markUsed(key) {
+    var used = read(USED_KEYS, []).filter(function (old) { return old !== key; });
+    used.push(key);
+    write(USED_KEYS, used.slice(-100));
+  }
+
+  // --- on a scoreboard: a hand the form sent has arrived -------------------------------------
+
+  var board = /^(\/g\/[^/]+\/s\/\d+\/)$/.exec(window.location.pathname);
+  if (board && !document.documentElement.dataset.offlineAsOf) {
+    // the form only comes back to the scoreboard once the hand is saved
+    var sent = read("draft:" + board[1] + "hands/new/", null);
+    if (sent && sent.sent) { write("draft:" + board[1] + "hands/new/", null); }
+  }
+
+  var form = document.getElementById("hand-form");
+  if (!form) { return; }
+  var action = new URL(form.action, window.location.href).pathname;
+  var newHand = NEW_HAND.exec(action);
+  var draftName = "draft:" + action;
+  var keyField = form.querySelector(KEY_FIELDS);
+  var preview = document.getElementById("preview");
+  var fixing = null;
+  var restoring = false;
+  var key;
+
+  // --- the form's taps, kept and put back ---------------------------------------------------------
+
+  function fields() {
+    // what the player entered: the taps, not the page's bookkeeping (token, version, counts)
+    var kept = [];
+    new FormData(form).forEach(function (value, name) {
+      var input = form.elements[name];
+      var hidden = input && (input.type === "hidden" || (input[0] && input[0].type === "hidden"));
+      if (!hidden && typeof value === "string") { kept.push([name, value]); }
+    });
+    return kept;
+  }
+
+  function restore(taps) {
+    restoring = true;
+    var values = {};
+    taps.forEach(function (pair) { (values[pair[0]] = values[pair[0]] || []).push(pair[1]); });
+    Array.prototype.forEach.call(form.elements, function (input) {
+      if (!input.name || input.type === "hidden" || input.type === "submit" || input.type === "button") { return; }
+      var given = values[input.name] || [];
+      if (input.type === "radio" || input.type === "checkbox") {
+        var checked = given.indexOf(input.value) >= 0;
+        if (input.checked === checked) { return; }
+        input.checked = checked;
+      } else {
+        var value = given.length ? given.shift() : "";
+        if (input.value === value) { return; }
+        input.value = value;
+      }
+      // the pickers and labels of the form's own scripts follow, as after a tap
+      input.dispatchEvent(new Event("change", { bubbles: true }));
+    });
+    restoring = false;
+  }
+
+  function keepDraft(sent) {
+    if (restoring) { return; }
+    write(draftName, { fields: fields(), key: key, fixing: fixing, sent: !!sent, at: new Date().toISOString() });
+  }
+
+  function notice(message, withUndo) {
+    var box = form.querySelector("[data-draft-notice]") || form.insertAdjacentElement("afterbegin", document.createElement("div"));
+    box.className = "draft-notice";
+    box.dataset.draftNotice = "";
+    box.dataset.testid = "draft-notice";
+    box.setAttribute("role", "status");
+    box.replaceChildren(document.createTextNode(message + " "));
+    if (withUndo) {
+      var again = box.appendChild(document.createElement("button"));
+      again.type = "button";
+      again.className = "link-button";
+      again.textContent = say.sayDropDraft;
+      again.addEventListener("click", function () {
+        write(draftName, null);
+        window.location.replace(window.location.pathname);
+      });
+    }
+  }
+
+  function useKey(chosen) {
+    key = chosen;
+    if (keyField) { keyField.value = key; }
+  }
+
+  function start() {
+    var fix = /^#fix-(\d+)$/.exec(window.location.hash);
+    if (fix) {
+      return Outbox.hand(Number(fix[1])).then(function (item) {
+        if (!item) { return start(); }
+        fixing = item.id;
+        useKey(newKey()); // a new hand for the server: the refused one's key may be spent
+        restore(item.fields);
+        keepDraft(false);
+        notice(say.sayFixing + (item.message ? " " + item.message : ""), true);
+      });
+    }
+    var draft = read(draftName, null);
+    if (draft && draft.fields && draft.fields.length) {
+      fixing = draft.fixing || null;
+      useKey(draft.key || newKey());
+      restore(draft.fields);
+      keepDraft(draft.sent);
+      notice(say.sayRestored, true);
+    } else {
+      var given = keyField && keyField.value;
+      useKey(given && read(USED_KEYS, []).indexOf(given) < 0 ? given : newKey());
+    }
+    return Promise.resolve();
+  }
+
+  // --- offline: the preview waits, Save queues ----------------------------------------------------
+
+  function previewWaits() {
+    if (!preview) { return; }
+    var heading = preview.querySelector("h2");
+    var line = document.createElement("p");
+    line.className = "muted";
+    line.dataset.testid = "preview-offline";
+    line.textContent = say.sayPreviewOffline;
+    preview.replaceChildren.apply(preview, heading ? [heading, line] : [line]);
+  }
+
+  function missing() {
+    // the fields the form marks required (Django writes `required`) that are still empty
+    var given = new FormData(form);
+    var names = [];
+    form.querySelectorAll("[required]").forEach(function (input) {
+      if (given.get(input.name) || names.indexOf(input.name) >= 0) { return; }
+      var legend = input.closest("fieldset") && input.closest("fieldset").querySelector("legend");
+      var label = legend || form.querySelector("label[for='" + input.id + "']");
+      names.push(input.name);
+      names[input.name] = label ? label.textContent.trim() : input.name;
+    });
+    return names.map(function (name) { return names[name]; });
+  }
+
+  function checkedLabel(name) {
+    var input = form.querySelector("input[name='" + name + "']:checked");
+    var label = input && form.querySelector("label[for='" + input.id + "']");
+    return label ? label.textContent.trim() : input ? input.value : "";
+  }
+
+  function queue() {
+    var empty = missing();
+    if (empty.length) {
+      notice(say.sayMissing.replace("{fields}", empty.join(", ")), false);
+      return Promise.resolve();
+    }
+    var contract = form.elements.contract_points;
+    var item = {
+      session: newHand[2],
+      token: decodeURIComponent(newHand[1]),
+      formUrl: action,
+      boardUrl: action.replace(/hands\/new\/$/, ""),
+      entryUrl: action.replace(/new\/$/, "entry/"),
+      apiUrl: "/api/v1/sessions/" + newHand[2] + "/hands",
+      key: key,
+      fields: fields(),
+      summary: {
+        declarer: (form.querySelector("input[name='declarer']:checked") || {}).value || "",
+        contract: ((contract && contract.value) || "") + checkedLabel("contract_trump"),
+      },
+    };
+    return Outbox.add(item).then(function () {
+      markUsed(key);
+      write(draftName, null);
+      return fixing ? Outbox.discard(fixing) : null;
+    }).then(function () {
+      if (navigator.serviceWorker && navigator.serviceWorker.controller) {
+        navigator.serviceWorker.ready.then(function (registration) {
+          // Background Sync: the browser sends the outbox when the network is back, page open or not
+          if (registration.sync) { return registration.sync.register("outbox"); }
+        }).catch(function () {});
+      }
+      notice(say.sayQueued, false);
+      window.location.assign(item.boardUrl);
+    });
+  }
+
+  function hasWaiting() {
+    return Outbox.hands().then(function (items) {
+      return items.some(function (item) { return item.session === newHand[2] && item.state !== "refused"; });
+    }, function () { return false; });
+  }
+
+  var waitingBefore = false;
+  if (newHand) { hasWaiting().then(function (waiting) { waitingBefore = waiting; }); }
+  document.addEventListener("outbox:changed", function () {
+    if (newHand) { hasWaiting().then(function (waiting) { waitingBefore = waiting; }); }
+  });
+
+  form.addEventListener("submit", function (event) {
+    var submitter = event.submitter;
+    if (submitter && submitter.hasAttribute("formaction")) {
+      if (!navigator.onLine) { event.preventDefault(); previewWaits(); } // the no-JavaScript preview button
+      return;
+    }
+    if (!newHand) {
+      if (!navigator.onLine) { event.preventDefault(); keepDraft(false); notice(say.sayEditOffline, false); }
+      return;
+    }
+    if (navigator.onLine && !waitingBefore) {
+      // the form posts as ever; the draft stays until the scoreboard shows the hand saved
+      markUsed(key);
+      keepDraft(true);
+      if (fixing) { Outbox.discard(fixing); }
+      return;
+    }
+    event.preventDefault();
+    queue();
+  });
+
+  form.addEventListener("input", function () { keepDraft(false); });
+  form.addEventListener("change", function () { keepDraft(false); });
+
+  // htmx asks the server for the preview: offline there is no one to ask
+  form.addEventListener("htmx:beforeRequest", function (event) {
+    if (!navigator.onLine) { event.preventDefault(); previewWaits(); }
+  });
+  form.addEventListener("htmx:sendError", previewWaits);
+
+  start().then(function () {
+    if (!navigator.onLine) { previewWaits(); }
+  });
+})();

@@ -1,0 +1,205 @@
+"""The ledger in a basement: installed like an app, read without signal, hands saved once when it returns.
+
+Offline is what a phone at the table goes through: ``set_offline`` for the page,
+and every request refused by a route as well, because a service worker's own
+fetches do not see ``set_offline``.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import Error as PlaywrightError
+
+from mighty_ledger.models import Hand
+from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
+
+from .steps import board_url, fill_hand, pick_number, screenshot, tap, totals_row
+
+pytestmark = pytest.mark.browser
+
+# pagat example 2 (RULES.md §9.1): the same 15 ♦ set with 13
+SET_15_DIAMONDS = {**MADE_15_DIAMONDS, "points": 13}
+# pagat: bids run from 13 to 20, so the server refuses a contract of 12
+BELOW_MINIMUM = {**MADE_15_DIAMONDS, "contract": {"points": 12, "trump": "D"}}
+
+
+def go_offline(context: BrowserContext) -> None:
+    context.set_offline(True)
+    context.route("**/*", lambda route: route.abort("internetdisconnected"))
+
+
+def go_online(context: BrowserContext) -> None:
+    context.unroute("**/*")
+    context.set_offline(False)
+
+
+def open_as_app(page: Page, url: str) -> None:
+    """The first visit installs the service worker; from the next page on, it answers."""
+    page.goto(url)
+    page.wait_for_function("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+
+
+def wait_until_kept(page: Page, path: str) -> None:
+    page.wait_for_function(
+        "path => caches.open('pages').then(cache => cache.match(path)).then(Boolean)", arg=path,
+    )
+
+
+def hand_form_path(session) -> str:
+    return f"/g/{session.group.edit_token}/s/{session.pk}/hands/new/"
+
+
+def outbox_replay(page: Page) -> None:
+    """What the page does when it is seen again: ask for the outbox to be sent."""
+    try:
+        page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    except PlaywrightError as error:
+        # the scoreboard reloads itself as soon as its hands are saved: it may be doing so now
+        if "context was destroyed" not in str(error):
+            raise
+
+
+def test_the_app_installs_and_its_service_worker_answers_after_one_reload(page, live_server):
+    session = SessionFactory()
+    page.goto(board_url(live_server, session))
+    manifest_href = page.locator("link[rel=manifest]").get_attribute("href")
+    manifest = page.evaluate("href => fetch(href).then(response => response.json())", manifest_href)
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "/start"
+    sizes = {(icon["sizes"], icon["purpose"]) for icon in manifest["icons"]}
+    assert {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")} <= sizes
+    for icon in manifest["icons"]:
+        loaded = page.evaluate(
+            "src => new Promise(done => { const image = new Image(); image.onload = () => done(image.naturalWidth);"
+            " image.onerror = () => done(0); image.src = src; })", icon["src"],
+        )
+        assert f"{loaded}x{loaded}" == icon["sizes"], icon
+
+    open_as_app(page, board_url(live_server, session))
+    assert page.evaluate("navigator.serviceWorker.controller.scriptURL").endswith("/sw.js")
+    errors = page.context.new_cdp_session(page).send("Page.getInstallabilityErrors")["installabilityErrors"]
+    # a test browser's context is a private window, which never offers to install anything
+    assert [error["errorId"] for error in errors if error["errorId"] != "in-incognito"] == []
+    expect(page.get_by_test_id("app-status")).to_contain_text("online")
+
+
+def test_a_scoreboard_opened_once_is_read_offline_marked_as_of_when(page, live_server):
+    session = SessionFactory()
+    HandFactory(session=session, entry=MADE_15_DIAMONDS)
+    open_as_app(page, board_url(live_server, session))
+    path = f"/g/{session.group.edit_token}/s/{session.pk}/"
+    for kept in ("", "settle/", "history/", "rules/"):
+        wait_until_kept(page, path + kept)
+
+    go_offline(page.context)
+    page.reload()
+    status = page.get_by_test_id("app-status")
+    expect(status).to_contain_text("offline, as of")
+    assert totals_row(page) == ["10", "-5", "5", "-5", "-5"]
+    page.get_by_role("navigation", name="Session").get_by_role("link", name="Settle").click()
+    expect(status).to_contain_text("offline, as of")
+    expect(page.get_by_role("heading", level=1)).to_be_visible()
+    screenshot(page, "offline-settle")
+
+
+def test_hands_saved_offline_wait_then_are_recorded_once_each_in_order(page, live_server):
+    session = SessionFactory()
+    open_as_app(page, board_url(live_server, session))
+    wait_until_kept(page, hand_form_path(session))
+
+    go_offline(page.context)
+    for entry in (MADE_15_DIAMONDS, SET_15_DIAMONDS):
+        page.get_by_test_id("enter-hand").click()
+        fill_hand(page, entry)
+        expect(page.get_by_test_id("preview-offline")).to_contain_text("computed when you are back online")
+        page.get_by_test_id("save-hand").click()
+        expect(page.get_by_test_id("pending-hand").last).to_contain_text("pending")
+    page.reload()
+    pending = page.get_by_test_id("pending-hand")
+    expect(pending).to_have_count(2)
+    expect(page.get_by_test_id("app-status")).to_contain_text("hands waiting: 2")
+    screenshot(page, "offline-pending")
+    assert not Hand.objects.exists()
+
+    # the first answer is lost on the way back: the server saved the hand, the phone never heard
+    cut = []
+
+    def lose_first_answer(route):
+        if not cut:
+            cut.append(route.fetch())
+            route.abort("connectionreset")
+        else:
+            route.continue_()
+
+    page.context.route("**/api/v1/sessions/*/hands", lose_first_answer)
+    go_online(page.context)
+    outbox_replay(page)
+    outbox_replay(page)
+    expect(page.locator("#hand-2")).to_be_visible()
+    expect(pending).to_have_count(0)
+    outbox_replay(page)
+    page.reload()
+
+    assert cut, "the first answer was cut"
+    hands = list(Hand.objects.filter(session=session).order_by("number"))
+    assert [hand.entry["points"] for hand in hands] == [16, 13]
+    # pagat example 1 then 2: +10 −5 +5 −5 −5, then −4 +2 −2 +2 +2
+    assert totals_row(page) == ["6", "-3", "3", "-3", "-3"]
+    expect(page.get_by_test_id("app-status")).not_to_contain_text("waiting")
+
+
+def test_a_hand_the_server_refuses_stays_with_its_words_until_fixed(page, live_server):
+    session = SessionFactory()
+    open_as_app(page, board_url(live_server, session))
+    wait_until_kept(page, hand_form_path(session))
+
+    go_offline(page.context)
+    page.get_by_test_id("enter-hand").click()
+    fill_hand(page, MADE_15_DIAMONDS)
+    pick_number(page, "Contract", 12)
+    page.get_by_test_id("save-hand").click()
+    expect(page.get_by_test_id("pending-hand")).to_have_count(1)
+
+    go_online(page.context)
+    outbox_replay(page)
+    refused = page.get_by_test_id("pending-hand")
+    expect(refused).to_have_attribute("data-state", "refused")
+    expect(refused.get_by_test_id("refused-message")).to_contain_text("below this system's minimum of 13")
+    expect(page.get_by_test_id("app-status")).to_contain_text("refused by the server: 1")
+    screenshot(page, "offline-refused")
+    page.reload()
+    expect(refused.get_by_test_id("refused-message")).to_contain_text("below this system's minimum of 13")
+    assert not Hand.objects.exists()
+
+    refused.get_by_role("button", name="Copy").click()
+    copied = json.loads(refused.locator("textarea").input_value())
+    assert copied["contract"] == {"points": 12, "trump": "D"}
+
+    refused.get_by_role("button", name="Fix").click()
+    expect(page.get_by_test_id("draft-notice")).to_contain_text("Fix the refused hand")
+    expect(page.get_by_role("group", name="Declarer").get_by_label("Ann")).to_be_checked()
+    pick_number(page, "Contract", 15)
+    page.get_by_test_id("save-hand").click()
+    expect(page.locator("#hand-1")).to_be_visible()
+    expect(page.get_by_test_id("pending-hand")).to_have_count(0)
+    assert Hand.objects.get(session=session).entry["contract"] == {"points": 15, "trump": "D"}
+
+
+def test_a_half_filled_hand_survives_a_reload(page, live_server):
+    session = SessionFactory()
+    page.goto(board_url(live_server, session))
+    page.get_by_test_id("enter-hand").click()
+    tap(page, "Declarer", "Bo")
+    tap(page, "Trump", "♠")
+    page.reload()
+
+    expect(page.get_by_test_id("draft-notice")).to_contain_text("The hand you had started is back.")
+    expect(page.get_by_role("group", name="Declarer").get_by_label("Bo")).to_be_checked()
+    expect(page.get_by_role("group", name="Trump").get_by_label("♠")).to_be_checked()
+
+    page.get_by_role("button", name="Start again").click()
+    expect(page.get_by_role("group", name="Declarer").get_by_label("Bo")).not_to_be_checked()
