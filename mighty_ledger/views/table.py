@@ -134,9 +134,14 @@ def session_new(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "table/session_new.html", {"access": access, "form": form})
 
 
-def _before(request: HttpRequest) -> int | None:
+def _before(request: HttpRequest, session: Session) -> int | None:
+    """The hand number the earlier rows end before, within the session's numbers (so the
+    board's cached fragments are one per page of hands, whatever a link's query says)."""
     raw = request.GET.get("before", "")
-    return int(raw) if raw.isdigit() and len(raw) < 19 else None
+    if not (raw.isdigit() and len(raw) < 19):
+        return None
+    before = int(raw)
+    return None if before > session.hand_count else max(before, 1)
 
 
 @require_GET
@@ -149,7 +154,7 @@ def session_board(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     """
     access = _view(token, pk)
     session = access.session(pk)
-    before = _before(request)
+    before = _before(request, session)
     if request.htmx and before is not None:
         rows, earlier = reads.board_rows(session, before=before)
         return render(request, "partials/scoreboard_rows.html", {
@@ -161,7 +166,7 @@ def session_board(request: HttpRequest, token: str, pk: int) -> HttpResponse:
         # read only when the board's fragment is not cached for this revision yet (partials/board_body.html)
         board = SimpleLazyObject(lambda: reads.session_board(session, before=before))
         return render(request, "table/board.html", {
-            "access": access, "session": session, "board": board,
+            "access": access, "session": session, "board": board, "before": before,
             "settlement": reads.session_settlement(session, per_hand=False),
             "system_name": preset_name(get_preset(session.preset)),
             "playing": playing_now(session),  # the hand in progress, if one is being played

@@ -575,3 +575,15 @@ def test_the_board_is_rendered_once_per_revision_and_shows_each_new_hand(client,
 
     services.hand_record(session=session, entry=dict(MADE_15_DIAMONDS))
     assert 'id="hand-4"' in client.get(board).text
+
+
+@pytest.mark.parametrize("query", ["?before=abc", "?before=99999", "?utm=1&x=2", "?before="])
+def test_a_query_string_does_not_make_a_new_cached_board(client, session, django_assert_num_queries, query):
+    """A view link with made-up queries cannot fill the cache: it gets the one fragment of the revision."""
+    bulk_hands(session, 3)
+    board = url("session_board", session)
+    client.get(board)
+
+    with django_assert_num_queries(2):  # the link and session, the hand in progress: no rows read
+        response = client.get(board + query)
+    assert 'id="hand-3"' in response.text
