@@ -4,6 +4,11 @@ illegal call, the winner and the winning bid.
 Seats are listed clockwise and bidding goes clockwise from the first bidder (the
 dealer unless told otherwise). A call is ``Call(seat, bid)`` with ``bid=None`` for
 a pass.
+
+One module because an auction is one walk: each call is checked against the
+state the calls before it left (the highest bid, who passed, who may still
+bid), and that state would otherwise travel between modules. The bid limits
+themselves are scoring/limits.py's.
 """
 
 from __future__ import annotations

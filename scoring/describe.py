@@ -5,6 +5,10 @@ preset is never described by hand and the words cannot drift from the data.
 The tables hold English templates wrapped in ``N_`` and every sentence is a
 ``Words`` (scoring/words.py), so the web layer renders it in the reader's
 language. The engine itself stays free of Django.
+
+One module because its length is the two sentence tables, one entry per
+option path, which are data; the functions that read them are short, and a
+reader looks an option's words up in one place.
 """
 
 from __future__ import annotations

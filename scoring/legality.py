@@ -4,6 +4,10 @@
 stable code, the HAND_JSON field it concerns and a sentence a player at the
 table understands. Bad input is never an exception here: an empty list means
 the hand may be scored.
+
+One module because its rules are small functions of one shape that ``check``
+runs in the order of RULES.md §4–6, so a rule is looked up by its section
+here; bid limits and seats have their own modules (limits.py, seats.py).
 """
 
 from __future__ import annotations

@@ -6,6 +6,10 @@ A K Q, and the rest). A criterion is a *judge* of those counts, shared by the
 verdict on one hand (which adds the value, the reason and the cards) and by the
 exact odds (which weigh every pattern of counts by how many real hands have
 it). No sampling: the odds are Fractions.
+
+One module because the verdict and the odds share the judges: split, either
+the criteria would be written twice or the counting would be passed between
+modules.
 """
 
 from __future__ import annotations

@@ -5,6 +5,10 @@ A system is a tree of frozen dataclasses. Every field is an option of RULES.md
 with bounds in the field's metadata), so validation, the JSON shape, the
 description in words and the diff between two presets all come from the same
 declaration.
+
+One module because the options are one tree: each dataclass names the next, and
+the builder, the validator and the JSON shape walk that tree together; split,
+every part would import every other.
 """
 
 from __future__ import annotations
