@@ -149,7 +149,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     urls = [url for url in map(_static_url, names) if url]
     config = {
         "static": urls,
-        "staticPrefix": static(""),
+        "staticPrefix": settings.STATIC_URL,
         "outbox": _static_url("js/outbox.js"),
         "pages": [reverse("app_offline"), reverse("systems_list")],
         "offline": reverse("app_offline"),
