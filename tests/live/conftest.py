@@ -116,3 +116,8 @@ async def open_stream(asgi_app):
     yield opener
     for stream in streams:
         await stream.close()
+    # the process's subscription belongs to this test's event loop: end it (and its LISTEN
+    # connection, which would otherwise keep the test database from being dropped)
+    from mighty_ledger.live import broker
+
+    await broker().close()

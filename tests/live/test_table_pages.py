@@ -9,7 +9,7 @@ from django.utils.html import escape, strip_tags
 
 from mighty_ledger import services
 from mighty_ledger.forms import HandForm
-from mighty_ledger.models import Contract, Hand
+from mighty_ledger.models import Contract
 from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
 
 pytestmark = pytest.mark.django_db
@@ -98,7 +98,7 @@ def test_the_auction_over_every_phone_shows_the_contract_being_played(client, se
 
 def test_the_outlook_on_the_board_comes_from_the_engine(client, session):
     client.post(url("contract_new", session), form_data(ANN_15_DIAMONDS, seen_hand_count=0))
-    contract = Contract.objects.get()
+    contract = session.contracts.get()
 
     (made_with_16,) = [row for row in contract.outlook["rows"] if row["from"] <= 16 <= row["to"]]
     board = text(client.get(url("session_board", session)))
@@ -110,7 +110,7 @@ def test_the_outlook_on_the_board_comes_from_the_engine(client, session):
 
 def test_after_the_last_trick_the_result_completes_it_as_the_next_hand(client, session):
     client.post(url("contract_new", session), form_data(ANN_15_DIAMONDS, seen_hand_count=0))
-    contract = Contract.objects.get()
+    contract = session.contracts.get()
 
     form = client.get(url("contract_complete", session, contract.pk))
     assert form.context["form"]["in_progress"].value() == contract.pk
@@ -128,33 +128,33 @@ def test_after_the_last_trick_the_result_completes_it_as_the_next_hand(client, s
 
 def test_a_hand_thrown_in_scores_nothing_and_leaves_the_board(client, session):
     client.post(url("contract_new", session), form_data(ANN_15_DIAMONDS, seen_hand_count=0))
-    contract = Contract.objects.get()
+    contract = session.contracts.get()
 
     response = client.post(url("contract_abandon", session, contract.pk), {"version": contract.version}, follow=True)
 
     contract.refresh_from_db()
     assert contract.status == Contract.ABANDONED
-    assert not Hand.objects.exists()
+    assert not session.hands.exists()
     assert "The hand was thrown in; nothing was scored." in text(response)
     assert "playing now" not in text(response)
 
 
 def test_a_second_phone_opening_another_hand_is_asked_before_it_replaces_the_first(client, session):
     client.post(url("contract_new", session), form_data(ANN_15_DIAMONDS, seen_hand_count=0))
-    first = Contract.objects.get()
+    first = session.contracts.get()
     bo_16_nt = {**ANN_15_DIAMONDS, "declarer": "Bo", "contract": {"points": 16, "trump": "NT"}}
 
     asked = client.post(url("contract_new", session), form_data(bo_16_nt, seen_hand_count=0))
 
     assert asked.status_code == 409
     assert "Another phone already recorded the hand in progress: Ann 15♦." in text(asked)
-    assert Contract.objects.open().get() == first
+    assert session.contracts.open().get() == first
 
     client.post(url("contract_new", session), form_data(bo_16_nt, seen_hand_count=0, replacing=first.pk))
 
     first.refresh_from_db()
     assert first.status == Contract.ABANDONED
-    assert Contract.objects.open().get().entry["declarer"] == "Bo"
+    assert session.contracts.open().get().entry["declarer"] == "Bo"
     assert "Bo 16 NT" in text(client.get(url("session_board", session)))
 
 
@@ -162,7 +162,7 @@ def test_a_view_link_cannot_open_a_hand_in_progress(client, session):
     response = client.post(url("contract_new", session, view=True), form_data(ANN_15_DIAMONDS))
 
     assert response.status_code == 403
-    assert not Contract.objects.exists()
+    assert not session.contracts.exists()
 
 
 def test_an_illegal_contract_is_refused_beside_its_field(client, session):
@@ -171,7 +171,7 @@ def test_an_illegal_contract_is_refused_beside_its_field(client, session):
 
     assert response.status_code == 200
     assert response.context["form"].errors
-    assert not Contract.objects.exists()
+    assert not session.contracts.exists()
 
 
 # --- "another phone saved first" ------------------------------------------------------------------------
@@ -187,7 +187,7 @@ def test_a_hand_saved_from_another_phone_first_is_shown_before_saving(client, se
     assert asked.status_code == 409
     assert ("Hand 1 was just entered from another phone: Ann 15♦ made 16. "
             "Save yours as hand 2 too, or discard it?") in text(asked)
-    assert Hand.objects.count() == 1  # nothing saved yet
+    assert session.hands.count() == 1  # nothing saved yet
     assert asked.context["form"]["declarer"].value() == "Bo"  # B's taps are kept
 
 
@@ -198,7 +198,7 @@ def test_saving_it_too_after_the_warning_records_the_next_hand(client, session):
     response = client.post(url("hand_new", session), form_data(bo_made, seen_hand_count=0, confirm="1"))
 
     assert response.status_code == 302
-    assert list(Hand.objects.order_by("number").values_list("number", "entry__declarer")) == [(1, "Ann"), (2, "Bo")]
+    assert list(session.hands.order_by("number").values_list("number", "entry__declarer")) == [(1, "Ann"), (2, "Bo")]
 
 
 def test_the_form_asked_again_saves_without_asking_twice(client, session):
@@ -209,7 +209,7 @@ def test_the_form_asked_again_saves_without_asking_twice(client, session):
     response = client.post(url("hand_new", session), form_data(MADE_15_DIAMONDS, seen_hand_count=again))
 
     assert again == 1 and response.status_code == 302
-    assert Hand.objects.count() == 2
+    assert session.hands.count() == 2
 
 
 def test_a_form_with_no_hand_saved_meanwhile_saves_at_once(client, session):
@@ -217,7 +217,7 @@ def test_a_form_with_no_hand_saved_meanwhile_saves_at_once(client, session):
 
     response = client.post(url("hand_new", session), form_data(MADE_15_DIAMONDS, seen_hand_count=1))
 
-    assert response.status_code == 302 and Hand.objects.count() == 2
+    assert response.status_code == 302 and session.hands.count() == 2
 
 
 def test_the_hand_in_progress_asks_the_same_when_a_hand_was_saved_meanwhile(client, session):
@@ -227,6 +227,6 @@ def test_the_hand_in_progress_asks_the_same_when_a_hand_was_saved_meanwhile(clie
 
     assert asked.status_code == 409
     assert "Hand 1 was just entered from another phone: Ann 15♦ made 16." in text(asked)
-    assert not Contract.objects.exists()
+    assert not session.contracts.exists()
     client.post(url("contract_new", session), form_data(ANN_15_DIAMONDS, seen_hand_count=0, confirm="1"))
-    assert Contract.objects.open().exists()
+    assert session.contracts.open().exists()
