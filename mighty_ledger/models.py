@@ -280,3 +280,7 @@ class Contract(models.Model):
     def __str__(self) -> str:
         contract = self.entry.get("contract", {})
         return f"{self.entry.get('declarer')} {contract.get('points')} {contract.get('trump')} ({self.status})"
+
+
+# the one-time keys of page forms and API requests live with the code that uses them
+from .request_keys import RequestKey  # noqa: E402, F401

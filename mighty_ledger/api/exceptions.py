@@ -16,6 +16,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from scoring.problems import InvalidInput, Problem
 
 from ..ratelimit import too_many_message
+from ..request_keys import RequestInProgress
 from ..services import IdempotencyConflict, StaleVersion
 
 
@@ -67,6 +68,15 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
             "Idempotency-Key", "idempotency_key_reused",
             "This Idempotency-Key was already used for a different hand; use a new key for a new hand.",
         )), status=status.HTTP_422_UNPROCESSABLE_ENTITY)
+
+    if isinstance(exc, RequestInProgress):
+        response = Response(errors_body(problem(
+            "Idempotency-Key", "request_in_progress",
+            "The request with this Idempotency-Key is still being processed; send it again in a moment "
+            "to get its answer.",
+        )), status=status.HTTP_409_CONFLICT)
+        response["Retry-After"] = "1"
+        return response
 
     if isinstance(exc, exceptions.Throttled):
         # DRF's own wording names no unit a player reads; ours, as the pages say it

@@ -7,6 +7,8 @@ is stale).
 
 from __future__ import annotations
 
+import re
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -19,7 +21,7 @@ from rest_framework.response import Response
 
 from scoring.problems import InvalidInput, Problem
 
-from .. import services
+from .. import request_keys, services
 from ..models import Hand
 from .base import (
     HAND_NUMBER,
@@ -57,20 +59,52 @@ def _entry_from(body: object, *, drop: tuple[str, ...] = ()) -> dict:
 
 
 def _record(view: LinkView, session_id: int, kind: str, entry: dict) -> Response:
-    hand, created = services.hand_record(
-        session=view.access.session(session_id), entry=entry, kind=kind,
-        idempotency_key=idempotency_key_of(view.request), by=view.access.actor("api"),
-    )
-    headers = {} if created else {"Idempotent-Replayed": "true"}
-    return Response(hand_json(hand), status=status.HTTP_201_CREATED if created else status.HTTP_200_OK, headers=headers)
+    """Record a hand; with an Idempotency-Key, the first answer is kept and a repeat gets it back
+    as it was (mighty_ledger/request_keys.py), even if the hand was edited since."""
+    session = view.access.session(session_id)
+    key = idempotency_key_of(view.request)
+    if key is None:
+        hand, _ = services.hand_record(session=session, entry=entry, kind=kind, by=view.access.actor("api"))
+        return Response(hand_json(hand), status=status.HTTP_201_CREATED)
+    fingerprint = services.hand_fingerprint(session=session, entry=entry, kind=kind)
+    held = request_keys.claim(scope=f"api:session:{session.pk}", key=key, fingerprint=fingerprint)
+    if held.replay:
+        if held.row.fingerprint != fingerprint:
+            raise services.IdempotencyConflict(key)
+        return Response(held.row.body, status=status.HTTP_200_OK, headers=REPLAYED)
+    try:
+        hand, created = services.hand_record(session=session, entry=entry, kind=kind, idempotency_key=key,
+                                             by=view.access.actor("api"))
+    except BaseException:
+        held.release()
+        raise
+    body = hand_json(hand)
+    held.settle(status=status.HTTP_200_OK, body=body)
+    if created:
+        return Response(body, status=status.HTTP_201_CREATED)
+    return Response(body, status=status.HTTP_200_OK, headers=REPLAYED)
+
+
+REPLAYED = {"Idempotent-Replayed": "true"}
 
 
 RECORD_RESPONSES = {
     201: HandOutputSerializer,
-    200: OpenApiResponse(HandOutputSerializer, description="The same Idempotency-Key and body again: the first hand, nothing new recorded."),
+    200: OpenApiResponse(HandOutputSerializer, description="The same Idempotency-Key and body again, within "
+                         "24 hours: the first answer as it was, nothing new recorded (header Idempotent-Replayed)."),
     **WRITE_ERRORS,
+    409: OpenApiResponse(ErrorsSerializer, description="The request with this Idempotency-Key is still being "
+                         "processed (code request_in_progress); see Retry-After."),
     422: OpenApiResponse(ErrorsSerializer, description="The Idempotency-Key was used before with a different body."),
 }
+
+
+IF_MATCH = OpenApiParameter(
+    "If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
+    description="The hand's version as read (\"3\"): the change is made only if the hand is still at it.",
+)
+STALE = OpenApiResponse(StaleVersionSerializer, description="The version is stale: someone changed the hand "
+                        "first; the body holds it as it is now.")
 
 
 class HandListView(LinkView):
@@ -157,17 +191,48 @@ class HandDetailView(LinkView):
         hand = self.access.hand(self.access.session(session_id), number)
         return Response(hand_json(services.hand_amend(hand=hand, entry=entry, version=version, by=self.access.actor("api"))))
 
-    @extend_schema(operation_id="delete_hand", tags=["hands"], parameters=[SESSION_ID, HAND_NUMBER],
-                   responses={200: HandOutputSerializer, **WRITE_ERRORS},
-                   summary="Delete a hand (its number stays taken; it can be restored)")
+    @extend_schema(operation_id="delete_hand", tags=["hands"], parameters=[SESSION_ID, HAND_NUMBER, IF_MATCH],
+                   responses={200: HandOutputSerializer, **WRITE_ERRORS, 409: STALE},
+                   summary="Delete a hand (its number stays taken; it can be restored)",
+                   description="Deleting a deleted hand changes nothing and answers it as it is. With If-Match "
+                   "(or a body {\"version\": n}), a hand changed since that version is refused with 409.")
     def delete(self, request, session_id: int, number: int):
+        version = _version_asked(request)
         hand = self.access.hand(self.access.session(session_id), number)
-        return Response(hand_json(services.hand_delete(hand=hand, by=self.access.actor("api"))))
+        return Response(hand_json(services.hand_delete(hand=hand, version=version, by=self.access.actor("api"))))
 
 
 class HandRestoreView(LinkView):
-    @extend_schema(operation_id="restore_hand", tags=["hands"], parameters=[SESSION_ID, HAND_NUMBER], request=None,
-                   responses={200: HandOutputSerializer, **WRITE_ERRORS}, summary="Restore a deleted hand")
+    @extend_schema_serializer(component_name="HandRestoreInput")
+    class InputSerializer(serializers.Serializer):
+        version = serializers.IntegerField(required=False, min_value=1,
+                                           help_text="The version read; a hand changed since is refused with 409.")
+
+    @extend_schema(operation_id="restore_hand", tags=["hands"], parameters=[SESSION_ID, HAND_NUMBER, IF_MATCH],
+                   request=InputSerializer, responses={200: HandOutputSerializer, **WRITE_ERRORS, 409: STALE},
+                   summary="Restore a deleted hand",
+                   description="Restoring a live hand changes nothing and answers it as it is. With If-Match "
+                   "or \"version\", a hand changed since that version is refused with 409.")
     def post(self, request, session_id: int, number: int):
+        version = _version_asked(request)
         hand = self.access.hand(self.access.session(session_id), number)
-        return Response(hand_json(services.hand_restore(hand=hand, by=self.access.actor("api"))))
+        return Response(hand_json(services.hand_restore(hand=hand, version=version, by=self.access.actor("api"))))
+
+
+IF_MATCH_VALUE = re.compile(r'^(?:W/)?(?:"(\d{1,9})"|(\d{1,9}))$')
+
+
+def _version_asked(request) -> int | None:
+    """The version a delete or restore is conditional on: If-Match ("3", W/"3" or 3) or the body's "version"."""
+    header = request.headers.get("If-Match", "").strip()
+    body = request.data if isinstance(request.data, dict) else {}
+    version = body.get("version")
+    if header and header != "*":
+        match = IF_MATCH_VALUE.match(header)
+        if match is None:
+            raise InvalidInput([Problem("If-Match", "bad_version",
+                                        'If-Match must be the hand\'s version as read, such as "3".')])
+        version = int(match[1] or match[2])
+    if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+        raise InvalidInput([Problem("version", "bad_type", "The version must be a whole number, as read.")])
+    return version

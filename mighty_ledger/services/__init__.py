@@ -40,6 +40,7 @@ from .hands import (
     ScoredHand,
     hand_amend,
     hand_delete,
+    hand_fingerprint,
     hand_ledger_entry,
     hand_preview,
     hand_record,
@@ -54,7 +55,7 @@ __all__ = [
     "CONTRACT_FIELDS", "SYSTEM", "Actor", "ContractInProgress", "IdempotencyConflict", "ScoredHand",
     "SessionGone", "StaleContract", "StaleVersion", "contract_abandon", "contract_complete", "contract_open",
     "contract_outlook", "contract_snapshot", "group_create", "group_delete", "group_restore",
-    "group_rotate_link", "hand_amend", "hand_delete", "hand_ledger_entry", "hand_preview", "hand_record",
+    "group_rotate_link", "hand_amend", "hand_delete", "hand_fingerprint", "hand_ledger_entry", "hand_preview", "hand_record",
     "hand_request", "hand_restore", "hand_snapshot", "payment_record", "payment_undo", "payment_unit",
     "player_add", "scored_hand", "session_delete", "session_restore", "session_start",
 ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 
 from django.http import Http404
@@ -43,13 +44,31 @@ class SessionGone(Http404):
 
 @dataclass(frozen=True)
 class Actor:
-    """Which link made a change, recorded in revisions (never the whole token)."""
+    """Which kind of link made a change, as revisions record it: "edit link", "view link" or "API".
+
+    Never any part of the token: the history is shown to view links, and four
+    characters of the edit token would be four fewer for a guesser to find.
+    """
 
     label: str
 
     @classmethod
     def from_token(cls, kind: str, token: str) -> Actor:
-        return cls(f"{kind} …{token[-4:]}")
+        right, _, channel = kind.partition(" ")
+        return cls(API_LABEL if channel == "api" else f"{right} link")
+
+
+API_LABEL = "API"
+# revisions and payments stored before labels lost their token fragment: "edit link …abcd", "edit api …abcd"
+_OLD_LABEL = re.compile(r"^(?P<right>edit|view) (?P<channel>link|api) …\S*$")
+
+
+def actor_label(stored: str) -> str:
+    """A stored "by" as it is shown: labels written with a token fragment lose the fragment."""
+    old = _OLD_LABEL.match(stored or "")
+    if old is None:
+        return stored
+    return API_LABEL if old["channel"] == "api" else f"{old['right']} link"
 
 
 SYSTEM = Actor("system")

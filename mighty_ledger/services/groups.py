@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from decimal import Decimal
 
 from django.db import transaction
@@ -17,9 +18,18 @@ from ..models import Group, Player, Revision, Session, new_token
 from .changes import SYSTEM, Actor, announce, invalid, revise, set_deleted
 
 
+def name_normalised(name: str) -> str:
+    """A name as it is stored and compared: Unicode NFC, trimmed, inner spaces collapsed to one.
+
+    "Á" typed as one character or as "A" plus a combining accent, or "Ann  Lee"
+    with two spaces, is then one player, not two who look the same.
+    """
+    return " ".join(unicodedata.normalize("NFC", name or "").split())
+
+
 @transaction.atomic
 def group_create(*, name: str, player_names: list[str] = (), by: Actor = SYSTEM) -> Group:
-    name = (name or "").strip()
+    name = name_normalised(name)
     if not name:
         raise invalid("name", "missing", _("A group needs a name."))
     group = Group.objects.create(name=name[:80])
@@ -52,12 +62,13 @@ def group_restore(*, group: Group, by: Actor = SYSTEM) -> Group:
 
 @transaction.atomic
 def player_add(*, group: Group, name: str, by: Actor = SYSTEM) -> Player:
-    name = (name or "").strip()
+    name = name_normalised(name)
     if not name:
         raise invalid("name", "missing", _("A player needs a name."))
     if len(name) > 40:
         raise invalid("name", "too_long", _("A player's name can be at most 40 characters."))
-    if group.players.filter(name=name).exists():
+    # compared with every name normalised: a player added before names were normalised counts too
+    if name in {name_normalised(existing) for existing in group.players.values_list("name", flat=True)}:
         raise invalid("name", "duplicate_player", _("{name} is already in this group.").format(name=name))
     player = Player.objects.create(group=group, name=name)
     revise(group=group, subject="player", action=Revision.CREATED, by=by, after={"name": name})
@@ -87,7 +98,12 @@ def session_start(
     """Seat the players and freeze the scoring system for the evening."""
     system = get_preset(preset).system(overrides or {})
     problems = []
-    known = set(group.players.values_list("name", flat=True))
+    # a seat typed with another spelling of a player's name is that player, as stored
+    stored = {name_normalised(name): name for name in group.players.values_list("name", flat=True)}
+    known = set(stored.values())
+    seats = [stored.get(name_normalised(seat), seat) if isinstance(seat, str) else seat for seat in seats]
+    if first_dealer:
+        first_dealer = stored.get(name_normalised(first_dealer), first_dealer)
     if len(seats) != len(set(seats)):
         problems.append(Problem("seats", "duplicate_seat", _("A player can only take one seat.")))
     for i, seat in enumerate(seats):

@@ -28,6 +28,7 @@ from .changes import (
     locked,
     revise,
 )
+from .groups import name_normalised
 
 
 def hand_request(session: Session, entry: dict) -> dict:
@@ -50,8 +51,29 @@ class ScoredHand:
     entry: dict
 
 
+def seats_matched(session: Session, entry: dict) -> dict:
+    """The entry with every name that is a seat's, spelt another way (NFC or not, spaces), spelt as the seat.
+
+    Names are normalised when players are added (groups.name_normalised), so a
+    client that sends "Á" decomposed still names the player seated as "Á".
+    """
+    seats = {name_normalised(seat): seat for seat in session.seats}
+
+    def matched(value):
+        if isinstance(value, str):
+            return seats.get(name_normalised(value), value) if len(value) <= 200 else value
+        if isinstance(value, dict):
+            return {matched(key): matched(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [matched(item) for item in value]
+        return value
+
+    return matched(entry)
+
+
 def scored_hand(session: Session, entry: dict) -> ScoredHand:
     """Score an entry under the session's frozen system; InvalidInput when illegal."""
+    entry = seats_matched(session, entry)
     scored = score_hand(hand_request(session, entry))
     return ScoredHand(
         result=scored.as_json(),
@@ -66,6 +88,7 @@ def _event_entry(session: Session, kind: str, entry: dict) -> dict:
     """Check a deal-miss or all-pass record: who dealt, who showed the hand, the fine."""
     seats = session.seats
     problems = []
+    entry = seats_matched(session, entry)
     dealer = entry.get("dealer")
     if dealer not in seats:
         problems.append(Problem("dealer", "unknown_seat", _("Say who dealt: one of the seats.")))
@@ -101,6 +124,18 @@ def _deal_miss_cards_problems(session: Session, cards) -> list[Problem]:
     if not verdict["qualifies"]:
         return [Problem("cards", "not_a_deal_miss", _("This hand does not qualify for a deal miss under this system."))]
     return []
+
+
+def hand_fingerprint(*, session: Session, entry: dict, kind: str = Hand.SCORED) -> str:
+    """What a repeated request is compared by: the hand as it would be stored, however it was sent
+    (the form or the API, with or without the seats and system the session fixes)."""
+    if kind == Hand.SCORED:
+        stored = {k: v for k, v in seats_matched(session, entry).items() if k not in ("system", "options", "seats")}
+    elif kind in (Hand.DEAL_MISS, Hand.ALL_PASS):
+        stored = _event_entry(session, kind, entry)
+    else:
+        raise invalid("kind", "bad_kind", _("A record is a hand, a deal miss or an all-pass."))
+    return fingerprint_of(kind, stored)
 
 
 def hand_ledger_entry(hand: Hand) -> LedgerEntry:
@@ -219,7 +254,7 @@ def hand_amend(*, hand: Hand, entry: dict, version: int, by: Actor = SYSTEM) -> 
         current.explanation, current.sides = scored.explanation, scored.sides
     else:
         current.entry = _event_entry(session, current.kind, entry)
-    current.request_fingerprint = fingerprint_of(current.kind, current.entry)
+    # the fingerprint stays the recording request's: its Idempotency-Key still answers this hand
     current.version += 1
     current.save()
     _replay(session)
@@ -230,10 +265,20 @@ def hand_amend(*, hand: Hand, entry: dict, version: int, by: Actor = SYSTEM) -> 
     return current
 
 
-def _hand_set_deleted(hand: Hand, *, deleted: bool, by: Actor) -> Hand:
-    """Soft-delete or restore a hand; the totals after it are replayed and a revision kept."""
+def _hand_set_deleted(hand: Hand, *, deleted: bool, version: int | None, by: Actor) -> Hand:
+    """Soft-delete or restore a hand; the totals after it are replayed and a revision kept.
+
+    A hand already in that state is answered as it is: nothing changes, no
+    revision is written and its version stays (thirty phones deleting one hand
+    at once delete it once). Otherwise a ``version`` given must be the hand's
+    (StaleVersion), as for an edit.
+    """
     session = locked(hand.session)
     current = Hand.objects.get(pk=hand.pk)
+    if (current.deleted_at is not None) == deleted:
+        return current
+    if version is not None and current.version != version:
+        raise StaleVersion(current)
     before = hand_snapshot(current)
     current.deleted_at = timezone.now() if deleted else None
     current.version += 1
@@ -248,10 +293,10 @@ def _hand_set_deleted(hand: Hand, *, deleted: bool, by: Actor) -> Hand:
 
 
 @transaction.atomic
-def hand_delete(*, hand: Hand, by: Actor = SYSTEM) -> Hand:
-    return _hand_set_deleted(hand, deleted=True, by=by)
+def hand_delete(*, hand: Hand, version: int | None = None, by: Actor = SYSTEM) -> Hand:
+    return _hand_set_deleted(hand, deleted=True, version=version, by=by)
 
 
 @transaction.atomic
-def hand_restore(*, hand: Hand, by: Actor = SYSTEM) -> Hand:
-    return _hand_set_deleted(hand, deleted=False, by=by)
+def hand_restore(*, hand: Hand, version: int | None = None, by: Actor = SYSTEM) -> Hand:
+    return _hand_set_deleted(hand, deleted=False, version=version, by=by)

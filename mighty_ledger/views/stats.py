@@ -36,6 +36,7 @@ from .. import reads, services, stats
 from ..access import Access, access_for
 from ..forms import trump_label
 from ..models import Hand, Payment, Session
+from ..request_keys import once_per_form_key
 from .conditional import conditional
 from .rules import preset_name
 
@@ -282,6 +283,7 @@ def _back(request: HttpRequest, access: Access, session: Session) -> HttpRespons
 
 
 @require_POST
+@once_per_form_key
 def payment_mark(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     access = access_for(token, session_id=pk)
     access.require_edit()

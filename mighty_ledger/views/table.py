@@ -25,6 +25,7 @@ from .. import reads, services
 from ..access import Access, access_for
 from ..forms import EventForm, GroupCreateForm, HandForm, PlayerAddForm, SessionStartForm
 from ..models import Hand, Session
+from ..request_keys import ALREADY_SAVED, form_key, once_per_form_key
 from .conditional import conditional as _conditional
 from .in_progress import ask_first, playing_now, record_hand, saved_meanwhile
 from .rules import deal_miss_odds, preset_name, system_differences, system_sections
@@ -51,6 +52,7 @@ def _board_url(access: Access, session: Session) -> str:
 
 
 @require_POST
+@once_per_form_key
 def group_create(request: HttpRequest) -> HttpResponse:
     form = GroupCreateForm(request.POST)
     if form.is_valid():
@@ -95,6 +97,7 @@ def group_rotate(request: HttpRequest, token: str, which: str) -> HttpResponse:
 
 
 @require_POST
+@once_per_form_key
 def player_add(request: HttpRequest, token: str) -> HttpResponse:
     access = _edit(token)
     form = PlayerAddForm(request.POST)
@@ -113,6 +116,7 @@ def player_add(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@once_per_form_key
 def session_new(request: HttpRequest, token: str) -> HttpResponse:
     access = _edit(token)
     players = list(access.group.players.values_list("name", flat=True))
@@ -266,6 +270,7 @@ def _render_hand_form(request, access, session, form, *, hand=None, preview=None
 
 
 @require_http_methods(["GET", "POST"])
+@once_per_form_key
 def hand_new(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     access = _edit(token, pk)
     session = access.session(pk)
@@ -281,9 +286,12 @@ def hand_new(request: HttpRequest, token: str, pk: int) -> HttpResponse:
             return ask_first(request, "table/hand_form.html", {"access": access, "session": session, "hand": None,
                                                                "preview": None, "stale": None}, form, meanwhile)
         try:
-            record_hand(session=session, form=form, by=access.actor())
+            # the form's one-time key is the hand's too: the outbox may send the same hand by the API
+            record_hand(session=session, form=form, idempotency_key=form_key(request), by=access.actor())
         except InvalidInput as error:
             form.add_problems(error.problems)
+        except services.IdempotencyConflict:
+            form.add_error(None, ALREADY_SAVED)
         else:
             return redirect(_board_url(access, session))
     return _render_hand_form(request, access, session, form)
@@ -309,6 +317,7 @@ def hand_preview(request: HttpRequest, token: str, pk: int) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@once_per_form_key
 def event_new(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     access = _edit(token, pk)
     session = access.session(pk)
@@ -318,10 +327,13 @@ def event_new(request: HttpRequest, token: str, pk: int) -> HttpResponse:
         if form.is_valid():
             try:
                 services.hand_record(
-                    session=session, entry=form.entry(), kind=form.cleaned_data["kind"], by=access.actor()
+                    session=session, entry=form.entry(), kind=form.cleaned_data["kind"],
+                    idempotency_key=form_key(request), by=access.actor(),
                 )
             except InvalidInput as error:
                 form.add_problems(error.problems)
+            except services.IdempotencyConflict:
+                form.add_error(None, ALREADY_SAVED)
             else:
                 return redirect(_board_url(access, session))
     else:

@@ -69,8 +69,10 @@ def test_ten_phones_resending_one_idempotency_key_record_one_hand():
     responses = at_once(10, lambda i: Api(token).post(hands_url(session), MADE_15_DIAMONDS,
                                                       **{"Idempotency-Key": "ann-phone-hand-1"}))
 
-    assert sorted(r.status_code for r in responses) == [200] * 9 + [201]
-    assert {r.json()["number"] for r in responses} == {1}
+    # the others get the first answer, or 409 request_in_progress while it is still being written
+    statuses = sorted(r.status_code for r in responses)
+    assert statuses.count(201) == 1 and set(statuses) <= {200, 201, 409}, statuses
+    assert {r.json()["number"] for r in responses if r.status_code != 409} == {1}
     assert Hand.objects.filter(session=session).count() == 1
 
 

@@ -240,7 +240,7 @@ def test_revision_history_records_every_change(edit, session):
     assert body["count"] == Revision.objects.filter(session=session).count()
     newest = body["results"][0]
     assert (newest["subject"], newest["action"], newest["hand"]) == ("hand", "deleted", 1)
-    assert newest["by"].startswith("edit api")
+    assert newest["by"] == "API"
     assert_error_shape(edit.get("/api/v1/revisions", session="x"), 400)
 
 

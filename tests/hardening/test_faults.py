@@ -199,6 +199,60 @@ def test_the_web_hand_form_that_loses_the_race_shows_a_404_page(client):
     assert not Hand.objects.filter(session=session).exists()
 
 
+# the hand in progress: opened when the auction ends, completed or thrown in after the last trick
+ANN_15_DIAMONDS = {"dealer": "Ed", "declarer": "Ann", "contract": {"points": 15, "trump": "D"},
+                   "partner_call": {"type": "card", "cards": ["AS"]}}
+CONTRACT_WRITES = [
+    pytest.param("/contracts", ANN_15_DIAMONDS, False, id="open"),
+    pytest.param("/contracts/{id}/complete", {"partners": ["Cy"], "points": 16, "version": 1}, True, id="complete"),
+    pytest.param("/contracts/{id}/abandon", {"version": 1}, True, id="abandon"),
+]
+
+
+@pytest.mark.parametrize(("suffix", "body", "opened"), CONTRACT_WRITES)
+@pytest.mark.django_db(transaction=True)
+def test_a_contract_write_that_loses_the_race_with_a_session_delete_is_404(suffix, body, opened):
+    session = SessionFactory()
+    contract = services.contract_open(session=session, entry=ANN_15_DIAMONDS)[0] if opened else None
+    url = f"/api/v1/sessions/{session.pk}" + suffix.format(id=contract.pk if contract else 0)
+    before = (session.contracts.values_list("status", flat=True).first(), Hand.objects.filter(session=session).count())
+    with connection.execute_wrapper(delete_session_before_the_write(session, other_connection=False)):
+        response = Api(session.group.edit_token).post(url, body)
+
+    assert_error_shape(response, 404)
+    assert (session.contracts.values_list("status", flat=True).first(),
+            Hand.objects.filter(session=session).count()) == before
+
+
+def web_form(session, action: str) -> tuple[str, dict]:
+    from mighty_ledger.forms import HandForm
+
+    base = f"/g/{session.group.edit_token}/s/{session.pk}"
+    hand = {name: "on" if value is True else value
+            for name, value in HandForm.initial_from(MADE_15_DIAMONDS, 1).items() if value not in (None, [], False)}
+    return {
+        "hand edit": (f"{base}/h/1/edit/", hand),
+        "hand restore": (f"{base}/h/1/restore/", {}),
+        "event form": (f"{base}/events/new/", {"kind": "deal_miss", "dealer": "Ed", "shown_by": "Bo", "fine": "0"}),
+    }[action]
+
+
+@pytest.mark.parametrize("action", ["hand edit", "hand restore", "event form"])
+@pytest.mark.django_db(transaction=True)
+def test_every_web_write_that_loses_the_race_shows_a_404_page(client, action):
+    session = SessionFactory()
+    hand = HandFactory(session=session)
+    if action == "hand restore":
+        services.hand_delete(hand=hand)
+    url, data = web_form(session, action)
+    before = list(Hand.objects.filter(session=session).values_list("number", "version", "deleted_at"))
+    with connection.execute_wrapper(delete_session_before_the_write(session, other_connection=False)):
+        response = client.post(url, data)
+
+    assert response.status_code == 404
+    assert list(Hand.objects.filter(session=session).values_list("number", "version", "deleted_at")) == before
+
+
 # --- Redis goes away ----------------------------------------------------------------------
 
 
