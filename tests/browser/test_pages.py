@@ -1,0 +1,98 @@
+"""Every main page, in English and in Korean, at a phone's size: axe-core finds no accessibility
+violation, nothing scrolls sideways at 360 px even with the longest problems shown, and a
+screenshot of each lands in tests/artifacts/pages/ for review."""
+
+from __future__ import annotations
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+from tests.factories import HandFactory, SessionFactory
+from tests.web.test_table import PAGAT_EXAMPLES
+
+from .steps import ARTIFACTS, PHONE, has_no_horizontal_scroll
+
+pytestmark = pytest.mark.browser
+
+NARROW = {"width": 360, "height": 740}
+
+
+@pytest.fixture
+def evening(db):
+    session = SessionFactory(stake_per_point=100, currency="KRW", rounding_unit=100)
+    for example in PAGAT_EXAMPLES[:4]:
+        HandFactory(session=session, entry=example.values[0])
+    return session
+
+
+def main_pages(session) -> dict[str, str]:
+    edit, view = session.group.edit_token, session.group.view_token
+    s = f"/g/{edit}/s/{session.pk}"
+    return {
+        "home": "/",
+        "group": f"/g/{edit}/",
+        "group-view-only": f"/g/{view}/",
+        "session-new": f"/g/{edit}/sessions/new/",
+        "board": f"{s}/",
+        "hand-new": f"{s}/hands/new/",
+        "hand-detail": f"{s}/h/1/",
+        "hand-edit": f"{s}/h/1/edit/",
+        "event-new": f"{s}/events/new/",
+        "settle": f"{s}/settle/",
+        "history": f"{s}/history/",
+        "session-rules": f"{s}/rules/",
+        "systems": "/rules/",
+        "redeal": "/redeal/",
+    }
+
+
+def violations(page) -> list[str]:
+    results = Axe().run(page)
+    return [
+        f"{v['id']}: {node['target']} {node.get('failureSummary', '')[:200]}"
+        for v in results.response["violations"] for node in v["nodes"]
+    ]
+
+
+def look(page, name: str, language: str, found: list[str]) -> None:
+    """Check the page as it is now: axe, sideways scroll at 360 px, and a screenshot at 390×844."""
+    found += [f"{name} ({language}) {problem}" for problem in violations(page)]
+    page.set_viewport_size(NARROW)
+    if not has_no_horizontal_scroll(page):
+        found.append(f"{name} ({language}) scrolls sideways at 360 px")
+    page.set_viewport_size(PHONE)
+    folder = ARTIFACTS / "pages"
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=folder / f"{name}-{language}.png")
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_every_main_page_passes_axe_and_fits_a_phone(browser, live_server, evening, language):
+    context = browser.new_context(viewport=PHONE, locale=language, device_scale_factor=1)
+    page = context.new_page()
+    found: list[str] = []
+    try:
+        for name, path in main_pages(evening).items():
+            response = page.goto(live_server.url + path)
+            assert response.status == 200, f"{name}: {response.status}"
+            look(page, name, language, found)
+
+        # the longest problems the table meets, shown where they belong
+        page.goto(live_server.url + main_pages(evening)["hand-new"])
+        page.get_by_role("group").nth(1).get_by_role("radio").first.check()
+        page.locator("#more-fold > summary").click()
+        page.locator("#id_bid_differs").check()
+        page.locator("#id_points").fill("25")
+        page.locator("[data-testid=save-hand]").click()
+        expect(page.locator("#problems-bid_points [role=alert]")).to_be_visible()
+        look(page, "hand-new-problems", language, found)
+
+        page.goto(live_server.url + "/")
+        page.locator("#id_name").fill("Thursday")
+        page.locator("#id_player_names").fill("Ann\n" + "B" * 60)
+        page.locator("#group-create-form [type=submit]").click()
+        look(page, "home-problems", language, found)
+    finally:
+        context.close()
+    assert found == []
