@@ -8,6 +8,8 @@ result (made; the doubles it applied, among them the run and the back run) and
 the payments (pot shares and deal-miss fines included, so a player's points
 here are exactly the session's totals). Nothing is scored again. Two queries
 whatever the number of hands: the group's sessions, then their live hands.
+Each session's counts add up with the others' (``Counts``), so a page counts
+only the sessions whose hands changed since it last looked.
 
 Payments marked at the table are money changing hands after the game: they
 never enter the statistics, only the group's balance (``group_balance``).
@@ -15,14 +17,15 @@ never enter the statistics, only the group's balance (``group_balance``).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from itertools import combinations
 
-from scoring.settle import Transfer, money_by_currency, still_owed
+from scoring.settle import Transfer, left_to_pay, money_by_currency, still_owed
 
 from .models import Group, Hand, Payment, Session
 from .reads import SessionSettlement, session_settlement
@@ -223,15 +226,58 @@ class Stats:
 
 @dataclass
 class _Tally:
+    """One player's counts; Counters, so that the counts of two sessions add up and can be cached."""
+
     hands: int = 0
     sat_out: int = 0
     points: int = 0
     biggest_win: int = 0
     biggest_loss: int = 0
-    declarer: dict = field(default_factory=lambda: defaultdict(int))
-    partner: dict = field(default_factory=lambda: defaultdict(int))
-    defender: dict = field(default_factory=lambda: defaultdict(int))
-    session_points: dict = field(default_factory=lambda: defaultdict(int))
+    declarer: Counter = field(default_factory=Counter)
+    partner: Counter = field(default_factory=Counter)
+    defender: Counter = field(default_factory=Counter)
+    session_points: Counter = field(default_factory=Counter)
+
+    def add(self, other: _Tally) -> None:
+        self.hands += other.hands
+        self.sat_out += other.sat_out
+        self.points += other.points
+        self.biggest_win = max(self.biggest_win, other.biggest_win)
+        self.biggest_loss = min(self.biggest_loss, other.biggest_loss)
+        # update(), not +: a session's points may be negative, and + drops what is not positive
+        for mine, theirs in ((self.declarer, other.declarer), (self.partner, other.partner),
+                             (self.defender, other.defender), (self.session_points, other.session_points)):
+            mine.update(theirs)
+
+
+@dataclass
+class Counts:
+    """What one pass over hands counted. Counts of sessions add up, so each session is counted once
+    per revision of its hands and a season is the sum of its sessions (views/stats.py caches them)."""
+
+    tallies: dict[str, _Tally] = field(default_factory=dict)
+    pairs: dict[tuple[str, str], list[int]] = field(default_factory=dict)  # hands together, made
+    contracts: dict[tuple[int, str], list[int]] = field(default_factory=dict)  # bid, made
+    series: list[SeriesPoint] = field(default_factory=list)
+    hands: int = 0
+    events: int = 0
+
+    def tally(self, name: str) -> _Tally:
+        if name not in self.tallies:
+            self.tallies[name] = _Tally()
+        return self.tallies[name]
+
+    def add(self, other: Counts) -> None:
+        for name, tally in other.tallies.items():
+            self.tally(name).add(tally)
+        for mine, theirs in ((self.pairs, other.pairs), (self.contracts, other.contracts)):
+            for key, (n, m) in theirs.items():
+                pair = mine.setdefault(key, [0, 0])
+                pair[0] += n
+                pair[1] += m
+        self.series.extend(other.series)
+        self.hands += other.hands
+        self.events += other.events
 
 
 def session_money(session: Session) -> SessionSettlement:
@@ -250,42 +296,53 @@ def group_stats(group: Group, filters: Filters = Filters()) -> Stats:
 
 def stats_of(sessions: Sequence[Session]) -> Stats:
     """The statistics of these sessions: one query for their live hands, in order."""
+    counted = count_sessions(sessions)
+    return stats_from_counts(sessions, [counted[session.pk] for session in sessions])
+
+
+def count_sessions(sessions: Sequence[Session], *, series: bool = True) -> dict[int, Counts]:
+    """Each session's counts, from one query for the live hands of them all (``series``: with the
+    running totals after each hand, which a chart of the session draws)."""
+    if not sessions:
+        return {}
+    # of the engine's result only what is counted: its explanation and transfers are most of its size
+    columns = ["session_id", "number", "kind", "entry", "result__made", "result__doubles", "payments"]
     hands = (
         Hand.objects.live()
         .filter(session_id__in=[session.pk for session in sessions])
-        .order_by("session__played_on", "session_id", "number")
-        .values_list("session_id", "number", "kind", "entry", "result", "payments", "running_totals")
+        .order_by("session_id", "number")
+        .values_list(*columns, *(["running_totals"] if series else []))
     )
-    return stats_from_rows(sessions, hands)
+    return count_hands(sessions, hands)
 
 
-def stats_from_rows(sessions: Sequence[Session], hands: Iterable[tuple]) -> Stats:
-    """The statistics of these sessions from their stored hand rows, in one pass."""
-    tallies: dict[str, _Tally] = defaultdict(_Tally)
+def count_hands(sessions: Sequence[Session], hands: Iterable[tuple]) -> dict[int, Counts]:
+    """One pass over stored hand rows: session, number, kind, entry, the result's made and doubles,
+    payments, and the running totals after the hand if the series is wanted."""
+    counted: dict[int, Counts] = {}
     for session in sessions:
+        counts = counted[session.pk] = Counts()
         for seat in session.seats:
-            tallies[seat]  # every seated player appears, even one who only sat out
-    pairs: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
-    contracts: dict[tuple[int, str], list[int]] = defaultdict(lambda: [0, 0])
+            counts.tally(seat)  # every seated player appears, even one who only sat out
     seats_of = {session.pk: session.seats for session in sessions}
-    series, scored, events = [], 0, 0
 
-    for session_id, number, kind, entry, result, payments, running_totals in hands:
-        series.append(SeriesPoint(session_id, number, running_totals))
+    for session_id, number, kind, entry, made, doubles, payments, *running_totals in hands:
+        counts = counted[session_id]
+        if running_totals:
+            counts.series.append(SeriesPoint(session_id, number, running_totals[0]))
         for seat, amount in payments.items():
-            tally = tallies[seat]
+            tally = counts.tally(seat)
             tally.points += amount
             tally.session_points[session_id] += amount
             if kind == Hand.SCORED:
                 tally.biggest_win = max(tally.biggest_win, amount)
                 tally.biggest_loss = min(tally.biggest_loss, amount)
         if kind != Hand.SCORED:
-            events += 1
+            counts.events += 1
             continue
-        scored += 1
-        result = result or {}
-        made = result.get("made")  # None: a void hand, played but not scored
-        doubles = result.get("doubles") or ()
+        counts.hands += 1
+        # made is None for a void hand, played but not scored
+        doubles = doubles or ()
         declarer = entry["declarer"]
         partners = list(entry.get("partners", []))
         out = set(entry.get("sitting_out", []))
@@ -294,7 +351,7 @@ def stats_from_rows(sessions: Sequence[Session], hands: Iterable[tuple]) -> Stat
         trump = contract.get("trump", "")
         no_friend = (entry.get("partner_call") or {}).get("type") == "none"
 
-        lead = tallies[declarer].declarer
+        lead = counts.tally(declarer).declarer
         lead["hands"] += 1
         lead["made"] += made is True
         lead["contract_points"] += contract.get("points", 0)
@@ -304,28 +361,41 @@ def stats_from_rows(sessions: Sequence[Session], hands: Iterable[tuple]) -> Stat
         # a run and a back run as the session's system counts them: the doubles stored with the hand
         lead["runs"] += "run" in doubles
         for seat in partners:
-            tallies[seat].partner["hands"] += 1
-            tallies[seat].partner["made"] += made is True
+            counts.tally(seat).partner["hands"] += 1
+            counts.tally(seat).partner["made"] += made is True
         for seat in seats_of[session_id]:
+            tally = counts.tally(seat)
             if seat in out:
-                tallies[seat].sat_out += 1
+                tally.sat_out += 1
                 continue
-            tallies[seat].hands += 1
+            tally.hands += 1
             if seat not in team:
-                tallies[seat].defender["hands"] += 1
-                tallies[seat].defender["won"] += made is False
-                tallies[seat].defender["back_runs"] += "back_run" in doubles
+                tally.defender["hands"] += 1
+                tally.defender["won"] += made is False
+                tally.defender["back_runs"] += "back_run" in doubles
         for pair in combinations(sorted(team), 2):
-            pairs[pair][0] += 1
-            pairs[pair][1] += made is True
+            together = counts.pairs.setdefault(pair, [0, 0])
+            together[0] += 1
+            together[1] += made is True
         if contract:
-            level = contracts[(contract.get("points", 0), trump)]
+            level = counts.contracts.setdefault((contract.get("points", 0), trump), [0, 0])
             level[0] += 1
             level[1] += made is True
+    return counted
 
+
+def _record(cls, counter: Counter):
+    return cls(**{name: counter[name] for name in (f.name for f in dataclasses.fields(cls))})
+
+
+def stats_from_counts(sessions: Sequence[Session], counts: Iterable[Counts]) -> Stats:
+    """The statistics of these sessions from their counts (each session's, in the sessions' order)."""
+    total = Counts()
+    for part in counts:
+        total.add(part)
     money_by_session = {session.pk: session_money(session).money for session in sessions}
     players = []
-    for name, tally in tallies.items():
+    for name, tally in total.tallies.items():
         lines = tuple(
             SessionLine(
                 session.pk, session.played_on, session.title, session.preset,
@@ -339,23 +409,24 @@ def stats_from_rows(sessions: Sequence[Session], hands: Iterable[tuple]) -> Stat
         money = money_by_currency((line.currency, line.money) for line in lines if line.money is not None)
         players.append(PlayerStats(
             name=name, hands=tally.hands, sat_out=tally.sat_out,
-            declarer=DeclarerRecord(**tally.declarer), partner=PartnerRecord(**tally.partner),
-            defender=DefenderRecord(**tally.defender), points=tally.points,
+            declarer=_record(DeclarerRecord, tally.declarer), partner=_record(PartnerRecord, tally.partner),
+            defender=_record(DefenderRecord, tally.defender), points=tally.points,
             biggest_win=tally.biggest_win, biggest_loss=tally.biggest_loss,
             sessions=lines, money=money,
         ))
     players.sort(key=lambda p: (-p.points, p.name))
     return Stats(
         players=tuple(players),
-        pairs=tuple(sorted((PairStats(pair, n, m) for pair, (n, m) in pairs.items()),
+        pairs=tuple(sorted((PairStats(pair, n, m) for pair, (n, m) in total.pairs.items()),
                            key=lambda p: (-p.hands, p.players))),
-        contracts=tuple(sorted((ContractStats(level, trump, n, m) for (level, trump), (n, m) in contracts.items()),
+        contracts=tuple(sorted((ContractStats(level, trump, n, m)
+                                for (level, trump), (n, m) in total.contracts.items()),
                                key=lambda c: (c.points, TRUMPS.index(c.trump) if c.trump in TRUMPS else 9))),
-        series=tuple(series),
+        series=tuple(total.series),
         sessions=tuple(sessions),
         systems=tuple(sorted({session.preset for session in sessions})),
-        hands=scored,
-        events=events,
+        hands=total.hands,
+        events=total.events,
     )
 
 
@@ -408,6 +479,35 @@ def group_balance(sessions: Iterable[Session], payments: Iterable[Payment]) -> l
 def payment_unit_of(settlement: SessionSettlement) -> str:
     """The unit a settlement is paid in, as a payment records it."""
     return {"money": Payment.MONEY, "chips": Payment.CHIPS}.get(settlement.unit, Payment.POINTS)
+
+
+@dataclass(frozen=True)
+class PaymentRow:
+    """One transfer of a session's settlement, what was marked as paid against it, and what is left."""
+
+    transfer: Transfer
+    paid: Decimal
+    left: Decimal
+    markable: bool  # between two seats: the deal-miss pot settles as a party, but nobody hands it money
+
+
+@dataclass(frozen=True)
+class SessionPayments:
+    settlement: SessionSettlement
+    rows: list[PaymentRow]
+    payments: list[Payment]  # standing, oldest first
+
+
+def session_payments(session: Session) -> SessionPayments:
+    """The settlement's transfers, each with what was marked as paid (one query: the payments)."""
+    settlement = session_money(session)
+    standing = list(session.payments.standing())
+    paid = [Transfer(payment.payer, payment.payee, payment.amount) for payment in standing]
+    rows = [
+        PaymentRow(transfer, done, left, transfer.frm in session.seats and transfer.to in session.seats)
+        for transfer, done, left in left_to_pay(settlement.settling_transfers, paid)
+    ]
+    return SessionPayments(settlement, rows, standing)
 
 
 def standing_payments(sessions: Sequence[Session]) -> list[Payment]:

@@ -3,16 +3,15 @@
 Every view reaches its objects through the link (``access_for``), reads through
 ``mighty_ledger.stats`` or ``mighty_ledger.reads`` and renders; payments go
 through the services. Like the scoreboard, a page a phone already holds is
-answered 304 (views/conditional.py). The statistics themselves are kept in the
-cache under the revisions of the sessions they count, so a page costs the
-link's query and one small query for the sessions, whatever the number of hands;
-any write to a session's hands moves its revision and the next page counts again.
+answered 304 (views/conditional.py). Each session's counts are kept in the
+cache under its revision, so a page costs the link's query and one small query
+for the sessions, whatever the number of hands; any write to a session's hands
+moves its revision and the next page counts that session again, and only it.
 """
 
 from __future__ import annotations
 
 import csv
-import dataclasses
 import datetime
 import hashlib
 from decimal import Decimal, InvalidOperation
@@ -30,7 +29,6 @@ from django.views.decorators.http import require_GET, require_POST
 
 from scoring.presets import get_preset
 from scoring.problems import InvalidInput
-from scoring.settle import Transfer, left_to_pay
 
 from .. import reads, services, stats
 from ..access import Access, access_for
@@ -81,22 +79,40 @@ def _group_sessions(access: Access) -> list[Session]:
 
 def _stamp(sessions: list[Session]) -> str:
     """What a statistics page shows: the sessions it counts, each at its revision."""
-    return ";".join(f"{s.pk}.{s.created_at.timestamp()}.{s.revision}" for s in sessions)
+    return ";".join(_session_stamp(s) for s in sessions)
+
+
+def _session_stamp(session: Session) -> str:
+    return f"{session.pk}.{session.created_at.timestamp()}.{session.revision}"
+
+
+def counts_key(session: Session) -> str:
+    """Where a session's counts are cached: a new revision of its hands is a new key."""
+    return "stats-counts:" + hashlib.sha256(_session_stamp(session).encode()).hexdigest()
 
 
 def cached_stats(sessions: list[Session]) -> stats.Stats:
-    """The statistics of these sessions, counted once per revision of their hands.
+    """The statistics of these sessions, each session counted once per revision of its hands.
 
-    The running totals hand by hand are kept only for one session (its chart);
-    a season's chart is drawn from the sessions' stored totals.
+    The figures of the whole selection are kept too, so a page seen before costs
+    one cache read. After a hand is recorded only its session is counted again
+    (one query for every session not in the cache, none when all are); the season
+    is the sum of the sessions' counts. The running totals hand by hand are not kept: a session's
+    chart reads them in one query, a season's is drawn from the sessions' stored totals.
     """
-    key = "stats:" + hashlib.sha256(_stamp(sessions).encode()).hexdigest()
-    record = cache.get(key)
-    if record is None:
-        record = stats.stats_of(sessions)
-        if len(sessions) > 1:
-            record = dataclasses.replace(record, series=())
-        cache.set(key, record, STATS_CACHE_SECONDS)
+    whole = "stats:" + hashlib.sha256(_stamp(sessions).encode()).hexdigest()
+    record = cache.get(whole)
+    if record is not None:
+        return record
+    keys = {session.pk: counts_key(session) for session in sessions}
+    found = cache.get_many(list(keys.values()))
+    # without the running totals hand by hand: a session's chart reads them itself, in one query
+    counted = stats.count_sessions([session for session in sessions if keys[session.pk] not in found],
+                                   series=False)
+    if counted:
+        cache.set_many({keys[pk]: counts for pk, counts in counted.items()}, STATS_CACHE_SECONDS)
+    record = stats.stats_from_counts(sessions, [found.get(keys[s.pk]) or counted[s.pk] for s in sessions])
+    cache.set(whole, record, STATS_CACHE_SECONDS)
     return record
 
 
@@ -127,7 +143,7 @@ def group_stats(request: HttpRequest, token: str) -> HttpResponse:
         record = cached_stats(selected)
         # one session: its hands one by one; several: the season, session by session
         if filters.session_id is not None and selected:
-            chart, chart_kind = session_chart_of(selected[0], list(record.series)), "hands"
+            chart, chart_kind = session_chart_of(selected[0]), "hands"
         else:
             chart, chart_kind = season_chart(selected), "season"
         return render(request, "table/stats.html", {
@@ -254,17 +270,9 @@ def session_hands_csv(request: HttpRequest, token: str, pk: int) -> HttpResponse
 
 def payments_context(access: Access, session: Session) -> dict:
     """The settlement's transfers, each with what was marked as paid, and the payments to undo."""
-    settlement = reads.session_settlement(session, per_hand=False)
-    standing = list(session.payments.standing())
-    paid = [Transfer(payment.payer, payment.payee, payment.amount) for payment in standing]
-    rows = [
-        {"transfer": transfer, "paid": done, "left": left,
-         # the deal-miss pot settles as a party, but nobody hands money to it at the table
-         "markable": transfer.frm in session.seats and transfer.to in session.seats}
-        for transfer, done, left in left_to_pay(settlement.settling_transfers, paid)
-    ]
-    return {"access": access, "session": session, "settlement": settlement, "unit": settlement.unit,
-            "rows": rows, "payments": standing}
+    owed = stats.session_payments(session)
+    return {"access": access, "session": session, "settlement": owed.settlement, "unit": owed.settlement.unit,
+            "rows": owed.rows, "payments": owed.payments}
 
 
 @require_GET

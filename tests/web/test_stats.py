@@ -122,7 +122,8 @@ def test_best_and_worst_friend_rank_partners_by_contracts_made(evening):
 def test_a_player_who_sits_out_counts_a_hand_sat_out_not_played(db):
     seats = ["Ann", "Bo", "Cy", "Di", "Ed", "Fay"]
     session = SessionFactory(seats=seats, preset="pagat-6p-rotation")
-    entry = {**MADE_15_DIAMONDS, "sitting_out": ["Fay"]}
+    # pagat: with six at the table the dealer deals and sits the hand out
+    entry = {**MADE_15_DIAMONDS, "dealer": "Fay", "sitting_out": ["Fay"]}
     play(session, [(entry, Hand.SCORED)])
 
     fay = stats.group_stats(session.group).player("Fay")
@@ -307,3 +308,21 @@ def test_a_group_of_twenty_sessions_runs_the_same_queries(client, db, django_ass
         response = client.get(path)
     assert response.status_code == 200
     assert response.context["stats"].hands == 500
+
+
+def test_after_a_hand_only_its_session_is_counted_again(client, evening, monkeypatch):
+    older = play(SessionFactory(group=evening.group, played_on=datetime.date(2026, 11, 13)))
+    path = reverse("group_stats", args=[evening.group.view_token])
+    client.get(path)  # both sessions counted and kept
+    counted = []
+    count_sessions = stats.count_sessions
+    monkeypatch.setattr(stats, "count_sessions",
+                        lambda sessions, **how: counted.append(sessions) or count_sessions(sessions, **how))
+
+    HandFactory(session=evening, entry=dict(MADE_15_DIAMONDS))
+    page = client.get(path)
+
+    assert [[session.pk for session in sessions] for sessions in counted] == [[evening.pk]]
+    # the season from the kept counts and the fresh ones is the season counted from scratch
+    assert page.context["stats"].players == stats.group_stats(evening.group).players
+    assert page.context["stats"].hands == 2 * 4 + 1 and older.hand_count == 5
