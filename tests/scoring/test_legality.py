@@ -351,11 +351,20 @@ CASES = [
         legal("korean-gyeonggi", bid=c("15 S"), contract=c("15 H")),
     ),
     Case(
-        "003-gwanak-6-nt-change-one-less",
+        # 003 §6.5 "노기루다로 바꿀 때 1을 줄일 수 있음": one less than 표준's +2
+        "seed-003-gwanak-6-nt-change-one-less-than-standard",
         "trump_change_too_small",
         "contract.points",
-        legal("korean-daejeon-6", bid=c("15 S"), contract=c("15 NT")),
+        legal("korean-standard", bid=c("15 S"), contract=c("16 NT")),
+        legal("korean-gwanak-6", bid=c("15 S"), contract=c("16 NT")),
+    ),
+    Case(
+        # the other reading, one less than 대전's +1, is the option trump_change.to_nt 0
+        "seed-003-gwanak-6-nt-change-one-less-than-daejeon-by-option",
+        "trump_change_too_small",
+        "contract.points",
         legal("korean-gwanak-6", bid=c("15 S"), contract=c("15 NT")),
+        legal("korean-gwanak-6", {"trump_change": {"to_nt": 0}}, bid=c("15 S"), contract=c("15 NT")),
     ),
     Case(
         "004-no-raise-keeping-trump",
