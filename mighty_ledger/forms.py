@@ -32,6 +32,8 @@ from scoring.presets import all_presets
 from scoring.problems import Problem
 from scoring.systems import System
 
+from .korean import with_particles
+
 TRUMP_CHOICES = [*SUIT_SIGNS.items(), ("NT", _("NT"))]
 CALL_LABELS = {
     "card": _("a card"),
@@ -71,7 +73,8 @@ def problem_field(path: str, table: list[tuple[str, str]]) -> str | None:
 def engine_words(value):
     """An engine sentence (``scoring.words.Words``) in the reader's language; anything else as it is."""
     translated = getattr(value, "translated", None)
-    return translated(gettext) if translated is not None else value
+    # Korean messages carry both forms of a particle ("{seat}은(는)"): the name in front picks one
+    return with_particles(translated(gettext)) if translated is not None else value
 
 
 def add_problems(form: forms.Form, problems: list[Problem], table: list[tuple[str, str]]) -> None:
@@ -84,6 +87,8 @@ def add_problems(form: forms.Form, problems: list[Problem], table: list[tuple[st
 
 
 # --- groups and players ----------------------------------------------------------
+
+PLAYER_NAME_MAX = 40  # as services.player_add allows
 
 
 class GroupCreateForm(forms.Form):
@@ -98,13 +103,20 @@ class GroupCreateForm(forms.Form):
     def clean_player_names(self) -> list[str]:
         names = [line.strip() for line in self.cleaned_data["player_names"].splitlines()]
         names = [name for name in names if name]
+        for name in names:
+            if len(name) > PLAYER_NAME_MAX:
+                # said under the players, naming the one too long, not under the group's name
+                raise forms.ValidationError(
+                    _("“%(name)s” is too long: a player's name can be at most %(max)s characters.")
+                    % {"name": name, "max": PLAYER_NAME_MAX}
+                )
         if len(set(names)) != len(names):
             raise forms.ValidationError(_("Each player can be listed only once."))
         return names
 
 
 class PlayerAddForm(forms.Form):
-    name = forms.CharField(label=_("New player"), max_length=40)
+    name = forms.CharField(label=_("New player"), max_length=PLAYER_NAME_MAX)
 
 
 # --- sessions --------------------------------------------------------------------------
@@ -513,6 +525,9 @@ class EventForm(forms.Form):
         for name in ("dealer", "shown_by"):
             self.fields[name].choices = [(seat, seat) for seat in seats]
         self.fields["fine"].initial = system.deal_miss.fine
+        if not system.deal_miss.fine:
+            # rules without a fine ask for none
+            del self.fields["fine"]
 
     def entry(self) -> dict:
         c = self.cleaned_data

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from scoring.settle import POT
 
 from ..forms import CALL_LABELS, card_label, engine_words, trump_label
+from ..korean import particle, with_particles
 
 register = template.Library()
 
@@ -25,6 +26,19 @@ def words(value):
     """``{{ problem|words }}``: an engine sentence (problem, explanation line, warning,
     deal-miss reason) in the reader's language; any other value as it is."""
     return engine_words(value)
+
+
+@register.filter
+def josa(name: str, pair: str) -> str:
+    """``{{ seat|josa:"이/가" }}``: the name with the Korean particle its last sound takes."""
+    with_final, without_final = pair.split("/")
+    return f"{name}{particle(name, f'{with_final}({without_final})')}"
+
+
+@register.filter
+def particles(text) -> str:
+    """A message with its two-form Korean particles ("은(는)") resolved by the word in front."""
+    return with_particles(text)
 
 
 @register.filter

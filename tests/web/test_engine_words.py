@@ -23,8 +23,9 @@ def test_a_korean_preview_of_an_illegal_hand_names_the_problem_in_korean(client,
         url("hand_preview", session), form_data(entry), HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="ko"
     )
 
-    assert response.context["form"].errors["contract_points"] == ["공약 12은(는) 이 시스템의 최소 13보다 낮습니다."]
-    assert escape("공약 12은(는) 이 시스템의 최소 13보다 낮습니다.") in response.text
+    # 12 is read 십이, so the particle is 는, never "은(는)"
+    assert response.context["form"].errors["contract_points"] == ["공약 12는 이 시스템의 최소 13보다 낮습니다."]
+    assert escape("공약 12는 이 시스템의 최소 13보다 낮습니다.") in response.text
     assert "is below this system" not in response.text
 
 
