@@ -24,7 +24,7 @@ def run() -> list[str]:
     from django.urls import reverse
 
     from mighty_ledger import services
-    from mighty_ledger.views.stats import counts_key
+    from mighty_ledger.views.stats import counts_key, stats_key
 
     group = services.group_create(name="Statistics bench")
     sessions = [bulk_session(group, seats=SEATS, hands=HANDS) for _ in range(SESSIONS)]
@@ -37,7 +37,8 @@ def run() -> list[str]:
         return [f"statistics: skipped, {stats_url} answered {page.status_code}"]
 
     def statistics_after_a_hand():
-        cache.delete(counts_key(sessions[-1]))  # as a new revision of its hands would
+        # what a new revision of the last session's hands does: its counts and the season's are not found
+        cache.delete_many([counts_key(sessions[-1]), stats_key(sessions)])
         client.get(stats_url)
 
     def statistics_counted():

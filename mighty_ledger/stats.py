@@ -539,6 +539,7 @@ class ChartLine:
     path: str
     markers: tuple[ChartMarker, ...]
     last: int  # the total at the last step
+    last_text: str  # as the pages print it: +10, −4, 0
     legend_marker: str  # the same marker in the legend's swatch (a 28×10 box)
 
 
@@ -557,7 +558,7 @@ class Chart:
     first_label: str
     last_label: str
     last_x: float
-    rows: tuple[tuple[str, tuple[int, ...]], ...]  # the table fallback: (step, totals in name order)
+    rows: tuple[tuple[str, tuple[str, ...]], ...]  # the table fallback: (step, signed totals in name order)
     width: int = CHART_WIDTH
     height: int = CHART_HEIGHT
     left: int = PLOT_LEFT
@@ -627,12 +628,12 @@ def score_chart(names: Sequence[str], steps: Sequence[tuple[str, dict]], *, tool
                         _marker_shape(style, x_of(i), y_of(series[i])))
             for i in marked
         )
-        lines.append(ChartLine(name, style % CHART_STYLES, path, markers, series[-1],
+        lines.append(ChartLine(name, style % CHART_STYLES, path, markers, series[-1], _signed(series[-1]),
                                _marker_shape(style, 14, 5)))
     ticks = tuple(ChartTick(round(y_of(v), 1), _signed(v)) for v in range(low, high + 1, step))
     sample = max(1, -(-count // FALLBACK_ROWS))
     shown = sorted({*range(sample - 1, count, sample), count - 1})
-    rows = tuple((steps[i][0], tuple(values[n][i + 1] for n in range(len(names)))) for i in shown)
+    rows = tuple((steps[i][0], tuple(_signed(values[n][i + 1]) for n in range(len(names)))) for i in shown)
     return Chart(
         names=tuple(names), lines=tuple(lines), ticks=ticks, zero=round(y_of(0), 1),
         first_label=steps[0][0], last_label=steps[-1][0], last_x=round(x_of(count), 1), rows=rows,

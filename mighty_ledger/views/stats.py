@@ -91,6 +91,11 @@ def counts_key(session: Session) -> str:
     return "stats-counts:" + hashlib.sha256(_session_stamp(session).encode()).hexdigest()
 
 
+def stats_key(sessions: list[Session]) -> str:
+    """Where the figures of a selection of sessions are cached: any new revision is a new key."""
+    return "stats:" + hashlib.sha256(_stamp(sessions).encode()).hexdigest()
+
+
 def cached_stats(sessions: list[Session]) -> stats.Stats:
     """The statistics of these sessions, each session counted once per revision of its hands.
 
@@ -100,7 +105,7 @@ def cached_stats(sessions: list[Session]) -> stats.Stats:
     is the sum of the sessions' counts. The running totals hand by hand are not kept: a session's
     chart reads them in one query, a season's is drawn from the sessions' stored totals.
     """
-    whole = "stats:" + hashlib.sha256(_stamp(sessions).encode()).hexdigest()
+    whole = stats_key(sessions)
     record = cache.get(whole)
     if record is not None:
         return record
