@@ -85,9 +85,17 @@ def payment_summary(payments: dict) -> str:
 
 
 @register.filter
-def short_name(name: str) -> str:
-    """Column heads at 360 px: four characters, the full name in the title attribute."""
-    return name if len(name) <= 4 else name[:4]
+def short_name(name: str, seats=None) -> str:
+    """A seat's name in a narrow column: four characters, or as many more as tell it apart from
+    the other seats ("Jiyo" and "Jiyou" for Jiyoon and Jiyoung); the full name goes in a title."""
+    if len(name) <= 4:
+        return name
+    others = [seat for seat in (seats or []) if seat != name]
+    for length in range(4, len(name)):
+        prefix = name[:length]
+        if not any(other.startswith(prefix) for other in others):
+            return prefix
+    return name
 
 
 @register.filter

@@ -405,8 +405,9 @@ def hand_delete(request: HttpRequest, token: str, pk: int, number: int) -> HttpR
     access = _edit(token, pk)
     session = access.session(pk)
     hand = services.hand_delete(hand=access.hand(session, number), by=access.actor())
-    messages.success(request, _("Hand %(number)s was deleted; it can be restored from its page.")
-                     % {"number": hand.number})
+    # the message carries an Undo (base.html): the hand is back with one tap
+    messages.success(request, _("Hand %(number)s was deleted.") % {"number": hand.number},
+                     extra_tags=f"undo-hand-{hand.number}")
     return redirect(_board_url(access, session))
 
 
@@ -415,4 +416,6 @@ def hand_restore(request: HttpRequest, token: str, pk: int, number: int) -> Http
     access = _edit(token, pk)
     session = access.session(pk)
     services.hand_restore(hand=access.hand(session, number), by=access.actor())
+    if request.POST.get("next") == "board":  # the Undo beside "Hand 3 was deleted."
+        return redirect(_board_url(access, session))
     return redirect("hand_detail", token, session.pk, number)

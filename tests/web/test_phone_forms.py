@@ -30,3 +30,51 @@ def test_the_deal_miss_form_asks_for_a_fine_only_when_the_rules_have_one():
 
     assert "fine" not in without_fine.fields
     assert with_fine.fields["fine"].initial == 5
+
+
+def test_a_board_column_tells_apart_names_that_begin_alike():
+    from mighty_ledger.templatetags.ledger import short_name
+
+    seats = ["Jiyoon", "Jiyoung", "Bo", "Dongmin", "Dongho"]
+
+    assert [short_name(seat, seats) for seat in seats] == ["Jiyoo", "Jiyou", "Bo", "Dongm", "Dongh"]
+    assert short_name("Dongmin", ["Dongmin", "Ann"]) == "Dong"
+
+
+def test_deleting_a_hand_offers_undo_in_the_confirmation(client, db):
+    from tests.factories import HandFactory, SessionFactory
+
+    session = SessionFactory()
+    HandFactory(session=session)
+    token = session.group.edit_token
+
+    response = client.post(reverse("hand_delete", args=[token, session.pk, 1]), follow=True)
+
+    assert "Hand 1 was deleted." in response.text
+    undo = reverse("hand_restore", args=[token, session.pk, 1])
+    assert f'action="{undo}"' in response.text
+    response = client.post(undo, {"next": "board"})
+    assert response.url == reverse("session_board", args=[token, session.pk])
+    assert session.hands.live().count() == 1
+
+
+def test_a_view_link_on_an_edit_page_explains_itself(client, db):
+    from tests.factories import SessionFactory
+
+    session = SessionFactory()
+
+    response = client.get(reverse("hand_new", args=[session.group.view_token, session.pk]))
+
+    assert response.status_code == 403
+    assert "This is a view-only link" in response.text
+    assert reverse("group_page", args=[session.group.view_token]) in response.text
+
+
+def test_replacing_a_link_asks_first(client, db):
+    from tests.factories import SessionFactory
+
+    group = SessionFactory().group
+
+    response = client.get(reverse("group_page", args=[group.edit_token]))
+
+    assert "Everyone who has the old link loses it and needs the new one. Replace it?" in response.text
