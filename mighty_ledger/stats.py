@@ -498,6 +498,13 @@ class SessionPayments:
     payments: list[Payment]  # standing, oldest first
 
 
+def in_seat_order(transfers: Iterable[Transfer], seats: Sequence[str]) -> list[Transfer]:
+    """Transfers by payer, then payee, as they sit at the table (the pot after every seat):
+    PostgreSQL's jsonb keeps no key order, so the stored totals cannot give it."""
+    place = {seat: index for index, seat in enumerate(seats)}
+    return sorted(transfers, key=lambda t: (place.get(t.frm, len(seats)), place.get(t.to, len(seats))))
+
+
 def session_payments(session: Session) -> SessionPayments:
     """The settlement's transfers, each with what was marked as paid (one query: the payments)."""
     settlement = session_money(session)
@@ -505,7 +512,7 @@ def session_payments(session: Session) -> SessionPayments:
     paid = [Transfer(payment.payer, payment.payee, payment.amount) for payment in standing]
     rows = [
         PaymentRow(transfer, done, left, transfer.frm in session.seats and transfer.to in session.seats)
-        for transfer, done, left in left_to_pay(settlement.settling_transfers, paid)
+        for transfer, done, left in left_to_pay(in_seat_order(settlement.settling_transfers, session.seats), paid)
     ]
     return SessionPayments(settlement, rows, standing)
 

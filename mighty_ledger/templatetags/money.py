@@ -14,6 +14,8 @@ from django.utils.translation import gettext as _
 
 from scoring.settle import CURRENCY_SYMBOLS, currency_code, minor_unit
 
+from ..stats import in_seat_order
+
 register = template.Library()
 
 MINUS = "−"  # U+2212, the sign the pages print for points too
@@ -61,12 +63,12 @@ def amount_text(amount, unit: str, currency: str) -> str:
 @register.simple_tag
 def share_text(session, settlement) -> str:
     """The night in a few lines for the group's chat: the evening, then who pays whom."""
-    transfers, unit = settlement.settling_transfers, settlement.unit
+    transfers, unit = in_seat_order(settlement.settling_transfers, session.seats), settlement.unit
     title = f"{session.played_on:%Y-%m-%d}" + (f" · {session.title}" if session.title else "")
     lines = [_("Mighty, %(evening)s") % {"evening": title}]
     totals = getattr(settlement, "totals", None) or session.totals
-    ranked = sorted(((seat, points) for seat, points in totals.items() if seat in session.seats),
-                    key=lambda item: -item[1])
+    # most points first, ties in seat order (PostgreSQL's jsonb keeps no key order)
+    ranked = sorted(((seat, totals.get(seat, 0)) for seat in session.seats), key=lambda item: -item[1])
     lines.append(", ".join(f"{seat} {_signed(points)}" for seat, points in ranked))
     for transfer in transfers:
         lines.append(_("%(payer)s pays %(payee)s %(amount)s") % {
