@@ -78,6 +78,7 @@ class HandEntrySerializer(serializers.Serializer):
     conceded_by = serializers.ChoiceField(choices=["declarer_team", "defenders"], required=False)
     instructions = serializers.IntegerField(required=False, min_value=0, help_text="How many times the declarer told the partner to take a trick (systems that double for it).")
     lead_suit = serializers.ChoiceField(choices=["S", "H", "D", "C"], required=False, help_text="The suit the declarer asked the partner to lead (systems with that call).")
+    joker_holder = serializers.CharField(required=False, allow_null=True, help_text="The seat that held the Joker (null: nobody); where its holder deals next (pagat-3p).")
 
 
 class HandRequestSerializer(HandEntrySerializer):
