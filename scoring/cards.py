@@ -262,6 +262,11 @@ DECKS: dict[str, Deck] = {
             10, 3, 3, unused=20,
         ),
         Deck(
+            "network_four_player",
+            "53 cards, 13 each and 1 in the kitty (마이티 네트워크 4.0)",
+            _full_suits(), 13, 1, 1,
+        ),
+        Deck(
             "two_player",
             "23 cards: the 20 point cards, the Joker, ♠3 and ♣3 (Korean 2마); "
             "dealt 10 each with 3 in the kitty",

@@ -57,6 +57,13 @@ PRESET_NAMES = {
     "korean-7-rotation": _("변형 7마 (two sit out)"),
     "korean-2": _("2마 (two players)"),
     "korean-gyeonggibuk": _("경기북 5마"),
+    "korean-gwanak-4": _("관악 4마"),
+    "korean-busan-4": _("부산 4마"),
+    "korean-honeymoon-4": _("허니문 마이티 (4마)"),
+    "korean-network-4": _("마이티 네트워크 4.0 (4 players)"),
+    "korean-6": _("6마 (one knocked out)"),
+    "korean-7": _("7마 (two knocked out)"),
+    "korean-2-variant": _("변형 2마 (tricks)"),
 }
 
 

@@ -322,6 +322,76 @@ PRESETS = (
         SOURCE,
     ),
     Preset(
+        "korean-gwanak-4",
+        "관악 4마",
+        "Four players as 관악 plays them (003 §3.5: \"괸악에서는 다이아 4와 클럽 3를 넣고 친다\"): "
+        "the 4마 deck with ♦4 and ♣3 in it, 44 cards (♣3 is already in the 43-card deck, so "
+        "♦4 is the one added). Assumed, since the page says no more: 10 cards each and 4 in "
+        "the kitty, the declarer buries 4; the Mighty and the Joker may not be called as in "
+        "every 4마; otherwise 표준 (minimum 14). " + _PAGAT_BASE,
+        _with(_STANDARD, _FOUR, {"deck": "gwanak_four_player"}),
+        SOURCE,
+    ),
+    Preset(
+        "korean-busan-4",
+        "부산 4마",
+        "003 §6.5: \"부산 4마도 동일하다\", the same as 관악 6마 with four players: the 4마 "
+        "deck and no Mighty or Joker call (§3.5), the previous partner deals, the dealer may not "
+        "pass, an NT opening may be one under and a change to no trump needs +1, 신촌's deal "
+        "miss. Assumed: the minimum stays 14. " + _PAGAT_BASE,
+        _with(
+            _STANDARD,
+            _SINCHON_BIDDING,
+            {"deal_miss": _SINCHON_DEAL_MISS},
+            _GWANAK_6_LINES,
+            _FOUR,
+        ),
+        SOURCE,
+    ),
+    Preset(
+        "korean-honeymoon-4",
+        "허니문 마이티 (4마)",
+        "003 §3.5: a teaching game \"4마와 같되\", where each player also plays one card of their "
+        "partner's hand in turn. It is scored as 4마: the 43-card deck, two against two, no "
+        "Mighty or Joker call, otherwise 표준 (minimum 14). " + _PAGAT_BASE,
+        _with(_STANDARD, _FOUR),
+        SOURCE,
+    ),
+    Preset(
+        "korean-network-4",
+        "마이티 네트워크 4.0 (4 players)",
+        "003 §3.5: the online Mighty Network 4.0 plays four with all 53 cards, 13 each and one "
+        "card face down (\"카드를 53장, 한 사람의 카드수를 13장, 내려놓는 카드를 1장으로 한다\"). "
+        "Assumed, since the page says no more: the declarer takes that card and buries one, two "
+        "against two with no Mighty or Joker call as in every 4마 (§3.5), otherwise 표준 "
+        "(minimum 14). " + _PAGAT_BASE,
+        _with(_STANDARD, _FOUR, {"deck": "network_four_player"}),
+        SOURCE,
+    ),
+    Preset(
+        "korean-6",
+        "6마 (one knocked out)",
+        "Korean six players (003 §3.3): 8 cards each and 5 in the kitty, minimum 14; the "
+        "declarer names a card and its holder drops out (enter them as sitting out; if the card "
+        "is in the kitty another is named), then the declarer and the four others share the "
+        "dropped hand and the kitty. Otherwise 표준. " + _PAGAT_BASE,
+        _with(_STANDARD, _SIX_KNOCKOUT),
+        SOURCE,
+    ),
+    Preset(
+        "korean-7",
+        "7마 (two knocked out)",
+        "Korean seven players (003 §3.4): 7 cards each and 4 in the kitty, minimum 14; the "
+        "declarer names two cards and their holders drop out (enter them as sitting out). "
+        "Otherwise 표준. " + _PAGAT_BASE,
+        _with(
+            _STANDARD,
+            # "각 플레이어가 7장씩 가지고 4장을 내려놓는다. 공약을 정할 때는 기본이 14이다."
+            {"players": 7, "active_players": 5, "deck": "seven_player_knockout", "sit_out": "knockout", "min_bid": 14},
+        ),
+        SOURCE,
+    ),
+    Preset(
         "korean-6-rotation",
         "변형 6마 (one sits out)",
         "Six at the table, five play (003 §3.3.1): the previous partner deals and sits out "
@@ -356,6 +426,34 @@ PRESETS = (
                 "players": 2,
                 "active_players": 2,
                 "deck": "two_player",
+                "always_alone": True,
+                "partner_calls": ["none"],
+            },
+        ),
+        SOURCE,
+    ),
+    Preset(
+        "korean-2-variant",
+        "변형 2마 (tricks)",
+        "Variant two players (003 §3.5.1): the 43-card 4마 deck; each draws pairs from the pile, "
+        "keeps one card of each pair and throws the other away, 10 each and 3 left face down. "
+        "The contract counts tricks, not point cards (\"공약은 먹은 턴 수를 대상으로 한다\"): "
+        "enter the tricks the declarer took as the points, out of 10. The declarer plays alone "
+        "against the other. Assumed, since the page gives no numbers: the minimum is 6 tricks "
+        "(more than half), the maximum 10; a run is all 10 tricks and a back run 6 or more for "
+        "the defender; pagat's formula 2×(bid − 6) + overtricks, set pays the shortfall; "
+        "otherwise 표준.",
+        _with(
+            _STANDARD,
+            {
+                "players": 2,
+                "active_players": 2,
+                "deck": "variant_two_player",
+                # "공약은 먹은 턴 수를 대상으로 한다."
+                "counts": "tricks",
+                "min_bid": 6,
+                "max_bid": 10,
+                "back_run": {"n": 6},
                 "always_alone": True,
                 "partner_calls": ["none"],
             },

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from scoring.interface import check_request, score_request
 from scoring.presets import all_presets, resolve_system
 from scoring.systems import option_paths, system_as_options, system_diff
 
@@ -102,6 +103,30 @@ DIFFERENCES = {
         {"players": 2, "active_players": 2, "deck": "two_player", "always_alone": True, "partner_calls": ["none"]},
         "seed-003-3.5-two",
     ),
+    # the sets the page describes outside §6 (issue: "any other set the page describes")
+    "korean-6": (SIX_KNOCKOUT, "seed-003-3.3-six-knockout"),
+    "korean-7": ({"players": 7, "deck": "seven_player_knockout", "sit_out": "knockout"}, "seed-003-3.4-seven-knockout"),
+    # "괸악에서는 다이아 4와 클럽 3를 넣고 친다"
+    "korean-gwanak-4": ({**FOUR, "deck": "gwanak_four_player"}, "seed-003-3.5-gwanak-4"),
+    # §6.5 "부산 4마도 동일하다": 관악 6마's lines with the 4마 deck
+    "korean-busan-4": (
+        {
+            **FOUR, **SINCHON_BIDDING, "deal_miss.criteria": SINCHON_HANDS, "deal_miss.optional": True,
+            "next_dealer": "partner",
+        },
+        "seed-003-6.5-busan-4",
+    ),
+    "korean-honeymoon-4": (FOUR, "seed-003-3.5-honeymoon-as-four"),
+    # "카드를 53장, 한 사람의 카드수를 13장, 내려놓는 카드를 1장으로 한다"
+    "korean-network-4": ({**FOUR, "deck": "network_four_player"}, "seed-003-3.5-network-4"),
+    # "공약은 먹은 턴 수를 대상으로 한다"; the numbers are assumed (see the description)
+    "korean-2-variant": (
+        {
+            "players": 2, "active_players": 2, "deck": "variant_two_player", "counts": "tricks",
+            "min_bid": 6, "max_bid": 10, "back_run.n": 6, "always_alone": True, "partner_calls": ["none"],
+        },
+        "seed-003-3.5.1-variant-two-counts-tricks",
+    ),
 }
 
 
@@ -138,3 +163,81 @@ def test_every_korean_preset_is_in_the_table():
 )
 def test_what_a_set_does_not_change_is_standard(slug, path, value):
     assert option_paths(system_as_options(resolve_system(slug)))[path] == value
+
+
+# --- the systems the page describes outside §6, scored ----------------------------------------
+
+TWO = ["Ann", "Bo"]
+FOUR_SEATS = ["Ann", "Bo", "Cy", "Di"]
+
+
+def request(slug: str, seats: list[str], contract: int, points: int, **extra) -> dict:
+    return {
+        "system": slug, "seats": seats, "declarer": "Ann", "contract": {"points": contract, "trump": "S"},
+        "partner_call": {"type": "none"}, "partners": [], "points": points, **extra,
+    }
+
+
+@pytest.mark.parametrize(
+    ("hand", "payments"),
+    [
+        # 7 tricks bid, 8 taken: 2×(7 − 6) + 1 = 3, and the other player pays it
+        pytest.param(request("korean-2-variant", TWO, 7, 8), {"Ann": 3, "Bo": -3},
+                     id="seed-003-3.5.1-variant-two-made-in-tricks"),
+        pytest.param(request("korean-2-variant", TWO, 7, 5), {"Ann": -2, "Bo": 2},
+                     id="seed-003-3.5.1-variant-two-set-by-two-tricks"),
+        # every trick: a run, doubled as in 표준
+        pytest.param(request("korean-2-variant", TWO, 8, 10), {"Ann": 12, "Bo": -12},
+                     id="seed-003-3.5.1-variant-two-run-is-every-trick"),
+        # 4마 two against two: the declarer and the partner each win S
+        pytest.param(
+            request("korean-gwanak-4", FOUR_SEATS, 15, 16, partner_call={"type": "card", "cards": ["4D"]},
+                    partners=["Cy"]),
+            {"Ann": 3, "Bo": -3, "Cy": 3, "Di": -3},
+            id="seed-003-3.5-gwanak-4-calls-the-diamond-four",
+        ),
+        pytest.param(
+            request("korean-network-4", FOUR_SEATS, 15, 16, partner_call={"type": "card", "cards": ["KH"]},
+                    partners=["Bo"], discards=["2C"]),
+            {"Ann": 3, "Bo": 3, "Cy": -3, "Di": -3},
+            id="seed-003-3.5-network-4-buries-one-card",
+        ),
+    ],
+)
+def test_the_other_systems_of_the_page_score(hand, payments):
+    assert score_request(hand)["payments"] == payments
+
+
+@pytest.mark.parametrize(
+    ("hand", "code"),
+    [
+        pytest.param(request("korean-2-variant", TWO, 7, 11), "points_out_of_range",
+                     id="seed-003-3.5.1-variant-two-has-ten-tricks"),
+        pytest.param(request("korean-2-variant", TWO, 11, 10), "above_maximum",
+                     id="seed-003-3.5.1-variant-two-bids-at-most-ten-tricks"),
+        pytest.param(
+            request("korean-4", FOUR_SEATS, 15, 16, partner_call={"type": "card", "cards": ["4D"]}, partners=["Cy"]),
+            "card_not_in_deck", id="seed-003-3.5-four-has-no-diamond-four",
+        ),
+        pytest.param(
+            request("korean-network-4", FOUR_SEATS, 14, 14, partner_call={"type": "card", "cards": ["KH"]},
+                    partners=["Bo"], discards=["2C", "3C", "4C"]),
+            "wrong_discard_count", id="seed-003-3.5-network-4-one-card-face-down",
+        ),
+        pytest.param(
+            request("korean-6", ["Ann", "Bo", "Cy", "Di", "Ed", "Fay"], 13, 14, sitting_out=["Fay"]),
+            "below_minimum", id="seed-003-3.3-six-minimum-14",
+        ),
+        pytest.param(
+            request("korean-7", ["Ann", "Bo", "Cy", "Di", "Ed", "Fay", "Gus"], 15, 15, sitting_out=["Fay"]),
+            "wrong_active_count", id="seed-003-3.4-seven-two-knocked-out",
+        ),
+    ],
+)
+def test_the_other_systems_of_the_page_refuse(hand, code):
+    assert code in [error["code"] for error in check_request(hand)["errors"]]
+
+
+def test_gwanak_four_puts_the_diamond_four_back():
+    deck = resolve_system("korean-gwanak-4").deck_cards
+    assert (deck.size, deck.holds("4D"), deck.holds("3C"), deck.holds("3D")) == (44, True, True, False)
