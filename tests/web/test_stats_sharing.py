@@ -20,7 +20,7 @@ from mighty_ledger.models import Payment
 from mighty_ledger.templatetags.money import amount_text, format_money, share_text
 from scoring.problems import InvalidInput
 from tests.factories import GroupFactory, SessionFactory
-from tests.web.test_stats import play
+from tests.web.test_stats import EVENING, play
 
 WON = {"stake_per_point": Decimal(100), "currency": "KRW"}
 
@@ -185,3 +185,18 @@ def test_payments_never_change_the_scores(night):
     night.refresh_from_db()
 
     assert night.totals == totals
+
+
+def test_money_per_session_and_in_total_and_the_best_and_worst_session(db):
+    group = GroupFactory()
+    good = play(SessionFactory(group=group, played_on=datetime.date(2026, 11, 13), **WON))
+    # the second evening only the first hand: 15♦ made, Ann +10, Cy +5, the defenders −5 each
+    short = play(SessionFactory(group=group, played_on=datetime.date(2026, 11, 20), **WON), EVENING[:1])
+
+    ann = stats.group_stats(group).player("Ann")
+
+    assert [(line.session_id, line.points, line.money) for line in ann.sessions] == [
+        (good.pk, -66, Decimal(-6600)), (short.pk, 10, Decimal(1000)),
+    ]
+    assert ann.money == {"KRW": Decimal(-5600)} and ann.points == -56
+    assert (ann.best_session.session_id, ann.worst_session.session_id) == (short.pk, good.pk)
