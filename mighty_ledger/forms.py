@@ -153,6 +153,7 @@ class SessionStartForm(forms.Form):
 
     def __init__(self, *args, players: list[str], **kwargs):
         super().__init__(*args, **kwargs)
+        self.players = players
         self.fields["preset"].choices = [(p.slug, p.name) for p in all_presets()]
         seat_choices = [("", "—")] + [(name, name) for name in players]
         for i in range(1, MAX_SEATS + 1):
@@ -163,6 +164,18 @@ class SessionStartForm(forms.Form):
 
     def seat_fields(self):
         return [self[f"seat_{i}"] for i in range(1, MAX_SEATS + 1)]
+
+    @staticmethod
+    def initial_like(last) -> dict:
+        """A new session as the group's last one was set up: its seating, system, rule changes and stakes."""
+        initial = {
+            "preset": last.preset,
+            "overrides": json.dumps(last.overrides, ensure_ascii=False) if last.overrides else "",
+            "stake_per_point": last.stake_per_point, "currency": last.currency,
+            "rounding_unit": last.rounding_unit, "chips_start": last.chips_start,
+            "chips_per_point": last.chips_per_point,
+        }
+        return initial | {f"seat_{i + 1}": name for i, name in enumerate(last.seats)}
 
     def clean_overrides(self) -> dict:
         text = self.cleaned_data["overrides"].strip()

@@ -134,6 +134,10 @@ def session_new(request: HttpRequest, token: str) -> HttpResponse:
     else:
         initial = {"played_on": timezone.localdate(), "preset": "pagat-standard"}
         initial |= {f"seat_{i + 1}": name for i, name in enumerate(players[:5])}
+        # the table usually sits and plays as it did last time
+        last = access.group.sessions.live().order_by("-created_at").first()
+        if last is not None:
+            initial = {"played_on": timezone.localdate(), **SessionStartForm.initial_like(last)}
         form = SessionStartForm(initial=initial, players=players)
     return render(request, "table/session_new.html", {"access": access, "form": form})
 

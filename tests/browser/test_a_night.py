@@ -45,8 +45,12 @@ def test_pagats_seven_examples_from_an_empty_home_page_to_settling_up(page, live
 
     page.get_by_role("link", name="Start a session").click()
     page.get_by_label("Scoring system").select_option(label="Pagat standard (5 players)")
-    for number, name in enumerate(SEATS, start=1):
-        page.get_by_label(f"Seat {number}", exact=True).select_option(name)
+    # seats are tapped clockwise, as the players sit
+    seats = page.get_by_role("group", name="Seats, clockwise")
+    seats.get_by_role("button", name="Clear the seats").click()
+    for name in SEATS:
+        seats.get_by_role("button", name=name, exact=True).click()
+    expect(seats.get_by_role("button", name="Cy", exact=True)).to_have_attribute("aria-pressed", "true")
     screenshot(page, "session-new")
     page.get_by_role("button", name="Start").click()
     expect(page.get_by_test_id("next-hand")).to_be_visible()

@@ -78,3 +78,31 @@ def test_replacing_a_link_asks_first(client, db):
     response = client.get(reverse("group_page", args=[group.edit_token]))
 
     assert "Everyone who has the old link loses it and needs the new one. Replace it?" in response.text
+
+
+def test_a_new_session_starts_as_the_groups_last_one_was_set_up(client, db):
+    from tests.factories import SessionFactory
+
+    last = SessionFactory(seats=["Di", "Ann", "Bo", "Cy", "Ed"], overrides={"back_run": {"n": 10}},
+                          stake_per_point=100, currency="KRW", rounding_unit=100)
+
+    response = client.get(reverse("session_new", args=[last.group.edit_token]))
+
+    form = response.context["form"]
+    assert [form[f"seat_{i}"].value() for i in range(1, 6)] == ["Di", "Ann", "Bo", "Cy", "Ed"]
+    assert form["preset"].value() == last.preset
+    assert form["overrides"].value() == '{"back_run": {"n": 10}}'
+    assert form["currency"].value() == "KRW"
+
+
+def test_a_bad_rule_change_is_shown_unfolded(client, db):
+    from tests.factories import SessionFactory
+
+    group = SessionFactory().group
+    data = {"played_on": "2026-11-23", "preset": "pagat-standard", "overrides": '{"min_bid": 99}',
+            **{f"seat_{i}": name for i, name in enumerate(["Ann", "Bo", "Cy", "Di", "Ed"], start=1)}}
+
+    response = client.post(reverse("session_new", args=[group.edit_token]), data)
+
+    assert response.context["form"].errors["overrides"]
+    assert "<details open>" in response.text.replace("\n", "")

@@ -1,0 +1,37 @@
+// Seats by tapping the players clockwise, as they sit round the table, instead of
+// eight drop-downs. The drop-downs stay in the form (hidden) and are what it posts;
+// without this script they are shown and filled one by one.
+
+const seats = document.querySelector("[data-seats]");
+
+if (seats) {
+  const selects = [...seats.querySelectorAll(".seat-grid select")];
+  const buttons = [...seats.querySelectorAll("[data-player]")];
+  let order = selects.map((select) => select.value).filter(Boolean);
+
+  const draw = () => {
+    selects.forEach((select, index) => { select.value = order[index] || ""; });
+    for (const button of buttons) {
+      const seat = order.indexOf(button.dataset.player);
+      button.setAttribute("aria-pressed", String(seat >= 0));
+      button.querySelector("[data-seat-number]").textContent = seat >= 0 ? String(seat + 1) : "";
+    }
+  };
+
+  seats.addEventListener("click", (event) => {
+    const button = event.target.closest("[data-player]");
+    if (button) {
+      const name = button.dataset.player;
+      order = order.includes(name) ? order.filter((seated) => seated !== name) : [...order, name].slice(0, selects.length);
+      draw();
+    } else if (event.target.closest("[data-seats-clear]")) {
+      order = [];
+      draw();
+    }
+  });
+
+  seats.classList.add("seats-tapped");
+  for (const hidden of seats.querySelectorAll("[data-seat-taps], [data-seats-help]")) hidden.hidden = false;
+  seats.querySelector("[data-seats-no-js]").hidden = true;
+  draw();
+}
