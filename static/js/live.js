@@ -25,6 +25,7 @@
   var busy = false;
   var again = false;
   var lastAsked = Date.now();
+  var hellos = 0; // one per (re)connection of the stream
 
   function newer(seen) {
     // the group page has no revision of its own: every change of one of its sessions counts
@@ -126,7 +127,11 @@
     // every (re)connection says the session's revision: a page that missed news catches up
     source.addEventListener("hello", function (event) {
       var hello = JSON.parse(event.data);
-      if (revision !== "" && hello.revision !== undefined && newer(hello.revision)) { refresh(); }
+      hellos += 1;
+      if (hello.revision !== undefined ? newer(hello.revision) : hellos > 1) {
+        // a session page compares revisions; the group page, which has none, asks again after a gap
+        refresh();
+      }
     });
     source.addEventListener("change", function (event) {
       var change = JSON.parse(event.data);
