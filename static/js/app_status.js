@@ -26,6 +26,7 @@
   var session = token && PAGE[2] ? PAGE[2] : null;
   var saving = false;
   var justSaved = false;
+  var live = false; // the live stream (live.js) says when it opens and closes
   var worker = "serviceWorker" in navigator && window.isSecureContext;
 
   function words(template, values) {
@@ -48,7 +49,7 @@
     } else if (saving) {
       parts.push(say.saySaving);
     } else {
-      parts.push(document.querySelector("[data-live-stream]") ? say.sayLive : say.sayOnline);
+      parts.push(live ? say.sayLive : say.sayOnline);
       if (justSaved && !waiting) { parts.push(say.saySaved); }
     }
     if (waiting && !saving) { parts.push(words(say.sayWaiting, { count: waiting })); }
@@ -222,6 +223,8 @@
   });
   document.addEventListener("outbox:changed", function () { replay(); });
   document.addEventListener("live:updated", refresh); // the live board swapped its rows: add ours again
+  document.addEventListener("live:open", function () { live = true; refresh(); });
+  document.addEventListener("live:closed", function () { live = false; refresh(); });
   // offline, a part of the page that loads itself (a chart, the payments) stays as it is
   document.addEventListener("htmx:beforeRequest", function (event) {
     if (!navigator.onLine) { event.preventDefault(); }

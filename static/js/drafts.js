@@ -153,6 +153,14 @@
     } else {
       var given = keyField && keyField.value;
       useKey(given && read(USED_KEYS, []).indexOf(given) < 0 ? given : newKey());
+      // a kept copy of the form, opened from the board's "who won the bid?" (?declarer=Ann)
+      var declarer = new URLSearchParams(window.location.search).get("declarer");
+      var seat = declarer && Array.prototype.filter.call(form.querySelectorAll("input[name='declarer']"),
+        function (input) { return input.value === declarer; })[0];
+      if (seat && !seat.checked) {
+        seat.checked = true;
+        seat.dispatchEvent(new Event("change", { bubbles: true }));
+      }
     }
     return Promise.resolve();
   }

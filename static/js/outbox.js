@@ -73,6 +73,9 @@
         return { later: true }; // the server is restarting or busy: not the hand's fault
       }
       var errors = (body && body.errors) || [];
+      if (errors.some(function (error) { return error.code === "request_in_progress"; })) {
+        return { later: true }; // the same hand is being saved this very moment (a retry met it)
+      }
       var message = errors.map(function (error) { return error.message; }).filter(Boolean).join(" ");
       return { refused: true, message: message || response.status + " " + response.statusText };
     });

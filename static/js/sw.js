@@ -119,6 +119,9 @@ function store(url, response) {
 function fromCache(request, url) {
   return caches.open(PAGES_CACHE).then(function (cache) {
     return cache.match(url.pathname + url.search).then(function (kept) {
+      // the hand form opened with its declarer tapped (?declarer=Ann) is the same form
+      return kept || (url.search ? cache.match(url.pathname) : null);
+    }).then(function (kept) {
       if (kept) { return offlineCopy(kept); }
       if (url.pathname === APP_SHELL.start) {
         return cache.match(LAST_GROUP).then(function (group) {
