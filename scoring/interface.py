@@ -142,7 +142,7 @@ def _joker_holder_given(system: System, summary: PreviousHand | None, raw: objec
                     "previous.joker_holder",
                     "missing",
                     N_("In this system the player who held the Joker deals next: give 'joker_holder' "
-                       "(null when it lay in the kitty: the deal then passes to the left)."),
+                       "(null when nobody held it because it was buried: the deal then passes to the left)."),
                 )
             ]
         )
