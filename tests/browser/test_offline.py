@@ -203,3 +203,30 @@ def test_a_half_filled_hand_survives_a_reload(page, live_server):
 
     page.get_by_role("button", name="Start again").click()
     expect(page.get_by_role("group", name="Declarer").get_by_label("Bo")).not_to_be_checked()
+
+
+def test_a_new_version_waits_for_the_player_instead_of_taking_over_mid_hand(page, live_server, monkeypatch):
+    from mighty_ledger.views import app
+
+    session = SessionFactory()
+    open_as_app(page, board_url(live_server, session))
+    page.get_by_test_id("enter-hand").click()
+    tap(page, "Declarer", "Ann")
+
+    real_version = app._version
+    monkeypatch.setattr(app, "_version", lambda *args: "next-" + real_version(*args))
+    page.evaluate("navigator.serviceWorker.getRegistration().then(registration => registration.update())")
+    status = page.get_by_test_id("app-status")
+    expect(status).to_contain_text("update available")
+    # the hand being entered is untouched: the new version has not taken the page
+    expect(page.get_by_role("group", name="Declarer").get_by_label("Ann")).to_be_checked()
+    assert page.evaluate("navigator.serviceWorker.getRegistration().then(registration => !!registration.waiting)")
+
+    status.get_by_role("button", name="Reload").click()
+    page.wait_for_function("navigator.serviceWorker.getRegistration().then(registration => !registration.waiting)")
+    expect(status).not_to_contain_text("update available")
+    expect(page.get_by_role("group", name="Declarer").get_by_label("Ann")).to_be_checked()  # the draft
+    # the new version keeps its own static files and drops the old version's
+    page.wait_for_function("caches.keys().then(names => names.filter(name => name.startsWith('static-'))"
+                           ".join() === names.filter(name => name.startsWith('static-next-')).join()"
+                           " && names.some(name => name.startsWith('static-next-')))")
