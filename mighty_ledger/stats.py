@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from itertools import combinations
 
-from scoring.settle import Transfer, left_to_pay, money_by_currency, still_owed
+from scoring.settle import Transfer, currency_code, left_to_pay, money_by_currency, still_owed
 
 from .models import Group, Hand, Payment, Session
 from .reads import SessionSettlement, session_settlement
@@ -464,10 +464,13 @@ def group_balance(sessions: Iterable[Session], payments: Iterable[Payment]) -> l
     for session in sessions:
         settlement = session_money(session)
         unit = payment_unit_of(settlement)
-        settlements[(unit, session.currency if unit == Payment.MONEY else "")].append(settlement.settlement)
+        # "원" and "KRW" are one currency
+        settlements[(unit, currency_code(session.currency) if unit == Payment.MONEY else "")].append(
+            settlement.settlement)
     paid: dict[tuple[str, str], list[Transfer]] = defaultdict(list)
     for payment in payments:
-        paid[(payment.unit, payment.currency)].append(Transfer(payment.payer, payment.payee, payment.amount))
+        key = (payment.unit, currency_code(payment.currency) if payment.unit == Payment.MONEY else "")
+        paid[key].append(Transfer(payment.payer, payment.payee, payment.amount))
     balances = []
     for unit, currency in sorted({*settlements, *paid}):
         owed, transfers = still_owed(settlements[(unit, currency)], paid[(unit, currency)])

@@ -200,3 +200,13 @@ def test_money_per_session_and_in_total_and_the_best_and_worst_session(db):
     ]
     assert ann.money == {"KRW": Decimal(-5600)} and ann.points == -56
     assert (ann.best_session.session_id, ann.worst_session.session_id) == (short.pk, good.pk)
+
+
+def test_won_written_as_a_symbol_or_a_code_is_one_balance(db):
+    group = GroupFactory()
+    by_code = play(SessionFactory(group=group, **WON))
+    by_symbol = play(SessionFactory(group=group, stake_per_point=Decimal(100), currency="원"))
+
+    [balance] = stats.group_balance([by_code, by_symbol], [])
+
+    assert (balance.currency, balance.amounts["Cy"]) == ("KRW", 2 * 25500)
