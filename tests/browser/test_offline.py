@@ -87,6 +87,22 @@ def test_the_app_installs_and_its_service_worker_answers_after_one_reload(page, 
     expect(page.get_by_test_id("app-status")).to_contain_text("online")
 
 
+def test_the_installed_icon_opens_the_group_this_phone_used_last_even_offline(page, live_server):
+    session = SessionFactory()
+    group_url = f"{live_server.url}/g/{session.group.edit_token}/"
+    page.goto(f"{live_server.url}/start")
+    expect(page).to_have_url(f"{live_server.url}/")  # no group yet: the home page
+
+    open_as_app(page, group_url)
+    page.goto(f"{live_server.url}/start")
+    expect(page).to_have_url(group_url)
+
+    go_offline(page.context)
+    page.goto(f"{live_server.url}/start")
+    expect(page).to_have_url(group_url)
+    expect(page.get_by_test_id("app-status")).to_contain_text("offline, as of")
+
+
 def test_a_scoreboard_opened_once_is_read_offline_marked_as_of_when(page, live_server):
     session = SessionFactory()
     HandFactory(session=session, entry=MADE_15_DIAMONDS)
