@@ -7,7 +7,9 @@ they concern with ``add_problems``.
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import typing
 from dataclasses import dataclass
 
 from django import forms
@@ -27,10 +29,11 @@ from scoring.cards import (
     suit_of,
     trump_text,
 )
+from scoring.describe import OPTION_LABELS, option_label
 from scoring.flow import dealer_sits_out
-from scoring.presets import all_presets
-from scoring.problems import Problem
-from scoring.systems import System
+from scoring.presets import all_presets, get_preset
+from scoring.problems import InvalidInput, Problem
+from scoring.systems import System, merge
 
 from .korean import with_particles
 
@@ -129,6 +132,69 @@ SESSION_PROBLEM_FIELDS = [
 ]
 
 
+# the system's options a table changes from the start page, as controls: the preset chooses the
+# players and the deck, so those stay with it
+FIXED_BY_PRESET = {"players", "active_players", "deck"}
+OPTION_GROUPS = {
+    "doubles": _("Doubles"),
+    "back_run": _("Back run"),
+    "trump_change": _("Changing trump"),
+    "auction": _("Bidding"),
+    "partner_instruction": _("“Partner, take this trick”"),
+    "deal_miss": _("Deal miss"),
+}
+OPTION_PREFIX = "option__"
+
+
+def option_name(path: str) -> str:
+    return OPTION_PREFIX + path.replace(".", "__")
+
+
+def _option_hint(path: str):
+    """The type and bounds the engine declares for an option (scoring.systems' dataclasses)."""
+    owner = System
+    *parents, last = path.split(".")
+    for part in parents:
+        owner = typing.get_type_hints(owner)[part]
+    spec = next(f for f in dataclasses.fields(owner) if f.name == last)
+    return typing.get_type_hints(owner)[last], spec.metadata
+
+
+def _option_words(value: str) -> str:
+    return value.replace("_", " ")
+
+
+def option_field(path: str, value) -> forms.Field | None:
+    """A control for one option: a switch, a bounded number, a choice or a set of choices."""
+    hint, bounds = _option_hint(path)
+    label = engine_words(option_label(path))
+    if isinstance(value, bool):
+        return forms.BooleanField(label=label, required=False)
+    if isinstance(value, int):
+        return forms.IntegerField(
+            label=label, required=False, min_value=bounds.get("min"), max_value=bounds.get("max"),
+            widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+        )
+    if isinstance(value, tuple):
+        choices = typing.get_args(typing.get_args(hint)[0])
+        return forms.MultipleChoiceField(
+            label=label, required=False, widget=forms.CheckboxSelectMultiple,
+            choices=[(choice, _option_words(choice)) for choice in choices],
+        )
+    choices = typing.get_args(hint)
+    if choices:
+        return forms.ChoiceField(label=label, required=False,
+                                 choices=[(choice, _option_words(choice)) for choice in choices])
+    return None
+
+
+def _option_value(system: System, path: str):
+    value = system
+    for part in path.split("."):
+        value = getattr(value, part)
+    return value
+
+
 class SessionStartForm(forms.Form):
     played_on = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
     title = forms.CharField(label=_("Title"), max_length=80, required=False)
@@ -161,6 +227,65 @@ class SessionStartForm(forms.Form):
                 label=_("Seat %(number)s") % {"number": i}, choices=seat_choices, required=False
             )
         self.fields["first_dealer"].choices = [("", _("the first seat"))] + seat_choices[1:]
+        self._add_option_fields()
+
+    def _add_option_fields(self) -> None:
+        """The rules as controls, holding the values of the system shown (its preset and changes)."""
+        source = self.data if self.is_bound else self.initial
+        self.options_for = source.get("options_for") or source.get("preset") or "pagat-standard"
+        try:
+            overrides = {} if self.is_bound else json.loads(self.initial.get("overrides") or "{}")
+            system = get_preset(self.options_for).system(overrides)
+        except (InvalidInput, ValueError, KeyError):
+            self.options_for = "pagat-standard"
+            system = get_preset(self.options_for).system()
+        self.option_paths = []
+        for path in OPTION_LABELS:
+            if path in FIXED_BY_PRESET:
+                continue
+            try:
+                value = _option_value(system, path)
+                field = option_field(path, value)
+            except (AttributeError, StopIteration, KeyError, IndexError):
+                continue  # words for an option this engine does not have (yet)
+            if field is None:
+                continue
+            field.initial = list(value) if isinstance(value, tuple) else value
+            self.fields[option_name(path)] = field
+            self.option_paths.append(path)
+        self.fields["options_for"] = forms.CharField(widget=forms.HiddenInput, required=False,
+                                                     initial=self.options_for)
+
+    @property
+    def option_errors(self) -> bool:
+        return any(option_name(path) in self.errors for path in self.option_paths)
+
+    def option_groups(self):
+        """The controls in fieldsets: the general rules first, then each part of the system."""
+        groups: dict[str, list] = {}
+        for path in self.option_paths:
+            head = path.split(".")[0] if "." in path else ""
+            groups.setdefault(head, []).append(self[option_name(path)])
+        return [(OPTION_GROUPS.get(head, _("Scoring and play")), fields) for head, fields in groups.items()]
+
+    def _changed_options(self, cleaned: dict) -> dict:
+        """The controls that differ from the chosen preset, as nested overrides."""
+        if not self.data.get("options_for") or cleaned.get("preset") != self.options_for:
+            # no controls were shown, or they showed another system's values: the preset's own apply
+            return {}
+        defaults = get_preset(self.options_for).system()
+        changed: dict = {}
+        for path in self.option_paths:
+            value = cleaned.get(option_name(path))
+            default = _option_value(defaults, path)
+            if value in (None, "") or value == (list(default) if isinstance(default, tuple) else default):
+                continue
+            *parents, last = path.split(".")
+            node = changed
+            for part in parents:
+                node = node.setdefault(part, {})
+            node[last] = value
+        return changed
 
     def seat_fields(self):
         return [self[f"seat_{i}"] for i in range(1, MAX_SEATS + 1)]
@@ -193,6 +318,9 @@ class SessionStartForm(forms.Form):
         cleaned = super().clean()
         cleaned["seats"] = [cleaned.get(f"seat_{i}") for i in range(1, MAX_SEATS + 1)]
         cleaned["seats"] = [seat for seat in cleaned["seats"] if seat]
+        changed = self._changed_options(cleaned)
+        if changed:
+            cleaned["overrides"] = merge(dict(cleaned.get("overrides") or {}), changed)
         if cleaned.get("no_trump_double"):
             overrides = dict(cleaned.get("overrides") or {})
             overrides["doubles"] = {**overrides.get("doubles", {}), "no_trump": cleaned["no_trump_double"]}
@@ -221,6 +349,8 @@ class SessionStartForm(forms.Form):
             if problem.field.startswith("seats["):
                 index = int(problem.field[len("seats["):].split("]")[0])
                 self.add_error(f"seat_{index + 1}", engine_words(problem.message))
+            elif problem.field.startswith("options.") and option_name(problem.field[8:]) in self.fields:
+                self.add_error(option_name(problem.field[8:]), engine_words(problem.message))
             else:
                 name = problem_field(problem.field, SESSION_PROBLEM_FIELDS)
                 self.add_error(name, engine_words(problem.message))

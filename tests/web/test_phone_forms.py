@@ -99,10 +99,28 @@ def test_a_bad_rule_change_is_shown_unfolded(client, db):
     from tests.factories import SessionFactory
 
     group = SessionFactory().group
-    data = {"played_on": "2026-11-23", "preset": "pagat-standard", "overrides": '{"min_bid": 99}',
-            **{f"seat_{i}": name for i, name in enumerate(["Ann", "Bo", "Cy", "Di", "Ed"], start=1)}}
+    page = client.get(reverse("session_new", args=[group.edit_token]))
+    data = {name: field.value() for name, field in ((f.name, f) for f in page.context["form"])
+            if field.value() not in (None, "", False)}
+    data |= {"played_on": "2026-11-23", "option__max_bid": "12"}  # below pagat's minimum of 13
 
     response = client.post(reverse("session_new", args=[group.edit_token]), data)
 
-    assert response.context["form"].errors["overrides"]
+    assert response.context["form"].errors["option__min_bid"] == ["The minimum bid is above the maximum bid."]
     assert "<details open>" in response.text.replace("\n", "")
+
+
+def test_a_rule_changed_with_its_control_reaches_the_session(client, db):
+    from tests.factories import SessionFactory
+
+    group = SessionFactory().group
+    page = client.get(reverse("session_new", args=[group.edit_token]))
+    data = {name: field.value() for name, field in ((f.name, f) for f in page.context["form"])
+            if field.value() not in (None, "", False)}
+    data |= {"played_on": "2026-11-23", "option__back_run__n": "10", "option__doubles__no_trump": "never"}
+
+    response = client.post(reverse("session_new", args=[group.edit_token]), data)
+
+    assert response.status_code == 302
+    new = group.sessions.order_by("-pk").first()
+    assert new.overrides == {"back_run": {"n": 10}, "doubles": {"no_trump": "never"}}

@@ -190,7 +190,8 @@ def test_overrides_are_checked_by_the_engine(client, session):
     })
 
     assert response.status_code == 200
-    assert response.context["form"].errors["overrides"]
+    # beside the minimum bid's own control
+    assert response.context["form"].errors["option__min_bid"]
 
 
 # --- entering hands ---------------------------------------------------------------------------------------
