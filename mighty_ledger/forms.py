@@ -291,6 +291,12 @@ class SessionStartForm(forms.Form):
         return [self[f"seat_{i}"] for i in range(1, MAX_SEATS + 1)]
 
     @staticmethod
+    def initial_from_query(query) -> dict:
+        """The page re-drawn for another system: its own rules, what was already filled in kept."""
+        kept = ["preset", "played_on", "title", "first_dealer", *(f"seat_{i}" for i in range(1, MAX_SEATS + 1))]
+        return {"overrides": ""} | {name: query[name] for name in kept if name in query}
+
+    @staticmethod
     def initial_like(last) -> dict:
         """A new session as the group's last one was set up: its seating, system, rule changes and stakes."""
         initial = {

@@ -138,6 +138,9 @@ def session_new(request: HttpRequest, token: str) -> HttpResponse:
         last = access.group.sessions.live().order_by("-created_at").first()
         if last is not None:
             initial = {"played_on": timezone.localdate(), **SessionStartForm.initial_like(last)}
+        if request.GET.get("preset"):
+            # another system chosen on the page: its rule controls, the seats as they were tapped
+            initial |= SessionStartForm.initial_from_query(request.GET)
         form = SessionStartForm(initial=initial, players=players)
     return render(request, "table/session_new.html", {"access": access, "form": form})
 

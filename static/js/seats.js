@@ -35,3 +35,19 @@ if (seats) {
   seats.querySelector("[data-seats-no-js]").hidden = true;
   draw();
 }
+
+// another system has other rules: draw the page again with its controls, keeping what was filled in
+const preset = document.getElementById("id_preset");
+if (preset) {
+  preset.addEventListener("change", () => {
+    const form = preset.form;
+    const query = new URLSearchParams();
+    for (const name of ["preset", "played_on", "title", "first_dealer"]) {
+      if (form.elements[name] && form.elements[name].value) query.set(name, form.elements[name].value);
+    }
+    for (const select of form.querySelectorAll(".seat-grid select")) {
+      if (select.value) query.set(select.name, select.value);
+    }
+    window.location.search = query.toString();
+  });
+}

@@ -124,3 +124,16 @@ def test_a_rule_changed_with_its_control_reaches_the_session(client, db):
     assert response.status_code == 302
     new = group.sessions.order_by("-pk").first()
     assert new.overrides == {"back_run": {"n": 10}, "doubles": {"no_trump": "never"}}
+
+
+def test_choosing_another_system_draws_its_rules_and_keeps_the_seats(client, db):
+    from tests.factories import SessionFactory
+
+    group = SessionFactory(overrides={"back_run": {"n": 10}}).group
+    url = reverse("session_new", args=[group.edit_token])
+
+    response = client.get(url, {"preset": "pagat-standard", "seat_1": "Ed", "seat_2": "Ann"})
+
+    form = response.context["form"]
+    assert form["seat_1"].value() == "Ed" and form["seat_2"].value() == "Ann"
+    assert form["option__back_run__n"].value() == 11  # pagat's own, not last session's change
