@@ -87,3 +87,9 @@ def _party(name: str) -> str:
 
 def _signed(points: int) -> str:
     return f"+{points}" if points > 0 else str(points).replace("-", MINUS)
+
+
+@register.filter
+def line_count(text: str) -> int:
+    """``rows="{{ text|line_count }}"``: a box tall enough to show the whole shared text."""
+    return len(str(text).splitlines()) or 1

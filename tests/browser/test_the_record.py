@@ -93,7 +93,10 @@ def test_the_share_text_is_ready_to_paste_and_a_payment_is_marked_and_undone(pag
         "Di pays Cy ₩4,300",
         "Ed pays Cy ₩10,300",
     ])
-    expect(page.get_by_test_id("share-text")).to_have_value(expected)
+    box = page.get_by_test_id("share-text")
+    expect(box).to_have_value(expected)
+    # the whole text shows without scrolling the box
+    assert box.evaluate("box => box.scrollHeight <= box.clientHeight")
     page.get_by_role("button", name="Copy").click()
     expect(page.locator("[data-share-status]")).to_have_text("Copied.")
     assert page.evaluate("navigator.clipboard.readText()") == expected
@@ -108,6 +111,9 @@ def test_the_share_text_is_ready_to_paste_and_a_payment_is_marked_and_undone(pag
     balance = page.get_by_test_id("balance")
     expect(balance).to_contain_text("Ann pays Cy ₩6,600")
     expect(balance).not_to_contain_text("Ed pays Cy")
+    expect(page.get_by_test_id("season-chart").locator("path.series-line")).to_have_count(5)
+    assert has_no_horizontal_scroll(page)
+    screenshot(page, "group-season")
 
     page.go_back()
     page.get_by_test_id("payments-marked").get_by_role("button", name="Undo").click()
