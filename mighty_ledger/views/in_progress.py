@@ -36,6 +36,9 @@ class ContractForm(HandForm):
         for name in ("partners", "discards", "points_side", "points"):
             self.fields[name].required = False
 
+    def _ask_for_the_partner(self, cleaned: dict) -> None:
+        pass  # nobody knows the partner until the called card is played
+
     def entry(self) -> dict:
         return {key: value for key, value in super().entry().items() if key in services.CONTRACT_FIELDS}
 

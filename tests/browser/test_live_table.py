@@ -19,7 +19,7 @@ from playwright.sync_api import expect
 
 from tests.factories import MADE_15_DIAMONDS, SessionFactory
 
-from .steps import PHONE, fill_hand
+from .steps import PHONE, call_card, fill_hand, pick_number, tap
 
 pytestmark = pytest.mark.browser
 
@@ -114,3 +114,30 @@ def test_a_hand_saved_on_one_phone_shows_on_the_other_and_a_cut_stream_still_cat
     # …until the phone is looked at again: the page asks for itself and catches up
     watcher.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
     expect(watcher.locator("#hand-2")).to_be_visible(timeout=WITHIN_MS)
+
+
+def test_the_contract_shows_on_every_phone_while_it_is_played_and_leaves_when_thrown_in(asgi_server, phones):
+    session = SessionFactory()
+    declarer, watcher = phones(), phones()
+    watcher.goto(board(asgi_server, session, view=True))
+    declarer.goto(board(asgi_server, session))
+
+    # the auction is over: the declarer's phone records the contract, and sees what it is worth
+    declarer.get_by_test_id("start-hand").click()
+    tap(declarer, "Declarer", "Ann")
+    pick_number(declarer, "Contract", 16)
+    tap(declarer, "Trump", "NT")
+    tap(declarer, "Partner call", "a card")
+    call_card(declarer, "JOKER")
+    outlook = declarer.get_by_test_id("outlook")
+    expect(outlook.get_by_role("row", name="18 +32 +16 −16")).to_be_visible()  # pagat example 3: 16 NT made with 18
+    declarer.get_by_test_id("save-contract").click()
+
+    # every phone shows it at the top of the board, the view link too, without a reload
+    playing = watcher.get_by_test_id("in-progress")
+    expect(playing).to_contain_text("Ann 16 NT, calling the Joker, playing now", timeout=WITHIN_MS)
+    expect(playing.get_by_test_id("abandon-hand")).to_have_count(0)  # the view link only looks
+
+    declarer.get_by_test_id("abandon-hand").click()
+    expect(declarer.locator("ul.messages")).to_contain_text("The hand was thrown in; nothing was scored.")
+    expect(playing).not_to_contain_text("playing now", timeout=WITHIN_MS)
