@@ -39,8 +39,9 @@ PUBLIC_ERRORS = {400: BAD_REQUEST, 405: ERROR, 406: ERROR, 415: ERROR, 429: RATE
 
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
-    description="Sent again with the same body, the first answer comes back and nothing new is "
-    "recorded; with a different body the answer is 422. At most 200 characters.",
+    description="Sent again with the same body within 24 hours, the first answer comes back as it was "
+    "and nothing new is recorded; with a different body the answer is 422; while the first request is "
+    "still being processed, 409 (request_in_progress). At most 200 characters.",
 )
 
 
@@ -57,6 +58,24 @@ class ApiView(APIView):
 class PublicView(ApiView):
     authentication_classes: list = []
     permission_classes = [AllowAny]
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        # every public POST (the calculators, group creation) works on a JSON body: none at all is
+        # a mistake to point out, not an empty hand to answer "illegal" about
+        if request.method == "POST" and hasattr(self, "post") and not request.body:
+            raise InvalidInput([Problem("", "missing_body", "Send the request as a JSON object in the body.")])
+
+
+class TextField(serializers.CharField):
+    """A CharField that takes only JSON strings: DRF's turns 0 into "0", so a name could be a number."""
+
+    default_error_messages = {"invalid": "Send text here, as a JSON string."}
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
 
 
 class LinkView(ApiView):
@@ -90,6 +109,16 @@ class Pages(PageNumberPagination):
     page_size_query_param = "page_size"
     max_page_size = 200
 
+    def get_page_size(self, request):
+        # DRF quietly falls back to 50 for page_size=abc; a client that asked for something else is told
+        asked = request.query_params.getlist(self.page_size_query_param)
+        if not asked:
+            return self.page_size
+        if len(asked) > 1 or not asked[0].isdigit() or len(asked[0]) > 9 or int(asked[0]) < 1:
+            raise InvalidInput([Problem("page_size", "bad_page_size",
+                                        f"page_size must be one whole number from 1 to {self.max_page_size}.")])
+        return min(int(asked[0]), self.max_page_size)
+
 
 def paginated(item_serializer: type[serializers.Serializer], name: str) -> serializers.Serializer:
     """The schema of a page: count, next, previous and the page's results."""
@@ -120,8 +149,17 @@ HAND_NUMBER = OpenApiParameter("number", OpenApiTypes.INT, OpenApiParameter.PATH
                                description="The hand's number in its session, from 1.")
 
 
+FLAG_VALUES = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
+
+
 def flag(request, name: str) -> bool:
-    return request.query_params.get(name, "").lower() in ("1", "true", "yes")
+    """A yes/no query parameter; anything else (``deleted=maybe``) is a 400, not a silent no."""
+    given = request.query_params.getlist(name)
+    if not given:
+        return False
+    if len(given) > 1 or given[0].lower() not in FLAG_VALUES:
+        raise InvalidInput([Problem(name, "bad_flag", f"{name} must be true or false.")])
+    return FLAG_VALUES[given[0].lower()]
 
 
 def idempotency_key_of(request) -> str | None:

@@ -28,6 +28,7 @@ from .base import (
     WRITE_ERRORS,
     LinkView,
     PublicView,
+    TextField,
     flag,
     page_response,
     paginated,
@@ -78,8 +79,8 @@ def web_url(view, session: Session) -> str:
 class GroupCreateView(PublicView):
     @extend_schema_serializer(component_name="GroupCreateInput")
     class InputSerializer(serializers.Serializer):
-        name = serializers.CharField(max_length=80)
-        players = serializers.ListField(child=serializers.CharField(max_length=40), required=False, max_length=50,
+        name = TextField(max_length=80)
+        players = serializers.ListField(child=TextField(max_length=40), required=False, max_length=50,
                                         help_text="Names of the players to add at once.")
 
     @extend_schema_serializer(component_name="GroupCreateOutput")
@@ -138,7 +139,7 @@ class PlayerListView(LinkView):
 class PlayerCreateView(LinkView):
     @extend_schema_serializer(component_name="PlayerCreateInput")
     class InputSerializer(serializers.Serializer):
-        name = serializers.CharField(max_length=40)
+        name = TextField(max_length=40)
 
     @extend_schema(operation_id="add_player", tags=["groups"], request=InputSerializer,
                    responses={201: PlayerOutputSerializer, **WRITE_ERRORS}, summary="Add a player to the group")

@@ -5,6 +5,7 @@ revision, amended, deleted and restored, with the running totals replayed.
 from __future__ import annotations
 
 import copy
+import json
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -71,8 +72,20 @@ def seats_matched(session: Session, entry: dict) -> dict:
     return matched(entry)
 
 
+# a hand as entered is well under 1 KB; what a client adds beside it is kept, up to this much
+ENTRY_MAX_BYTES = 8 * 1024
+
+
+def _refuse_oversized(entry: dict) -> None:
+    size = len(json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode())
+    if size > ENTRY_MAX_BYTES:
+        raise invalid("", "too_large", _("A hand can hold at most {limit} KB; this one holds {size} KB.").format(
+            limit=ENTRY_MAX_BYTES // 1024, size=-(-size // 1024)))
+
+
 def scored_hand(session: Session, entry: dict) -> ScoredHand:
     """Score an entry under the session's frozen system; InvalidInput when illegal."""
+    _refuse_oversized(entry)
     entry = seats_matched(session, entry)
     scored = score_hand(hand_request(session, entry))
     return ScoredHand(

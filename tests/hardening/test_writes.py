@@ -216,3 +216,19 @@ def test_the_web_delete_sent_twice_keeps_one_revision(client, session, hand):
     client.post(url)
 
     assert Revision.objects.filter(hand=hand, action=Revision.DELETED).count() == 1
+
+
+# --- point 2: a free-form field cannot grow a hand without bound --------------------------------------
+
+
+def test_a_hand_carrying_more_than_8_kb_beside_it_is_400(edit, session):
+    response = edit.post(hands_url(session), {**MADE_15_DIAMONDS, "note": "x" * 9000})
+
+    assert_error_shape(response, 400, "too_large")
+    assert not Hand.objects.filter(session=session).exists()
+
+
+def test_a_hand_with_a_short_note_is_kept_with_it(edit, session):
+    response = edit.post(hands_url(session), {**MADE_15_DIAMONDS, "note": "Bo dealt too fast"})
+
+    assert response.status_code == 201 and response.json()["entry"]["note"] == "Bo dealt too fast"
