@@ -291,3 +291,30 @@ def test_a_few_players_double_every_set_contract():
     request = hand("15 D", 13, options={"doubles": {"set_contract": "set"}})
     assert score_request(request)["score"] == 4
     assert score_request(hand("15 D", 16, options={"doubles": {"set_contract": "set"}}))["score"] == 5
+
+
+# Seed 003's own worked hands, and the hands the audit's points change (ids cite the source).
+# (id, request, made, declarer, partner, each defender)
+KOREAN_EXAMPLES = [
+    # §3.2.2 "공약이 '하트 15'인 경우 야당이 4장을 먹었다면 ... 16장 ... 여당의 승리": 2×(15 − 14) + 1 = 3
+    ("seed-003-3.2.2-heart-15-defenders-took-4", hand("15 H", 16, system="korean-standard"), True, 6, 3, -3),
+    # §3.2.2 "공약이 '클로버 17'인 경우 야당이 5장을 먹었다면 ... 15장 ... 야당의 승리": short by 2
+    ("seed-003-3.2.2-club-17-defenders-took-5", hand("17 C", 15, system="korean-standard"), False, -4, -2, 2),
+    # §6.6 footnote 24 "3점을 부르고 기루다를 쳐서 이겼다면 주공은 4점, 프렌드는 2점, 야당 셋은 -2점씩"
+    ("seed-003-6.6-gwanak-5-bid-3-in-a-suit", hand("15 S", 15, system="korean-gwanak-5"), True, 4, 2, -2),
+    # 000: a called card the declarer buried leaves him alone: ±4S, and no no-friend double
+    (
+        "seed-000-buried-called-card-plays-alone",
+        hand("15 D", 16, partners=(), call={"type": "card", "cards": ["KH"]}, discards=["KH", "2S", "3S"]),
+        True, 20, None, -5,
+    ),
+]
+
+
+@pytest.mark.parametrize(("request_", "made", "declarer", "partner", "defender"),
+                         [case[1:] for case in KOREAN_EXAMPLES], ids=[c[0] for c in KOREAN_EXAMPLES])
+def test_the_sources_worked_hands(request_, made, declarer, partner, defender):
+    result = score_request(request_)
+    assert result["made"] is made
+    assert payments(result, partner="Cy" if partner is not None else None) == (declarer, partner, defender)
+    assert sum(result["payments"].values()) == 0
