@@ -118,3 +118,28 @@ def test_nul_in_a_query_string_is_400(client, session):
     response = client.get(f"/g/{session.group.view_token}/s/{session.pk}/", {"before": "1\x00"})
 
     assert response.status_code == 400
+
+
+# --- what schemathesis found quietly accepted ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("path", "body"), [
+    ("/api/v1/groups", {"name": 0}),
+    ("/api/v1/groups", {"name": "Friday", "players": ["Ann", 7]}),
+], ids=["group-name", "player-name"])
+def test_a_name_sent_as_a_number_is_400_not_a_group_called_0(db, anonymous, path, body):
+    assert_error_shape(anonymous.post(path, body), 400, "invalid")
+
+
+def test_a_player_name_sent_as_a_number_is_400(edit):
+    assert_error_shape(edit.post("/api/v1/players", {"name": 0}), 400, "invalid")
+
+
+@pytest.mark.parametrize("query", ["page_size=abc", "page_size=0", "page_size=5&page_size=6", "deleted=maybe"])
+def test_a_query_parameter_that_says_nothing_sensible_is_400(edit, query):
+    assert_error_shape(edit.client.get(f"/api/v1/sessions?{query}"), 400)
+
+
+@pytest.mark.parametrize("path", ["/api/v1/check", "/api/v1/auction/check", "/api/v1/score"])
+def test_a_calculator_post_without_a_body_is_400(anonymous, path):
+    assert_error_shape(anonymous.client.post(path), 400, "missing_body")
