@@ -53,6 +53,14 @@ def card(code: str) -> str:
 
 
 @register.filter
+def points(value) -> str:
+    """A total as the board prints it, with the real minus sign (−59), as money and payments are."""
+    if value is None:
+        return ""
+    return str(value).replace("-", "−")
+
+
+@register.filter
 def signed(value) -> str:
     if value is None:
         return ""

@@ -87,8 +87,8 @@ def signed(points: int) -> str:
 
 
 def totals_row(page: Page) -> list[str]:
-    """The scoreboard's bottom line, seat by seat."""
-    return [text.strip() for text in page.locator("#totals td strong").all_inner_texts()]
+    """The scoreboard's bottom line, seat by seat, its minus signs (U+2212 on the page) as "-"."""
+    return [text.strip().replace("−", "-") for text in page.locator("#totals td strong").all_inner_texts()]
 
 
 def transfers(page: Page) -> list[tuple[str, str, int]]:

@@ -82,6 +82,8 @@ def test_pagats_seven_examples_from_an_empty_home_page_to_settling_up(page, live
 
     # RULES.md §9.1, as tests/web/test_table.py sums them
     assert totals_row(page) == ["166", "-59", "11", "-59", "-59"]
+    # one minus sign everywhere: the board's totals print U+2212, as payments and money do
+    expect(page.locator("#totals td strong").nth(1)).to_have_text("−59")
     assert has_no_horizontal_scroll(page), "five players must fit 390 px without scrolling sideways"
     screenshot(page, "board")
     page.set_viewport_size({"width": 360, "height": 740})  # the narrowest phone issue 4 names

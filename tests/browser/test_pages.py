@@ -55,9 +55,22 @@ def violations(page) -> list[str]:
     ]
 
 
+# every choice among several (radios, or checkboxes sharing a name) is a fieldset with a legend, so
+# "Declarer → Ann" is found by role and name; a lone yes/no checkbox has its own label
+UNGROUPED_CHOICES = """() => {
+    const inputs = [...document.querySelectorAll('input[type=radio], input[type=checkbox]')];
+    const several = (input) => input.type === 'radio' || inputs.filter(i => i.name === input.name).length > 1;
+    return inputs.filter(several)
+        .filter(input => !(input.closest('fieldset') && input.closest('fieldset').querySelector('legend')))
+        .map(input => input.name);
+}"""
+
+
 def look(page, name: str, language: str, found: list[str]) -> None:
-    """Check the page as it is now: axe, sideways scroll at 360 px, and a screenshot at 390×844."""
+    """Check the page as it is now: axe, choice groups, sideways scroll at 360 px, and a screenshot at 390×844."""
     found += [f"{name} ({language}) {problem}" for problem in violations(page)]
+    found += [f"{name} ({language}) {field} is not in a fieldset with a legend"
+              for field in page.evaluate(UNGROUPED_CHOICES)]
     page.set_viewport_size(NARROW)
     if not has_no_horizontal_scroll(page):
         found.append(f"{name} ({language}) scrolls sideways at 360 px")
