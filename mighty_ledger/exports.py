@@ -21,6 +21,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from .models import Group, Hand, Player, Revision, Session, new_token
+from .services.changes import actor_label
 
 FORMAT = "mighty-ledger/group"
 VERSION = 1
@@ -127,7 +128,8 @@ def group_import(*, document: dict, new_tokens: bool = False) -> Group:
 
     Revision.objects.bulk_create(
         (
-            _load(Revision, REVISION_FIELDS, row, group=group,
+            # a document exported before revisions lost their token fragments ("edit link …abcd") loses them here
+            _load(Revision, REVISION_FIELDS, {**row, "by": actor_label(row.get("by", ""))}, group=group,
                   session_id=session_ids.get(row["session"]), hand_id=hand_ids.get(row["hand"]))
             for row in document["revisions"]
         ),

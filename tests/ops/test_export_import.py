@@ -160,3 +160,16 @@ def test_the_csv_export_is_safe_to_open_and_keeps_numbers_exact(db):
     from mighty_ledger.exports import group_export
 
     assert {p["name"] for p in group_export(group, include_tokens=False)["players"]} >= {"=1+1", "-Bo"}
+
+
+def test_an_old_document_with_token_fragments_in_its_revisions_is_imported_without_them(played_group):
+    from mighty_ledger.exports import group_export, group_import
+
+    document = group_export(played_group, include_tokens=False)
+    for row in document["revisions"]:
+        row["by"] = "edit link …Ab3d"
+    document["revisions"][0]["by"] = "edit api …Zz09"
+
+    group = group_import(document=document, new_tokens=True)
+
+    assert set(Revision.objects.filter(group=group).values_list("by", flat=True)) == {"edit link", "API"}
