@@ -6,6 +6,7 @@ import json
 from collections import Counter
 
 from django import template
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
 from scoring.settle import POT
@@ -115,6 +116,17 @@ def contract(entry: dict) -> str:
     # a suit sign sits against the number (15♦); the word for no trump needs a space (16 NT)
     gap = " " if trump == "NT" else ""
     return f"{points.get('points')}{gap}{trump_label(trump)}"
+
+
+@register.filter
+def contract_marked(entry: dict) -> str:
+    """The contract with its suit sign in the suit's colour: 15<span class="suit-D">♦</span>."""
+    trump = (entry or {}).get("contract", {}).get("trump", "")
+    text = contract(entry)
+    sign = trump_label(trump)
+    if trump == "NT" or not text.endswith(sign):
+        return text
+    return format_html('{}<span class="suit-sign suit-{}">{}</span>', text[: -len(sign)], trump, sign)
 
 
 @register.filter
