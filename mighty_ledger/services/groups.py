@@ -9,6 +9,7 @@ from decimal import Decimal
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring.presets import get_preset
 from scoring.problems import InvalidInput, Problem
@@ -112,7 +113,8 @@ def session_start(
     if len(seats) != system.players:
         problems.append(Problem(
             "seats", "wrong_player_count",
-            _("This system is for {players} players; {seated} are seated.").format(
+            ngettext("This system is for {players} players; {seated} is seated.",
+                     "This system is for {players} players; {seated} are seated.", len(seats)).format(
                 players=system.players, seated=len(seats)
             ),
         ))

@@ -137,3 +137,14 @@ def test_choosing_another_system_draws_its_rules_and_keeps_the_seats(client, db)
     form = response.context["form"]
     assert form["seat_1"].value() == "Ed" and form["seat_2"].value() == "Ann"
     assert form["option__back_run__n"].value() == 11  # pagat's own, not last session's change
+
+
+def test_one_seated_player_is_counted_in_the_singular(client, db):
+    from tests.factories import SessionFactory
+
+    group = SessionFactory().group
+    data = {"played_on": "2026-11-23", "preset": "pagat-standard", "seat_1": "Ann"}
+
+    response = client.post(reverse("session_new", args=[group.edit_token]), data)
+
+    assert "This system is for 5 players; 1 is seated." in response.text
