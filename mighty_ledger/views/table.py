@@ -12,9 +12,9 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.functional import SimpleLazyObject
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -24,7 +24,7 @@ from scoring.problems import InvalidInput
 from .. import reads, services
 from ..access import Access, access_for
 from ..forms import EventForm, GroupCreateForm, HandForm, PlayerAddForm, SessionStartForm
-from ..models import Hand, Session
+from ..models import Hand, Revision, Session
 from ..request_keys import ALREADY_SAVED, form_key, once_per_form_key
 from .conditional import conditional as _conditional
 from .in_progress import ask_first, playing_now, record_hand, saved_meanwhile
@@ -416,6 +416,27 @@ def hand_delete(request: HttpRequest, token: str, pk: int, number: int) -> HttpR
     messages.success(request, _("Hand %(number)s was deleted.") % {"number": hand.number},
                      extra_tags=f"undo-hand-{hand.number}")
     return redirect(_board_url(access, session))
+
+
+@require_POST
+def hand_revert(request: HttpRequest, token: str, pk: int, number: int, revision: int) -> HttpResponse:
+    """Undo an edit from the history: the hand as it was before that change, saved as a new edit."""
+    access = _edit(token, pk)
+    session = access.session(pk)
+    hand = access.hand(session, number)
+    # the revision is looked up through the hand the link reaches, so no URL reaches another group's
+    change = Revision.objects.filter(pk=revision, hand=hand, action=Revision.AMENDED).first()
+    if change is None or not (change.before or {}).get("entry"):
+        return HttpResponse(status=404)
+    try:
+        services.hand_amend(hand=hand, entry=change.before["entry"], version=hand.version, by=access.actor())
+    except (InvalidInput, services.StaleVersion):
+        messages.error(request, _("Hand %(number)s could not be put back: it changed meanwhile, or the rules "
+                                  "now refuse it.") % {"number": hand.number})
+    else:
+        messages.success(request, _("Hand %(number)s is back as it was before that change.")
+                         % {"number": hand.number})
+    return redirect("session_history", token, session.pk)
 
 
 @require_POST

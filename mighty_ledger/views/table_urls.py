@@ -34,4 +34,5 @@ urlpatterns = [
     path("g/<str:token>/s/<int:pk>/h/<int:number>/edit/", table.hand_edit, name="hand_edit"),
     path("g/<str:token>/s/<int:pk>/h/<int:number>/delete/", table.hand_delete, name="hand_delete"),
     path("g/<str:token>/s/<int:pk>/h/<int:number>/restore/", table.hand_restore, name="hand_restore"),
+    path("g/<str:token>/s/<int:pk>/h/<int:number>/revert/<int:revision>/", table.hand_revert, name="hand_revert"),
 ]

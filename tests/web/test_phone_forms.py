@@ -148,3 +148,26 @@ def test_one_seated_player_is_counted_in_the_singular(client, db):
     response = client.post(reverse("session_new", args=[group.edit_token]), data)
 
     assert "This system is for 5 players; 1 is seated." in response.text
+
+
+def test_an_edit_is_undone_from_the_history(client, db):
+    from mighty_ledger import services
+    from mighty_ledger.models import Revision
+    from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
+
+    session = SessionFactory()
+    hand = HandFactory(session=session, entry=MADE_15_DIAMONDS)
+    services.hand_amend(hand=hand, entry=dict(MADE_15_DIAMONDS, points=13), version=hand.version)
+    token = session.group.edit_token
+    change = Revision.objects.get(hand=hand, action=Revision.AMENDED)
+
+    history = client.get(reverse("session_history", args=[token, session.pk]))
+    revert = reverse("hand_revert", args=[token, session.pk, 1, change.pk])
+    assert f'action="{revert}"' in history.text
+
+    response = client.post(revert, follow=True)
+
+    assert "Hand 1 is back as it was before that change." in response.text
+    hand.refresh_from_db()
+    assert hand.entry["points"] == MADE_15_DIAMONDS["points"]
+    assert client.post(reverse("hand_revert", args=[session.group.view_token, session.pk, 1, change.pk])).status_code == 403
