@@ -31,7 +31,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_safe
 
 from .. import reads
 from ..access import access_for
@@ -181,7 +181,7 @@ def start(request: HttpRequest) -> HttpResponse:
     return redirect("home")
 
 
-@require_GET
+@require_safe  # HEAD too: the service worker asks it whether the server answers again
 def offline(request: HttpRequest) -> HttpResponse:
     """What the service worker shows for a page this phone never kept, while there is no network."""
     return render(request, "app/offline.html")

@@ -207,13 +207,25 @@
     });
     navigator.serviceWorker.addEventListener("message", function (event) {
       if (event.data && event.data.type === "outbox") { heard(event.data.state); }
+      if (event.data && event.data.type === "reachable" && event.data.ok && keptAt) { window.location.reload(); }
+    });
+  }
+
+  function askIfBack() {
+    // a kept copy is old news once the server answers again; a form being filled stays as it is.
+    // Asked at most every 5 s, so a server that answers but serves no page is no reload loop.
+    if (!keptAt || !worker || !navigator.onLine || document.getElementById("hand-form")) { return; }
+    var asked = Number(window.sessionStorage.getItem("asked-if-back") || 0);
+    if (Date.now() - asked < 5000) { return; }
+    window.sessionStorage.setItem("asked-if-back", String(Date.now()));
+    navigator.serviceWorker.ready.then(function (registration) {
+      registration.active.postMessage({ type: "reachable" });
     });
   }
 
   window.addEventListener("online", function () {
-    // a kept copy is old news once the network is back; a form being filled stays as it is
-    if (keptAt && !document.getElementById("hand-form")) { window.location.reload(); return; }
-    keptAt = "";
+    if (!keptAt || document.getElementById("hand-form")) { keptAt = ""; }
+    askIfBack();
     replay();
     keepPages();
   });
@@ -232,6 +244,7 @@
 
   if (worker) { register(); }
   rememberGroup();
+  askIfBack();
   refresh();
   replay();
   keepPages();

@@ -43,6 +43,14 @@ self.addEventListener("message", function (event) {
   if (message.type === "update") { self.skipWaiting(); }
   if (message.type === "keep") { event.waitUntil(keep(message.urls || [], true)); }
   if (message.type === "replay") { event.waitUntil(replay()); }
+  if (message.type === "reachable") {
+    // the phone says it is online: is the server there? (this worker's misses stay off the page's console)
+    event.waitUntil(fetch(APP_SHELL.offline, { method: "HEAD", cache: "no-store" }).then(function (response) {
+      return response.ok;
+    }, function () { return false; }).then(function (ok) {
+      event.source.postMessage({ type: "reachable", ok: ok });
+    }));
+  }
 });
 
 self.addEventListener("sync", function (event) {

@@ -121,6 +121,11 @@ def test_a_scoreboard_opened_once_is_read_offline_marked_as_of_when(page, live_s
     expect(page.get_by_role("heading", level=1)).to_be_visible()
     screenshot(page, "offline-settle")
 
+    # the kept copy gives way to the page itself as soon as the server answers again
+    go_online(page.context)
+    expect(status).not_to_contain_text("offline")
+    expect(status).to_contain_text("online")
+
 
 def test_hands_saved_offline_wait_then_are_recorded_once_each_in_order(page, live_server):
     session = SessionFactory()

@@ -190,3 +190,7 @@ def test_a_view_link_cannot_make_an_entry(client, session):
 def test_an_unknown_link_makes_no_entry(client, session):
     response = client.get(entry_url(session, "no-such-link"), hand_fields(MADE_15_DIAMONDS))
     assert response.status_code == 404 and response.json()["errors"][0]["code"] == "not_found"
+
+
+def test_the_offline_page_answers_a_head_request_for_the_service_worker_asking_if_the_server_is_back(client, db):
+    assert client.head(reverse("app_offline")).status_code == 200
