@@ -25,6 +25,9 @@ from ..access import Access, access_for
 from ..forms import HandForm
 from ..models import Contract, Hand, Session
 
+# what only the last trick tells: the contract form leaves these to the hand form
+RESULT_FIELDS = ("partners", "discards", "points_side", "points", "joker_holder")
+
 
 class ContractForm(HandForm):
     """The hand form without what only the last trick tells: partners, discards and points."""
@@ -33,8 +36,13 @@ class ContractForm(HandForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        for name in ("partners", "discards", "points_side", "points"):
-            self.fields[name].required = False
+        for name in RESULT_FIELDS:
+            if name in self.fields:
+                self.fields[name].required = False
+
+    def shown_fields(self):
+        """The hand form's fields this page draws: none of what the last trick tells."""
+        return [field for field in super().shown_fields() if field.name not in RESULT_FIELDS]
 
     def _ask_for_the_partner(self, cleaned: dict) -> None:
         pass  # nobody knows the partner until the called card is played

@@ -65,6 +65,10 @@ def phones(browser):
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
+        # a Content-Security-Policy refusal is a console error too; a stream cut on purpose is not
+        page.on("console", lambda message: errors.append(message.text)
+                if message.type == "error" and "/events/" not in message.location.get("url", "")
+                and "ERR_FAILED" not in message.text else None)
         return page
 
     yield phone
