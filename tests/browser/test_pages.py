@@ -101,11 +101,33 @@ def test_every_main_page_passes_axe_and_fits_a_phone(browser, live_server, eveni
         expect(page.locator("#problems-bid_points [role=alert]")).to_be_visible()
         look(page, "hand-new-problems", language, found)
 
+        page.goto(live_server.url + main_pages(evening)["session-new"])
+        page.locator("[data-seats-clear]").click()
+        page.locator("[data-player]").first.click()
+        page.locator("[data-testid=start]").click()
+        expect(page.locator("#field-seats [role=alert]").first).to_be_visible()
+        look(page, "session-new-problems", language, found)
+
         page.goto(live_server.url + "/")
         page.locator("#id_name").fill("Thursday")
         page.locator("#id_player_names").fill("Ann\n" + "B" * 60)
         page.locator("#group-create-form [type=submit]").click()
         look(page, "home-problems", language, found)
+    finally:
+        context.close()
+    assert found == []
+
+
+@pytest.mark.parametrize("name", ["board", "hand-new", "settle", "session-new"])
+def test_dark_mode_follows_the_system_and_stays_readable(browser, live_server, evening, name):
+    context = browser.new_context(viewport=PHONE, locale="en", color_scheme="dark", device_scale_factor=1)
+    page = context.new_page()
+    try:
+        page.goto(live_server.url + main_pages(evening)[name])
+        background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert background == "rgb(23, 25, 27)", background
+        found: list[str] = []
+        look(page, f"{name}-dark", "en", found)
     finally:
         context.close()
     assert found == []
