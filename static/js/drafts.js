@@ -97,6 +97,7 @@
         input.value = value;
       }
       // the pickers and labels of the form's own scripts follow, as after a tap
+      input.dispatchEvent(new Event("input", { bubbles: true }));
       input.dispatchEvent(new Event("change", { bubbles: true }));
     });
     restoring = false;
@@ -135,7 +136,10 @@
     var fix = /^#fix-(\d+)$/.exec(window.location.hash);
     if (fix) {
       return Outbox.hand(Number(fix[1])).then(function (item) {
-        if (!item) { return start(); }
+        if (!item) { // sent or discarded meanwhile: the form is a new hand's
+          window.history.replaceState(null, "", window.location.pathname + window.location.search);
+          return start();
+        }
         fixing = item.id;
         useKey(newKey()); // a new hand for the server: the refused one's key may be spent
         restore(item.fields);
@@ -180,15 +184,16 @@
   function missing() {
     // the fields the form marks required (Django writes `required`) that are still empty
     var given = new FormData(form);
-    var names = [];
+    var seen = {};
+    var labels = [];
     form.querySelectorAll("[required]").forEach(function (input) {
-      if (given.get(input.name) || names.indexOf(input.name) >= 0) { return; }
-      var legend = input.closest("fieldset") && input.closest("fieldset").querySelector("legend");
-      var label = legend || form.querySelector("label[for='" + input.id + "']");
-      names.push(input.name);
-      names[input.name] = label ? label.textContent.trim() : input.name;
+      if (given.get(input.name) || seen[input.name]) { return; }
+      seen[input.name] = true;
+      var fieldset = input.closest("fieldset");
+      var label = (fieldset && fieldset.querySelector("legend")) || form.querySelector("label[for='" + input.id + "']");
+      labels.push(label ? label.textContent.trim() : input.name);
     });
-    return names.map(function (name) { return names[name]; });
+    return labels;
   }
 
   function checkedLabel(name) {

@@ -251,3 +251,21 @@ def test_a_new_version_waits_for_the_player_instead_of_taking_over_mid_hand(page
     page.wait_for_function("caches.keys().then(names => names.filter(name => name.startsWith('static-'))"
                            ".join() === names.filter(name => name.startsWith('static-next-')).join()"
                            " && names.some(name => name.startsWith('static-next-')))")
+
+
+def test_offline_a_half_filled_hand_is_not_queued_and_says_what_is_missing(page, live_server):
+    session = SessionFactory()
+    open_as_app(page, board_url(live_server, session))
+    wait_until_kept(page, hand_form_path(session))
+
+    go_offline(page.context)
+    page.get_by_test_id("enter-hand").click()
+    tap(page, "Declarer", "Ann")
+    page.get_by_test_id("save-hand").click()
+    notice = page.get_by_test_id("draft-notice")
+    expect(notice).to_contain_text("Fill in first:")
+    expect(notice).to_contain_text("Points")
+    assert page.evaluate("MightyOutbox.hands().then(hands => hands.length)") == 0
+    # and the taps so far are still there after a reload without a connection
+    page.reload()
+    expect(page.get_by_role("group", name="Declarer").get_by_label("Ann")).to_be_checked()
