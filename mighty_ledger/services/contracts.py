@@ -203,7 +203,8 @@ def contract_complete(
         return current, True
     if current.status != Contract.OPEN or (version is not None and version != current.version):
         raise StaleContract(current)
-    hand, _ = hand_record(session=session, entry={**current.entry, **result}, by=by)
+    # the key is the hand's too: a phone that sends the same hand again by the API gets this one
+    hand, _ = hand_record(session=session, entry={**current.entry, **result}, idempotency_key=idempotency_key, by=by)
     _contract_close(current, status=Contract.COMPLETED, by=by, session=session, hand=hand,
                     key=idempotency_key, fingerprint=fingerprint)
     session.refresh_from_db(fields=["revision"])  # hand_record moved it on

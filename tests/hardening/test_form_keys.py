@@ -15,7 +15,7 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
-from mighty_ledger import request_keys
+from mighty_ledger import request_keys, services
 from mighty_ledger.forms import HandForm
 from mighty_ledger.models import Group, Hand, Payment, Player, Session
 from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
@@ -218,3 +218,19 @@ def test_five_posts_of_one_hand_form_at_once_record_one_hand(settings):
     assert {answer["Location"] for answer in answers} == {f"/g/{session.group.edit_token}/s/{session.pk}/"}
     assert Hand.objects.filter(session=session).count() == 1
     assert Session.objects.get(pk=session.pk).hand_count == 1
+
+
+def test_a_hand_form_that_completed_the_hand_in_progress_is_the_same_hand_by_the_api(client, session):
+    contract, _ = services.contract_open(session=session, entry={
+        key: MADE_15_DIAMONDS[key] for key in ("dealer", "declarer", "contract", "partner_call")})
+    url = reverse("hand_new", args=[session.group.edit_token, session.pk])
+    key = key_on(client.get(url))
+    client.post(url, hand_form_data() | {"in_progress": contract.pk, "request_key": key})
+
+    again = Api(session.group.edit_token).post(f"/api/v1/sessions/{session.pk}/hands", MADE_15_DIAMONDS,
+                                               **{"Idempotency-Key": key})
+
+    contract.refresh_from_db()
+    assert contract.status == contract.COMPLETED
+    assert again.status_code == 200 and again.json()["number"] == contract.hand.number == 1
+    assert Hand.objects.filter(session=session).count() == 1
