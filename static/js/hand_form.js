@@ -43,6 +43,32 @@ function roleCards() {
   }
 }
 
+const SIGNS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+
+// the card the picker names now: a common call under the chosen trump, or a suit and a rank
+function calledCard() {
+  const call = form.querySelector("input[name=call_type]:checked");
+  const pick = form.querySelector("input[name=call_pick]:checked");
+  if (!pick || (call && call.value !== "card")) return "";
+  if (SIGNS[pick.value]) {
+    const rank = form.querySelector("input[name=call_rank]:checked");
+    return rank ? SIGNS[pick.value] + rank.value : "";
+  }
+  if (pick.value === "joker") return pick.closest("label").textContent.trim();
+  const picker = document.getElementById("field-call_pick");
+  const cards = JSON.parse(picker.dataset.roleCards || "{}");
+  const trump = form.querySelector("input[name=contract_trump]:checked");
+  return trump && cards[pick.value] ? cards[pick.value][trump.value] || "" : "";
+}
+
+function partnerQuestion() {
+  const card = calledCard();
+  for (const hint of form.querySelectorAll("[data-called-hint]")) {
+    hint.textContent = card ? hint.dataset.calledHint.replace("{card}", card) : "";
+    hint.hidden = !card;
+  }
+}
+
 function dealerLine() {
   const dealer = form.querySelector("input[name=dealer]:checked");
   const name = form.querySelector("[data-dealer-name]");
@@ -57,6 +83,7 @@ if (form) {
   }
   for (const button of form.querySelectorAll("[data-no-js-only]")) button.hidden = true;
   roleCards();
+  partnerQuestion();
 
   form.addEventListener("click", (event) => {
     const button = event.target.closest("[data-value]");
@@ -73,5 +100,6 @@ if (form) {
     for (const row of form.querySelectorAll("[data-picks-for]")) pressed(row);
     if (event.target.name === "contract_trump") roleCards();
     if (event.target.name === "dealer") dealerLine();
+    partnerQuestion();
   });
 }

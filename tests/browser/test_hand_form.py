@@ -123,6 +123,8 @@ def test_the_contract_and_points_are_one_tap_each_in_a_row_of_likely_values(page
     # Mighty is the call until the table calls something else; under spades it is ♦A
     expect(page.get_by_role("group", name="Called card").get_by_label("Mighty")).to_be_checked()
     expect(page.get_by_role("group", name="Called card")).to_contain_text("Mighty ♦A")
+    # the partner is asked for by the card: whoever held it
+    expect(page.get_by_role("group", name="Partner", exact=True)).to_contain_text("Who held ♦A?")
     expect(page.get_by_test_id("preview")).to_contain_text("Set")
     expect(page.get_by_test_id("preview-summary")).to_contain_text("Ann −2 · Cy −1 · others +1")
 
