@@ -14,7 +14,7 @@ from scoring.problems import InvalidInput, Problem
 
 from ..models import Payment, Revision, Session
 from ..reads import stakes_of
-from .changes import SYSTEM, Actor, announce, invalid, revise
+from .changes import SYSTEM, Actor, announce, invalid, locked, revise
 
 
 def payment_unit(session: Session) -> str:
@@ -60,6 +60,7 @@ def payment_record(*, session: Session, payer: str, payee: str, amount: Decimal,
         problems.append(Problem("amount", "bad_amount", _("The amount can have at most 10 digits and 2 decimals.")))
     if problems:
         raise InvalidInput(problems)
+    session = locked(session)  # a session deleted meanwhile takes no payment: SessionGone, a 404
     unit = payment_unit(session)
     _payments_moved_on(session)
     payment = Payment.objects.create(

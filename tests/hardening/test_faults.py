@@ -237,6 +237,25 @@ def web_form(session, action: str) -> tuple[str, dict]:
     }[action]
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_payment_that_loses_the_race_with_a_session_delete_is_404_on_both_faces(client):
+    from mighty_ledger.models import Payment
+
+    session = SessionFactory(stake_per_point=100, currency="KRW")
+    HandFactory(session=session)
+    body = {"payer": "Bo", "payee": "Ann", "amount": "1"}
+    with connection.execute_wrapper(delete_session_before_the_write(session, other_connection=False)):
+        page = client.post(f"/g/{session.group.edit_token}/s/{session.pk}/payments/mark/", body)
+    services.session_restore(session=Session.objects.get(pk=session.pk))
+    with connection.execute_wrapper(delete_session_before_the_write(session, other_connection=False)):
+        api = Api(session.group.edit_token).post(f"/api/v1/sessions/{session.pk}/payments",
+                                                 {"from": "Bo", "to": "Ann", "amount": "1"})
+
+    assert page.status_code == 404
+    assert_error_shape(api, 404)
+    assert not Payment.objects.filter(session=session).exists()
+
+
 @pytest.mark.parametrize("action", ["hand edit", "hand restore", "event form"])
 @pytest.mark.django_db(transaction=True)
 def test_every_web_write_that_loses_the_race_shows_a_404_page(client, action):
