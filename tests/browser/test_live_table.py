@@ -119,6 +119,13 @@ def test_a_hand_saved_on_one_phone_shows_on_the_other_and_a_cut_stream_still_cat
     watcher.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
     expect(watcher.locator("#hand-2")).to_be_visible(timeout=WITHIN_MS)
 
+    # a hand saved while the stream is still down comes with the stream's return: its hello
+    # carries the session's revision, newer than the page's (the browser retries every 2 s,
+    # the page reopens a refused stream after 5 s)
+    save_hand(scorer, {**MADE_15_DIAMONDS, "declarer": "Cy", "partners": ["Ed"]})
+    watcher.unroute("**/events/")
+    expect(watcher.locator("#hand-3")).to_be_visible(timeout=10_000)
+
 
 def test_the_contract_shows_on_every_phone_while_it_is_played_and_leaves_when_thrown_in(asgi_server, phones):
     session = SessionFactory()
