@@ -97,6 +97,11 @@ def test_a_hand_saved_on_one_phone_shows_on_the_other_and_a_cut_stream_still_cat
     with watcher.expect_response(lambda response: response.url.endswith("/events/")) as stream:
         watcher.goto(board(asgi_server, session, view=True))
     assert stream.value.status == 200
+    # looked at again with nothing new: the page asks with the ETag it was served, and gets 304
+    watcher_board = board(asgi_server, session, view=True)
+    with watcher.expect_response(watcher_board) as unchanged:
+        watcher.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    assert unchanged.value.status == 304
 
     save_hand(scorer, MADE_15_DIAMONDS)
     saved_at = time.monotonic()
