@@ -141,6 +141,13 @@
     if (message.state === "saving") { saving = true; }
     if (message.state === "done") {
       saving = false;
+      // the server was not reached although the phone says online: try again a little later
+      if (!message.reached && navigator.onLine && retries < 5) {
+        retries += 1;
+        window.setTimeout(replay, 2000 * retries);
+      } else if (message.reached) {
+        retries = 0;
+      }
       justSaved = justSaved || message.saved.length > 0;
       // the scoreboard of a session that just got its hands: show them as the server numbered them
       if (session && message.saved.indexOf(session) >= 0 && document.getElementById("board-rows")) {
@@ -207,25 +214,39 @@
     });
     navigator.serviceWorker.addEventListener("message", function (event) {
       if (event.data && event.data.type === "outbox") { heard(event.data.state); }
-      if (event.data && event.data.type === "reachable" && event.data.ok && keptAt) { window.location.reload(); }
+      if (event.data && event.data.type === "reachable") {
+        // the phone's "online" can come a moment before its requests get through: ask again
+        if (event.data.ok) { back(); } else if (++unanswered < 5) { askIfBack(1500); }
+      }
     });
   }
 
-  function askIfBack() {
-    // a kept copy is old news once the server answers again; a form being filled stays as it is.
-    // Asked at most every 5 s, so a server that answers but serves no page is no reload loop.
+  var retries = 0; // replays in a row that did not reach the server while the phone said online
+  var unanswered = 0; // "is the server back?" asked in vain since the phone said online
+  var BACK_TRIES = "back-tries"; // reloads of kept copies in a row, so a half-there server is no loop
+
+  function askIfBack(delay) {
+    // a kept copy is old news once the server answers again; a form being filled stays as it is
     if (!keptAt || !worker || !navigator.onLine || document.getElementById("hand-form")) { return; }
-    var asked = Number(window.sessionStorage.getItem("asked-if-back") || 0);
-    if (Date.now() - asked < 5000) { return; }
-    window.sessionStorage.setItem("asked-if-back", String(Date.now()));
-    navigator.serviceWorker.ready.then(function (registration) {
-      registration.active.postMessage({ type: "reachable" });
-    });
+    if (Number(window.sessionStorage.getItem(BACK_TRIES) || 0) >= 3) { return; }
+    window.setTimeout(function () {
+      navigator.serviceWorker.ready.then(function (registration) {
+        registration.active.postMessage({ type: "reachable" });
+      });
+    }, delay);
+  }
+
+  function back() {
+    if (!keptAt) { return; }
+    window.sessionStorage.setItem(BACK_TRIES, String(Number(window.sessionStorage.getItem(BACK_TRIES) || 0) + 1));
+    window.location.reload();
   }
 
   window.addEventListener("online", function () {
     if (!keptAt || document.getElementById("hand-form")) { keptAt = ""; }
-    askIfBack();
+    window.sessionStorage.removeItem(BACK_TRIES);
+    unanswered = 0;
+    askIfBack(0);
     replay();
     keepPages();
   });
@@ -244,7 +265,8 @@
 
   if (worker) { register(); }
   rememberGroup();
-  askIfBack();
+  if (!keptAt) { window.sessionStorage.removeItem(BACK_TRIES); }
+  askIfBack(1000);
   refresh();
   replay();
   keepPages();

@@ -112,7 +112,7 @@ function stamped(response) {
 
 function store(url, response) {
   var type = response.headers.get("Content-Type") || "";
-  if (response.status !== 200 || response.type !== "basic" || type.indexOf("text/html") !== 0) {
+  if (response.status !== 200 || response.type !== "basic" || response.redirected || type.indexOf("text/html") !== 0) {
     return Promise.resolve();
   }
   return Promise.all([caches.open(PAGES_CACHE), stamped(response)]).then(function (both) {
