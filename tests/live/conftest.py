@@ -13,6 +13,15 @@ def anyio_backend():
     return "asyncio"
 
 
+@pytest.fixture(autouse=True)
+def _stream_checks_keep_no_connection(monkeypatch):
+    """A stream checks its link on a shared pool thread; kept for reuse (CONN_MAX_AGE), those
+    connections outlive each test's event loop and keep the test database from being dropped."""
+    from django.db import connections
+
+    monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 0)
+
+
 @pytest.fixture
 def asgi_app():
     from mighty_ledger.asgi import application
@@ -118,6 +127,11 @@ async def open_stream(asgi_app):
         await stream.close()
     # the process's subscription belongs to this test's event loop: end it (and its LISTEN
     # connection, which would otherwise keep the test database from being dropped)
+    from asgiref.sync import sync_to_async
+    from django.db import connections
+
     from mighty_ledger.live import broker
 
     await broker().close()
+    # and the connection of the thread this test's writes ran on (sync_to_async's own)
+    await sync_to_async(connections.close_all)()
