@@ -27,13 +27,20 @@ run: setup
 # SECRET_KEY, ALLOWED_HOSTS and DATABASE_URL in the environment, and REDIS_URL
 # for more than one worker (the rate limits' shared counts); see README.
 # gunicorn.conf.py run on its own checks those first, before anything is migrated.
+# The event streams run beside the workers under uvicorn on STREAM_BIND (default
+# 127.0.0.1:8001); the proxy sends /g/<token>/events/ and /g/<token>/s/<id>/events/
+# there (README: Live updates).
 serve: setup
 	@$(PYTHON) gunicorn.conf.py
 	DEBUG=false $(PYTHON) manage.py check --deploy
 	DEBUG=false $(PYTHON) manage.py migrate --no-input
 	DEBUG=false $(PYTHON) manage.py check_presets
 	DEBUG=false $(PYTHON) manage.py collectstatic --no-input
-	DEBUG=false exec $(VENV)/bin/gunicorn -c gunicorn.conf.py mighty_ledger.wsgi
+	DEBUG=false $(VENV)/bin/gunicorn -c gunicorn.conf.py -k uvicorn_worker.UvicornWorker \
+		--bind "$${STREAM_BIND:-127.0.0.1:8001}" --workers "$${STREAM_WORKERS:-1}" \
+		mighty_ledger.asgi:application & streams=$$!; \
+	trap 'kill $$streams 2>/dev/null' EXIT INT TERM; \
+	DEBUG=false $(VENV)/bin/gunicorn -c gunicorn.conf.py mighty_ledger.wsgi
 
 test: setup
 	$(VENV)/bin/ruff check .
