@@ -12,22 +12,26 @@ Each session's counts add up with the others' (``Counts``), so a page counts
 only the sessions whose hands changed since it last looked.
 
 Payments marked at the table are money changing hands after the game: they
-never enter the statistics, only the group's balance (``group_balance``).
+never enter the statistics, only the group's balance (mighty_ledger/balance.py).
+The chart's points are mighty_ledger/charts.py's.
+
+One module because the records and the one counting pass that fills them are
+read together: a figure on the page is a field here and a line of the pass.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from itertools import combinations
 
-from scoring.settle import Transfer, currency_code, left_to_pay, money_by_currency, still_owed
+from scoring.settle import money_by_currency
 
-from .models import Group, Hand, Payment, Session
+from .models import Group, Hand, Session
 from .reads import SessionSettlement, session_settlement
 
 TRUMPS = ("S", "H", "D", "C", "NT")
@@ -438,229 +442,3 @@ def best_and_worst_friend(stats: Stats, name: str) -> tuple[PairStats | None, Pa
     best = max(pairs, key=lambda p: (p.made / p.hands, p.hands))
     worst = min(pairs, key=lambda p: (p.made / p.hands, -p.hands))
     return best, worst
-
-
-# --- the group's balance: what is still owed across sessions ------------------------------------
-
-
-@dataclass(frozen=True)
-class Balance:
-    """What each player is up (+) or down (−) in one unit after the payments marked so far."""
-
-    unit: str  # Payment.MONEY, CHIPS or POINTS
-    currency: str
-    amounts: dict[str, Decimal]
-    transfers: list[Transfer]  # the fewest transfers that would square it
-
-
-def group_balance(sessions: Iterable[Session], payments: Iterable[Payment]) -> list[Balance]:
-    """Each session's settlement, less what was marked as paid, per unit and currency.
-
-    The engine adds them up (scoring.settle.still_owed): unpaid amounts carry from
-    one session to the next. Money in different currencies, chips and points are
-    never added together.
-    """
-    settlements: dict[tuple[str, str], list] = defaultdict(list)
-    for session in sessions:
-        settlement = session_money(session)
-        unit = payment_unit_of(settlement)
-        # "원" and "KRW" are one currency
-        settlements[(unit, currency_code(session.currency) if unit == Payment.MONEY else "")].append(
-            settlement.settlement)
-    paid: dict[tuple[str, str], list[Transfer]] = defaultdict(list)
-    for payment in payments:
-        key = (payment.unit, currency_code(payment.currency) if payment.unit == Payment.MONEY else "")
-        paid[key].append(Transfer(payment.payer, payment.payee, payment.amount))
-    balances = []
-    for unit, currency in sorted({*settlements, *paid}):
-        owed, transfers = still_owed(settlements[(unit, currency)], paid[(unit, currency)])
-        if owed:
-            balances.append(Balance(unit, currency, owed, transfers))
-    return balances
-
-
-def payment_unit_of(settlement: SessionSettlement) -> str:
-    """The unit a settlement is paid in, as a payment records it."""
-    return {"money": Payment.MONEY, "chips": Payment.CHIPS}.get(settlement.unit, Payment.POINTS)
-
-
-@dataclass(frozen=True)
-class PaymentRow:
-    """One transfer of a session's settlement, what was marked as paid against it, and what is left."""
-
-    transfer: Transfer
-    paid: Decimal
-    left: Decimal
-    markable: bool  # between two seats: the deal-miss pot settles as a party, but nobody hands it money
-
-
-@dataclass(frozen=True)
-class SessionPayments:
-    settlement: SessionSettlement
-    rows: list[PaymentRow]
-    payments: list[Payment]  # standing, oldest first
-
-
-def in_seat_order(transfers: Iterable[Transfer], seats: Sequence[str]) -> list[Transfer]:
-    """Transfers by payer, then payee, as they sit at the table (the pot after every seat):
-    PostgreSQL's jsonb keeps no key order, so the stored totals cannot give it."""
-    place = {seat: index for index, seat in enumerate(seats)}
-    return sorted(transfers, key=lambda t: (place.get(t.frm, len(seats)), place.get(t.to, len(seats))))
-
-
-def session_payments(session: Session) -> SessionPayments:
-    """The settlement's transfers, each with what was marked as paid (one query: the payments)."""
-    settlement = session_money(session)
-    standing = list(session.payments.standing())
-    paid = [Transfer(payment.payer, payment.payee, payment.amount) for payment in standing]
-    rows = [
-        PaymentRow(transfer, done, left, transfer.frm in session.seats and transfer.to in session.seats)
-        for transfer, done, left in left_to_pay(in_seat_order(settlement.settling_transfers, session.seats), paid)
-    ]
-    return SessionPayments(settlement, rows, standing)
-
-
-def standing_payments(sessions: Sequence[Session]) -> list[Payment]:
-    """The payments still counted for these sessions, in one query."""
-    return list(Payment.objects.standing().filter(session_id__in=[s.pk for s in sessions]))
-
-
-# --- score over time: the points an inline SVG chart draws -----------------------------------
-
-CHART_WIDTH, CHART_HEIGHT = 360, 200  # the viewBox: a 360-px phone shows it at about its own size
-PLOT_LEFT, PLOT_RIGHT, PLOT_TOP, PLOT_BOTTOM = 40, 352, 10, 182
-CHART_STYLES = 8  # colours, dash patterns and marker shapes (static/css/app.css: .series-0 …)
-MARKERS_PER_LINE = 8  # besides the last point: enough to follow a line, few enough to tap
-FALLBACK_ROWS = 20  # the table under the chart: every step of a short evening, a sample of a long one
-
-
-@dataclass(frozen=True)
-class ChartMarker:
-    x: float
-    y: float
-    title: str  # the tooltip: who, when, how many points
-    shape: str  # an SVG path around (x, y): the second cue besides colour
-
-
-@dataclass(frozen=True)
-class ChartLine:
-    name: str
-    style: int  # colour, dash pattern and marker shape, the same in the legend
-    path: str
-    markers: tuple[ChartMarker, ...]
-    last: int  # the total at the last step
-    last_text: str  # as the pages print it: +10, −4, 0
-    legend_marker: str  # the same marker in the legend's swatch (a 28×10 box)
-
-
-@dataclass(frozen=True)
-class ChartTick:
-    y: float
-    label: str
-
-
-@dataclass(frozen=True)
-class Chart:
-    names: tuple[str, ...]
-    lines: tuple[ChartLine, ...]
-    ticks: tuple[ChartTick, ...]
-    zero: float
-    first_label: str
-    last_label: str
-    last_x: float
-    rows: tuple[tuple[str, tuple[str, ...]], ...]  # the table fallback: (step, signed totals in name order)
-    width: int = CHART_WIDTH
-    height: int = CHART_HEIGHT
-    left: int = PLOT_LEFT
-    right: int = PLOT_RIGHT
-    top: int = PLOT_TOP
-    bottom: int = PLOT_BOTTOM
-
-
-def _signed(points: int) -> str:
-    return f"+{points}" if points > 0 else str(points).replace("-", "−")
-
-
-def _marker_shape(style: int, x: float, y: float) -> str:
-    r = 3.5
-    shapes = (
-        f"M{x - r:.1f},{y:.1f}a{r},{r} 0 1,0 {2 * r},0a{r},{r} 0 1,0 {-2 * r},0Z",  # circle
-        f"M{x - r:.1f},{y - r:.1f}h{2 * r}v{2 * r}h{-2 * r}Z",  # square
-        f"M{x:.1f},{y - r - 1:.1f}l{r + 1},{2 * r + 1}h{-2 * r - 2}Z",  # triangle
-        f"M{x:.1f},{y - r - 1:.1f}l{r + 1},{r + 1}l{-r - 1},{r + 1}l{-r - 1},{-r - 1}Z",  # diamond
-    )
-    return shapes[style % len(shapes)]
-
-
-def _nice_step(span: int) -> int:
-    """A round tick step giving three to six ticks over the span."""
-    step = 1
-    while span / step > 5:
-        for factor in (2, 5, 10):
-            if span / (step * factor) <= 5:
-                return step * factor
-        step *= 10
-    return step
-
-
-def score_chart(names: Sequence[str], steps: Sequence[tuple[str, dict]], *, tooltip) -> Chart | None:
-    """One line per player over ``steps`` (a label and the totals after it), from 0 before the first.
-
-    ``tooltip(name, label, points)`` words a marker's title in the reader's language.
-    None when there is nothing to draw yet.
-    """
-    if not steps or not names:
-        return None
-    values = [[0, *(int(totals.get(name, 0)) for _, totals in steps)] for name in names]
-    low = min(0, *(min(v) for v in values))
-    high = max(0, *(max(v) for v in values))
-    step = _nice_step(max(high - low, 1))
-    low, high = (low // step) * step, -((-high) // step) * step
-    if high == low:
-        high = low + step
-    count = len(steps)
-
-    def x_of(i: int) -> float:
-        return PLOT_LEFT + (PLOT_RIGHT - PLOT_LEFT) * i / count
-
-    def y_of(points: int) -> float:
-        return PLOT_BOTTOM - (PLOT_BOTTOM - PLOT_TOP) * (points - low) / (high - low)
-
-    # markers at evenly spaced steps and always at the last one, which the legend repeats
-    every = max(1, -(-count // MARKERS_PER_LINE))
-    marked = sorted({*range(every, count + 1, every), count})
-    lines = []
-    for style, (name, series) in enumerate(zip(names, values, strict=True)):
-        path = "M" + " ".join(f"{x_of(i):.1f},{y_of(v):.1f}" for i, v in enumerate(series))
-        markers = tuple(
-            ChartMarker(round(x_of(i), 1), round(y_of(series[i]), 1),
-                        tooltip(name, steps[i - 1][0], _signed(series[i])),
-                        _marker_shape(style, x_of(i), y_of(series[i])))
-            for i in marked
-        )
-        lines.append(ChartLine(name, style % CHART_STYLES, path, markers, series[-1], _signed(series[-1]),
-                               _marker_shape(style, 14, 5)))
-    ticks = tuple(ChartTick(round(y_of(v), 1), _signed(v)) for v in range(low, high + 1, step))
-    sample = max(1, -(-count // FALLBACK_ROWS))
-    shown = sorted({*range(sample - 1, count, sample), count - 1})
-    rows = tuple((steps[i][0], tuple(_signed(values[n][i + 1]) for n in range(len(names)))) for i in shown)
-    return Chart(
-        names=tuple(names), lines=tuple(lines), ticks=ticks, zero=round(y_of(0), 1),
-        first_label=steps[0][0], last_label=steps[-1][0], last_x=round(x_of(count), 1), rows=rows,
-    )
-
-
-def session_steps(session: Session) -> list[tuple[int, dict]]:
-    """Each live hand's number and the running totals after it, in one query."""
-    return list(session.hands.live().in_order().values_list("number", "running_totals"))
-
-
-def season_steps(sessions: Iterable[Session]) -> list[tuple[Session, dict]]:
-    """Each session, oldest first, with every player's cumulative total after it (stored totals only)."""
-    running: dict[str, int] = defaultdict(int)
-    steps = []
-    for session in sorted(sessions, key=lambda s: (s.played_on, s.pk)):
-        for name, points in session.totals.items():
-            running[name] += points
-        steps.append((session, dict(running)))
-    return steps

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from scoring.settle import CURRENCY_SYMBOLS, currency_code, minor_unit
 
-from ..stats import in_seat_order
+from ..balance import in_seat_order
 
 register = template.Library()
 

@@ -30,7 +30,7 @@ from django.views.decorators.http import require_GET, require_POST
 from scoring.presets import get_preset
 from scoring.problems import InvalidInput
 
-from .. import reads, services, stats
+from .. import balance, charts, reads, services, stats
 from ..access import Access, access_for
 from ..forms import trump_label
 from ..models import Hand, Payment, Session
@@ -195,22 +195,22 @@ def _tooltip_session(name: str, label: str, points: str) -> str:
     return _("%(name)s after %(session)s: %(points)s") % {"name": name, "session": label, "points": points}
 
 
-def session_chart_of(session: Session, series: list[stats.SeriesPoint] | None = None) -> stats.Chart | None:
+def session_chart_of(session: Session, series: list[stats.SeriesPoint] | None = None) -> charts.Chart | None:
     """The running totals of every seat over the session's live hands (one query, or none
     when the statistics already read them)."""
     if series is None:
-        steps = [(str(number), totals) for number, totals in stats.session_steps(session)]
+        steps = [(str(number), totals) for number, totals in charts.session_steps(session)]
     else:
         steps = [(str(point.hand), point.totals) for point in series if point.session == session.pk]
-    return stats.score_chart(session.seats, steps, tooltip=_tooltip_hand)
+    return charts.score_chart(session.seats, steps, tooltip=_tooltip_hand)
 
 
-def season_chart(sessions: list[Session]) -> stats.Chart | None:
+def season_chart(sessions: list[Session]) -> charts.Chart | None:
     """Every player's cumulative total over the season's sessions, from their stored totals."""
-    steps = [(f"{session.played_on:%Y-%m-%d}", totals) for session, totals in stats.season_steps(sessions)]
+    steps = [(f"{session.played_on:%Y-%m-%d}", totals) for session, totals in charts.season_steps(sessions)]
     names = sorted({name for _, totals in steps for name in totals}, key=lambda n: (-steps[-1][1].get(n, 0), n)) \
         if steps else []
-    return stats.score_chart(names, steps, tooltip=_tooltip_session)
+    return charts.score_chart(names, steps, tooltip=_tooltip_session)
 
 
 @require_GET
@@ -275,7 +275,7 @@ def session_hands_csv(request: HttpRequest, token: str, pk: int) -> HttpResponse
 
 def payments_context(access: Access, session: Session) -> dict:
     """The settlement's transfers, each with what was marked as paid, and the payments to undo."""
-    owed = stats.session_payments(session)
+    owed = balance.session_payments(session)
     return {"access": access, "session": session, "settlement": owed.settlement, "unit": owed.settlement.unit,
             "rows": owed.rows, "payments": owed.payments}
 
@@ -341,6 +341,6 @@ def group_page_extras(access: Access, sessions: list[Session]) -> dict:
     """The season's chart and what is still owed across sessions, for the group page (one query)."""
     return {
         "season_chart": season_chart(sessions),
-        "balances": stats.group_balance(sessions, stats.standing_payments(sessions)),
+        "balances": balance.group_balance(sessions, balance.standing_payments(sessions)),
         "stats_url": reverse("group_stats", args=[access.token]),
     }

@@ -15,7 +15,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from mighty_ledger import reads, services, stats
+from mighty_ledger import balance, reads, services, stats
 from mighty_ledger.models import Payment
 from mighty_ledger.templatetags.money import amount_text, format_money, share_text
 from scoring.problems import InvalidInput
@@ -147,12 +147,12 @@ def test_unpaid_amounts_carry_across_sessions_and_payments_clear_them(db):
     second = play(SessionFactory(group=group, played_on=datetime.date(2026, 11, 20), **WON))
     services.payment_record(session=first, payer="Ed", payee="Cy", amount=Decimal(10300))
 
-    [balance] = stats.group_balance([first, second], stats.standing_payments([first, second]))
+    [owed] = balance.group_balance([first, second], balance.standing_payments([first, second]))
 
     # two evenings owed, one of Ed's payments made
-    assert (balance.unit, balance.currency) == (Payment.MONEY, "KRW")
-    assert balance.amounts == {"Cy": 2 * 25500 - 10300, "Ann": -13200, "Bo": -8600, "Di": -8600, "Ed": -10300}
-    assert {(t.frm, t.to, t.amount) for t in balance.transfers} == {
+    assert (owed.unit, owed.currency) == (Payment.MONEY, "KRW")
+    assert owed.amounts == {"Cy": 2 * 25500 - 10300, "Ann": -13200, "Bo": -8600, "Di": -8600, "Ed": -10300}
+    assert {(t.frm, t.to, t.amount) for t in owed.transfers} == {
         ("Ann", "Cy", 13200), ("Bo", "Cy", 8600), ("Di", "Cy", 8600), ("Ed", "Cy", 10300),
     }
 
@@ -162,7 +162,7 @@ def test_points_and_money_are_never_added_together_in_the_balance(db):
     money = play(SessionFactory(group=group, **WON))
     points = play(SessionFactory(group=group))
 
-    balances = stats.group_balance([money, points], [])
+    balances = balance.group_balance([money, points], [])
 
     assert [(b.unit, b.currency) for b in balances] == [(Payment.MONEY, "KRW"), (Payment.POINTS, "")]
     assert balances[1].amounts["Cy"] == 255
@@ -207,6 +207,6 @@ def test_won_written_as_a_symbol_or_a_code_is_one_balance(db):
     by_code = play(SessionFactory(group=group, **WON))
     by_symbol = play(SessionFactory(group=group, stake_per_point=Decimal(100), currency="원"))
 
-    [balance] = stats.group_balance([by_code, by_symbol], [])
+    [owed] = balance.group_balance([by_code, by_symbol], [])
 
-    assert (balance.currency, balance.amounts["Cy"]) == ("KRW", 2 * 25500)
+    assert (owed.currency, owed.amounts["Cy"]) == ("KRW", 2 * 25500)
