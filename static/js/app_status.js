@@ -3,7 +3,9 @@
 // - Registers the service worker (static/js/sw.js, served at /sw.js). A new version waits
 //   until the player taps "Reload" beside "update available".
 // - The status line (templates/partials/app_status.html) tells the truth: online / offline,
-//   a page shown as kept ("offline, as of 21:14"), hands waiting, saving…, all saved.
+//   a page shown as kept ("offline, as of 21:14"), hands waiting, saving…, all saved;
+//   "online and live" while the live stream is open (live.js's live:open / live:closed).
+//   A kept page is replaced by the real one once the server answers again.
 // - Asks for the outbox to be sent on page load, when the phone is online again, and when
 //   the page is seen again; the service worker sends it (or this page, without one).
 // - On a scoreboard, the hands waiting for this session are rows at the end, marked
