@@ -10,6 +10,10 @@ with that group's minimum, as its description says.
 Two sets the page names are not presets: 서울과학고's 57-card 6마 puts an 11 in each
 suit, a card no code here can name, and "호응을 얻지 못해 두어지지 않는다" (nobody plays
 it); 아주대 마이티 (§6.12) is only said to exist.
+
+One module because it is one source read section by section: each preset
+sits beside the lines it quotes, in the page's order, so a reader checks a
+set against §6 from top to bottom.
 """
 
 from ..systems import Preset, merge
