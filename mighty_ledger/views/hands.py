@@ -1,0 +1,227 @@
+"""Entering, previewing, showing, editing, deleting, restoring and reverting a hand or an event.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from scoring.problems import InvalidInput
+
+from .. import reads, services
+from ..forms import EventForm, HandForm
+from ..models import Hand, Revision, Session
+from ..request_keys import ALREADY_SAVED, form_key, once_per_form_key
+from .conditional import conditional as _conditional
+from .in_progress import ask_first, record_hand, saved_meanwhile
+from .links import board_url, edit_access, view_access
+
+
+def _hand_form(session: Session, data=None, **kwargs) -> HandForm:
+    return HandForm(data, seats=session.seats, system=reads.system_of(session), **kwargs)
+
+
+def _new_hand_initial(session: Session, form: HandForm, declarer: str | None = None) -> dict:
+    """The dealer from the table flow, the declarer tapped on the board, and the last hand's call."""
+    last = reads.last_hand(session)
+    state = reads.next_state(session, last)
+    initial = {"dealer": state.dealer, "sitting_out": list(state.sitting_out)}
+    if declarer in session.seats:
+        initial["declarer"] = declarer
+    if last is not None and last.kind == Hand.SCORED:
+        initial |= form.remembered_call(last.entry)
+    return initial
+
+
+def _preview(form: HandForm, session: Session) -> dict | None:
+    """Score the form's hand without saving; problems go beside their fields."""
+    if not form.is_valid():
+        return None
+    try:
+        return services.hand_preview(session=session, entry=form.entry())
+    except InvalidInput as error:
+        form.add_problems(error.problems)
+        return None
+
+
+def _render_hand_form(request, access, session, form, *, hand=None, preview=None, stale=None):
+    return render(request, "table/hand_form.html", {
+        "access": access, "session": session, "form": form, "hand": hand,
+        "preview": preview, "stale": stale,
+    })
+
+
+@require_http_methods(["GET", "POST"])
+@once_per_form_key
+def hand_new(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    access = edit_access(token, pk)
+    session = access.session(pk)
+    if request.method == "GET":
+        form = _hand_form(session)
+        form.initial = _new_hand_initial(session, form, request.GET.get("declarer"))
+        form.initial["seen_hand_count"] = session.hand_count  # another phone saving first is asked about
+        return _render_hand_form(request, access, session, form)
+    form = _hand_form(session, request.POST)
+    if form.is_valid():
+        meanwhile = saved_meanwhile(session, form)
+        if meanwhile is not None:
+            return ask_first(request, "table/hand_form.html", {"access": access, "session": session, "hand": None,
+                                                               "preview": None, "stale": None}, form, meanwhile)
+        try:
+            # the form's one-time key is the hand's too: the outbox may send the same hand by the API
+            record_hand(session=session, form=form, idempotency_key=form_key(request), by=access.actor())
+        except InvalidInput as error:
+            form.add_problems(error.problems)
+        except services.IdempotencyConflict:
+            form.add_error(None, ALREADY_SAVED)
+        else:
+            return redirect(board_url(access, session))
+    return _render_hand_form(request, access, session, form)
+
+
+@require_POST
+def hand_preview(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    """The live preview: every seat's payment, the explanation, and each problem beside its field."""
+    access = edit_access(token, pk)
+    session = access.session(pk)
+    form = _hand_form(session, request.POST)
+    preview = _preview(form, session)
+    if request.htmx:
+        # while the hand is half entered, say what is still missing instead of flagging empty fields
+        missing = []
+        for name, errors in list(form.errors.as_data().items()):
+            if name in form.fields and all(error.code == "required" for error in errors):
+                missing.append(str(form.fields[name].label))
+                del form.errors[name]
+        return render(request, "partials/hand_preview.html",
+                      {"form": form, "preview": preview, "missing": missing, "oob": True})
+    return _render_hand_form(request, access, session, form, preview=preview)
+
+
+@require_http_methods(["GET", "POST"])
+@once_per_form_key
+def event_new(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    access = edit_access(token, pk)
+    session = access.session(pk)
+    system = reads.system_of(session)
+    if request.method == "POST":
+        form = EventForm(request.POST, seats=session.seats, system=system)
+        if form.is_valid():
+            try:
+                services.hand_record(
+                    session=session, entry=form.entry(), kind=form.cleaned_data["kind"],
+                    idempotency_key=form_key(request), by=access.actor(),
+                )
+            except InvalidInput as error:
+                form.add_problems(error.problems)
+            except services.IdempotencyConflict:
+                form.add_error(None, ALREADY_SAVED)
+            else:
+                return redirect(board_url(access, session))
+    else:
+        state = reads.next_state(session)
+        kind = request.GET.get("kind") if request.GET.get("kind") in ("deal_miss", "all_pass") else "deal_miss"
+        form = EventForm(initial={"kind": kind, "dealer": state.dealer}, seats=session.seats, system=system)
+    return render(request, "table/event_form.html", {"access": access, "session": session, "form": form})
+
+
+@require_GET
+def hand_detail(request: HttpRequest, token: str, pk: int, number: int) -> HttpResponse:
+    access = view_access(token, pk)
+    session = access.session(pk)
+
+    def page() -> HttpResponse:
+        view = reads.hand_view(access.hand(session, number))
+        return render(request, "table/hand_detail.html", {
+            "access": access, "session": session, "hand": view.hand,
+            "explanation": view.explanation, "transfers": view.transfers,
+        })
+
+    return _conditional(request, reads.session_stamp(session, access.right), page)
+
+
+@require_http_methods(["GET", "POST"])
+def hand_edit(request: HttpRequest, token: str, pk: int, number: int) -> HttpResponse:
+    access = edit_access(token, pk)
+    session = access.session(pk)
+    hand = access.hand(session, number)
+    system = reads.system_of(session)
+    scored = hand.kind == Hand.SCORED
+    if request.method == "GET":
+        if scored:
+            form = _hand_form(session, initial=HandForm.initial_from(hand.entry, hand.version))
+            return _render_hand_form(request, access, session, form, hand=hand)
+        initial = {**hand.entry, "kind": hand.kind, "version": hand.version}
+        form = EventForm(initial=initial, seats=session.seats, system=system)
+        return render(request, "table/event_form.html",
+                      {"access": access, "session": session, "form": form, "hand": hand})
+    if scored:
+        form = _hand_form(session, request.POST)
+    else:
+        form = EventForm(request.POST, seats=session.seats, system=system)
+    stale = None
+    if form.is_valid():
+        try:
+            services.hand_amend(hand=hand, entry=form.entry(), version=form.cleaned_data["version"] or 0,
+                                by=access.actor())
+        except InvalidInput as error:
+            form.add_problems(error.problems)
+        except services.StaleVersion as error:
+            # someone else saved this hand first: show theirs, keep ours, never overwrite silently
+            stale = error.hand
+            data = request.POST.copy()
+            data["version"] = stale.version
+            form = _hand_form(session, data) if scored else EventForm(data, seats=session.seats, system=system)
+            form.is_valid()
+        else:
+            messages.success(request, _("Hand %(number)s was changed.") % {"number": hand.number})
+            return redirect(board_url(access, session))
+    if scored:
+        return _render_hand_form(request, access, session, form, hand=hand, stale=stale)
+    return render(request, "table/event_form.html",
+                  {"access": access, "session": session, "form": form, "hand": hand, "stale": stale})
+
+
+@require_POST
+def hand_delete(request: HttpRequest, token: str, pk: int, number: int) -> HttpResponse:
+    access = edit_access(token, pk)
+    session = access.session(pk)
+    hand = services.hand_delete(hand=access.hand(session, number), by=access.actor())
+    # the message carries an Undo (base.html): the hand is back with one tap
+    messages.success(request, _("Hand %(number)s was deleted.") % {"number": hand.number},
+                     extra_tags=f"undo-hand-{hand.number}")
+    return redirect(board_url(access, session))
+
+
+@require_POST
+def hand_revert(request: HttpRequest, token: str, pk: int, number: int, revision: int) -> HttpResponse:
+    """Undo an edit from the history: the hand as it was before that change, saved as a new edit."""
+    access = edit_access(token, pk)
+    session = access.session(pk)
+    hand = access.hand(session, number)
+    # the revision is looked up through the hand the link reaches, so no URL reaches another group's
+    change = Revision.objects.filter(pk=revision, hand=hand, action=Revision.AMENDED).first()
+    if change is None or not (change.before or {}).get("entry"):
+        return HttpResponse(status=404)
+    try:
+        services.hand_amend(hand=hand, entry=change.before["entry"], version=hand.version, by=access.actor())
+    except (InvalidInput, services.StaleVersion):
+        messages.error(request, _("Hand %(number)s could not be put back: it changed meanwhile, or the rules "
+                                  "now refuse it.") % {"number": hand.number})
+    else:
+        messages.success(request, _("Hand %(number)s is back as it was before that change.")
+                         % {"number": hand.number})
+    return redirect("session_history", token, session.pk)
+
+
+@require_POST
+def hand_restore(request: HttpRequest, token: str, pk: int, number: int) -> HttpResponse:
+    access = edit_access(token, pk)
+    session = access.session(pk)
+    services.hand_restore(hand=access.hand(session, number), by=access.actor())
+    if request.POST.get("next") == "board":  # the Undo beside "Hand 3 was deleted."
+        return redirect(board_url(access, session))
+    return redirect("hand_detail", token, session.pk, number)
