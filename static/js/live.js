@@ -128,6 +128,8 @@
     source.addEventListener("hello", function (event) {
       var hello = JSON.parse(event.data);
       hellos += 1;
+      // the status line (app_status.js) says "online and live" while a stream is open
+      document.dispatchEvent(new CustomEvent("live:open"));
       if (hello.revision !== undefined ? newer(hello.revision) : hellos > 1) {
         // a session page compares revisions; the group page, which has none, asks again after a gap
         refresh();
@@ -138,6 +140,7 @@
       if (change.what === "resync" || newer(change.revision)) { refresh(); }
     });
     source.addEventListener("error", function () {
+      document.dispatchEvent(new CustomEvent("live:closed"));
       // a dropped connection is retried by the browser itself; a refused one (404, 503) is closed
       if (source.readyState === EventSource.CLOSED && reopenTimer === null) {
         reopenTimer = window.setTimeout(function () { reopenTimer = null; listen(); }, REOPEN_MS);
