@@ -22,7 +22,9 @@ bind = os.environ.get("BIND", "127.0.0.1:8000")
 # gunicorn's rule of thumb: 2 x cores + 1 sync workers; a hand is a few ms of
 # CPU and a few queries, so workers mostly wait on PostgreSQL
 workers = int(os.environ.get("WEB_CONCURRENCY", 2 * multiprocessing.cpu_count() + 1))
-if workers > 1 and not os.environ.get("REDIS_URL"):
+# off only where nothing is counted (a benchmark, a server behind a proxy that limits)
+rate_limited = os.environ.get("RATE_LIMITS_ENABLED", "true").strip().lower() not in ("0", "false", "no", "off")
+if workers > 1 and rate_limited and not os.environ.get("REDIS_URL"):
     raise SystemExit(
         f"make serve would start {workers} workers, and without REDIS_URL each would count the rate "
         "limits on its own. Set REDIS_URL=redis://host:6379/0 (the counts every worker shares), "

@@ -72,16 +72,19 @@ def test_postgresql_prepares_statements_unless_a_pooler_forbids_it(switch, optio
     assert shown.stdout.strip() == options
 
 
-@pytest.mark.parametrize(("workers", "redis", "refused"), [
-    pytest.param("5", "", True, id="five-workers-without-redis-refused"),
-    pytest.param("5", "redis://127.0.0.1:6379/0", False, id="five-workers-sharing-redis"),
-    pytest.param("1", "", False, id="one-worker-counts-alone-correctly"),
+@pytest.mark.parametrize(("workers", "redis", "limits", "refused"), [
+    pytest.param("5", "", "", True, id="five-workers-without-redis-refused"),
+    pytest.param("5", "redis://127.0.0.1:6379/0", "", False, id="five-workers-sharing-redis"),
+    pytest.param("1", "", "", False, id="one-worker-counts-alone-correctly"),
+    pytest.param("5", "", "false", False, id="five-workers-counting-nothing"),
 ])
-def test_several_workers_need_redis_so_the_rate_limits_are_the_real_ones(workers, redis, refused):
+def test_several_workers_need_redis_so_the_rate_limits_are_the_real_ones(workers, redis, limits, refused):
     # issue 12 point 12: five workers with per-process counts allowed about five times the limit
     env = {"DATABASE_URL": "postgres://ledger@db.internal:5432/ledger", "WEB_CONCURRENCY": workers}
     if redis:
         env["REDIS_URL"] = redis
+    if limits:
+        env["RATE_LIMITS_ENABLED"] = limits
 
     started = run(["gunicorn.conf.py"], **env)
 
