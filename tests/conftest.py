@@ -22,3 +22,15 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.django_db)
         if item.get_closest_marker("postgres_only") and not on_postgres:
             item.add_marker(pytest.mark.skip(reason="needs PostgreSQL (set DATABASE_URL)"))
+
+
+@pytest.fixture(autouse=True)
+def _a_fresh_cache():
+    """Each test starts with an empty cache. A test's rows are rolled back and their ids
+    used again by the next test, so cached fragments and counts keyed by a session's id
+    and revision would otherwise outlive the rows they describe (ids are never reused in
+    a real database)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield

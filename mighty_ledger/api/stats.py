@@ -149,9 +149,13 @@ class StatsView(LinkView):
             raise Http404("No such session in this group.")
         return Response(stats_json(stats.stats_of(sessions)))
 
-    @staticmethod
-    def _filters(params) -> stats.Filters:
-        problems = []
+    FILTERS = ("session", "since", "system")
+
+    @classmethod
+    def _filters(cls, params) -> stats.Filters:
+        # a misspelt filter would otherwise answer the whole season as if asked for it
+        problems = [Problem(name or "?", "unknown_parameter", f"The statistics take no filter called {name!r}: "
+                            "session, since or system.") for name in params if name not in cls.FILTERS]
         session_id = since = None
         raw = params.get("session")
         if raw is not None:

@@ -132,3 +132,13 @@ def test_the_schema_documents_the_statistics_and_the_payments(client):
     assert set(player) >= PLAYER_FIELDS
     parameters = {p["name"] for p in schema["paths"]["/api/v1/stats"]["get"]["parameters"]}
     assert {"session", "since", "system"} <= parameters
+
+
+def test_a_filter_the_statistics_do_not_take_is_refused_not_ignored(db):
+    from tests.api.conftest import Api, assert_error_shape
+    from tests.factories import SessionFactory
+
+    edit = Api(SessionFactory().group.edit_token)
+
+    errors = assert_error_shape(edit.get("/api/v1/stats", sesion="1"), 400, "unknown_parameter")
+    assert errors[0]["field"] == "sesion"
