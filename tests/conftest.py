@@ -33,4 +33,3 @@ def _a_fresh_cache():
     from django.core.cache import cache
 
     cache.clear()
-    yield
