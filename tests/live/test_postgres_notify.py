@@ -49,7 +49,7 @@ OTHER_PROCESS = textwrap.dedent("""
 
 
 @pytest.fixture(autouse=True)
-def _postgres_only(db):
+def _postgres_only(transactional_db):
     if connection.vendor != "postgresql":
         pytest.skip("NOTIFY is PostgreSQL's: run with DATABASE_URL=postgres://…")
     if broker_choice()[0] != "postgres":
