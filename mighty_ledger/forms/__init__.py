@@ -17,11 +17,13 @@ from .labels import (
     add_problems,
     card_label,
     engine_words,
+    set_aside_missing,
     trump_label,
 )
 from .sessions import SessionStartForm
 
 __all__ = [
     "CALL_LABELS", "CALL_ROLES", "TRUMP_CHOICES", "CardChoice", "EventForm", "GroupCreateForm", "HandForm",
-    "PlayerAddForm", "SessionStartForm", "add_problems", "card_label", "engine_words", "trump_label",
+    "PlayerAddForm", "SessionStartForm", "add_problems", "card_label", "engine_words", "set_aside_missing",
+    "trump_label",
 ]

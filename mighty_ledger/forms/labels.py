@@ -66,3 +66,14 @@ def add_problems(form: forms.Form, problems: list[Problem], table: list[tuple[st
     for problem in problems:
         name = problem_field(problem.field, table)
         form.add_error(name if name in form.fields else None, engine_words(problem.message))
+
+
+def set_aside_missing(form: forms.Form) -> list[str]:
+    """While a form is half filled (a live preview), the labels of the fields still empty, taken
+    out of its errors: the player is told what is missing instead of seeing every blank flagged."""
+    missing = []
+    for name, errors in list(form.errors.as_data().items()):
+        if name in form.fields and all(error.code == "required" for error in errors):
+            missing.append(str(form.fields[name].label))
+            del form.errors[name]
+    return missing

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from scoring.problems import InvalidInput
 
 from .. import reads, services
-from ..forms import EventForm, HandForm
+from ..forms import EventForm, HandForm, set_aside_missing
 from ..models import Hand, Revision, Session
 from ..request_keys import ALREADY_SAVED, form_key, once_per_form_key
 from .conditional import conditional as _conditional
@@ -90,12 +90,7 @@ def hand_preview(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     form = _hand_form(session, request.POST)
     preview = _preview(form, session)
     if request.htmx:
-        # while the hand is half entered, say what is still missing instead of flagging empty fields
-        missing = []
-        for name, errors in list(form.errors.as_data().items()):
-            if name in form.fields and all(error.code == "required" for error in errors):
-                missing.append(str(form.fields[name].label))
-                del form.errors[name]
+        missing = set_aside_missing(form)
         return render(request, "partials/hand_preview.html",
                       {"form": form, "preview": preview, "missing": missing, "oob": True})
     return _render_hand_form(request, access, session, form, preview=preview)

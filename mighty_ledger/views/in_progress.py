@@ -22,7 +22,7 @@ from scoring.problems import InvalidInput
 
 from .. import reads, services
 from ..access import Access, access_for
-from ..forms import HandForm
+from ..forms import HandForm, set_aside_missing
 from ..models import Contract, Hand, Session
 
 # what only the last trick tells: the contract form leaves these to the hand form
@@ -183,12 +183,7 @@ def contract_preview(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     form = _contract_form(session, request.POST)
     outlook = _outlook(form, session)
     if request.htmx:
-        # while the contract is half entered, say what is still missing instead of flagging empty fields
-        missing = []
-        for name, errors in list(form.errors.as_data().items()):
-            if name in form.fields and all(error.code == "required" for error in errors):
-                missing.append(str(form.fields[name].label))
-                del form.errors[name]
+        missing = set_aside_missing(form)
         return render(request, "partials/in_progress_outlook.html",
                       {"form": form, "outlook": outlook, "missing": missing, "preview": True, "oob": True})
     return _render_contract_form(request, access, session, form, outlook=outlook)
