@@ -33,3 +33,27 @@ def _a_fresh_cache():
     from django.core.cache import cache
 
     cache.clear()
+
+
+@pytest.fixture
+def keep_test_connection():
+    """For requests sent through the WSGI app (schemathesis), as Django's test client does: a
+    request's end must not close the test's connection (its transaction is rolled back at the end)."""
+    from django.core import signals
+    from django.db import close_old_connections
+
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    yield
+    signals.request_started.connect(close_old_connections)
+    signals.request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def edit_token(db):
+    """A group with a session (id unknown to a request generator) and a hand, so authorised calls go deep."""
+    from tests.factories import HandFactory, SessionFactory
+
+    session = SessionFactory()
+    HandFactory(session=session)
+    return session.group.edit_token

@@ -10,9 +10,7 @@ import os
 import pytest
 import schemathesis
 import yaml
-from django.core import signals
 from django.core.wsgi import get_wsgi_application
-from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import (
     content_type_conformance,
@@ -20,8 +18,6 @@ from schemathesis.checks import (
     response_schema_conformance,
     status_code_conformance,
 )
-
-from tests.factories import HandFactory, SessionFactory
 
 
 def test_the_schema_is_openapi_3_and_lists_every_endpoint(client):
@@ -54,25 +50,6 @@ def test_the_docs_page_uses_local_static_files_not_a_cdn(client):
 
 # Loaded once at collection, through the WSGI app: no server, no network.
 schema = schemathesis.openapi.from_wsgi("/api/schema/", get_wsgi_application())
-
-
-@pytest.fixture
-def keep_test_connection():
-    # As Django's test client does: a request's end must not close the test's connection
-    # (its transaction is rolled back when the test ends).
-    signals.request_started.disconnect(close_old_connections)
-    signals.request_finished.disconnect(close_old_connections)
-    yield
-    signals.request_started.connect(close_old_connections)
-    signals.request_finished.connect(close_old_connections)
-
-
-@pytest.fixture
-def edit_token(db):
-    """A group with a session (id unknown to the generator) and a hand, so authorised calls go deep."""
-    session = SessionFactory()
-    HandFactory(session=session)
-    return session.group.edit_token
 
 
 @pytest.mark.django_db

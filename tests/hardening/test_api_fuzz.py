@@ -14,13 +14,9 @@ import os
 
 import pytest
 import schemathesis
-from django.core import signals
 from django.core.wsgi import get_wsgi_application
-from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 from schemathesis.config import SchemathesisConfig
-
-from tests.factories import HandFactory, SessionFactory
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "20"))
 # CI runs the same examples every time, so a red run is a change's, never the dice's; the longer
@@ -47,24 +43,6 @@ checks.negative_data_rejection.enabled = false
 """)
 
 schema = schemathesis.openapi.from_wsgi("/api/schema/", get_wsgi_application(), config=CONFIG)
-
-
-@pytest.fixture
-def keep_test_connection():
-    # as Django's test client does: the end of a request must not close the test's connection
-    signals.request_started.disconnect(close_old_connections)
-    signals.request_finished.disconnect(close_old_connections)
-    yield
-    signals.request_started.connect(close_old_connections)
-    signals.request_finished.connect(close_old_connections)
-
-
-@pytest.fixture
-def edit_token(db):
-    """A group with a session and a hand, so authorised calls reach the services."""
-    session = SessionFactory()
-    HandFactory(session=session)
-    return session.group.edit_token
 
 
 @pytest.mark.django_db
