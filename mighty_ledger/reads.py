@@ -109,7 +109,9 @@ def session_settlement(session: Session, *, per_hand: bool = True) -> SessionSet
         hands = [HandSettlement(number, kind, payments, hand_transfers(payments))
                  for number, kind, payments in rows]
     stakes = stakes_of(session)
-    return SessionSettlement(settle_session(session.totals, stakes), session.currency, stakes, hands)
+    # in seat order, as the table sits: the stored totals come back in whatever order the database keeps
+    totals = {seat: session.totals[seat] for seat in session.seats if seat in session.totals}
+    return SessionSettlement(settle_session(totals, stakes), session.currency, stakes, hands)
 
 
 # --- the scoreboard ----------------------------------------------------------------

@@ -93,3 +93,11 @@ def test_pages_and_api_show_the_same_evening(db, client, stakes):
         assert api["chips"] is None
     for transfer in settlement.settling_transfers:
         assert f"{transfer.frm} pays {transfer.to}" in text
+
+
+def test_the_settlement_lists_the_players_in_seat_order(db, client):
+    token, session_id, _ = evening(db, {"stake_per_point": "100", "currency": "KRW"}, [MADE_15_DIAMONDS])
+
+    settlement = client.get(reverse("session_settle", args=[token, session_id])).context["settlement"]
+
+    assert list(settlement.totals)[: len(SEATS)] == SEATS
