@@ -65,6 +65,17 @@ def _wait_until_up(port: int, server: subprocess.Popen, seconds: float = 60) -> 
     raise RuntimeError("gunicorn did not answer in time")
 
 
+def _stop(server: subprocess.Popen | None) -> None:
+    """Stop a server this benchmark started: SIGTERM, then kill after 30 s."""
+    if server is not None and server.poll() is None:
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
 def _burst(port: int, path: str, bodies: list[tuple[dict, str | None]], expect: int) -> tuple[float, list[float]]:
     """Every client sends PER_CLIENT requests; (requests per second, latencies)."""
 
@@ -155,12 +166,6 @@ def run() -> list[str]:
             f"p99 {statistics.median(_p(f[0][1], 0.99) for f in figures) * 1e3:.1f} ms)",
         ]
     finally:
-        if server is not None and server.poll() is None:
-            server.send_signal(signal.SIGTERM)
-            try:
-                server.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+        _stop(server)
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         admin.close()

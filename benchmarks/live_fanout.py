@@ -25,7 +25,6 @@ import json
 import multiprocessing
 import os
 import secrets
-import signal
 import statistics
 import subprocess
 import sys
@@ -34,7 +33,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from .api_load import ADMIN_URL, HAND, SEATS, _free_port, _p, _request, _wait_until_up
+from .api_load import ADMIN_URL, HAND, SEATS, _free_port, _p, _request, _stop, _wait_until_up
 
 ROOT = Path(__file__).resolve().parent.parent
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/15")
@@ -102,16 +101,6 @@ def _rss_kb(pid: int) -> int:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
     raise RuntimeError("no VmRSS")
-
-
-def _stop(server: subprocess.Popen | None) -> None:
-    if server is not None and server.poll() is None:
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
 
 
 def _burst(port: int, targets: list[tuple[str, str]]) -> float:
