@@ -26,19 +26,29 @@ class Comparison:
         )
 
 
-def per_call(work: Callable[[], object], calls: int) -> float:
-    start = time.thread_time()
+def per_call(work: Callable[[], object], calls: int, before: Callable[[], object] | None = None) -> float:
+    """CPU time per call of ``work``; ``before`` runs ahead of each call, untimed."""
+    if before is None:
+        start = time.thread_time()
+        for _ in range(calls):
+            work()
+        return (time.thread_time() - start) / calls
+    spent = 0.0
     for _ in range(calls):
+        before()
+        start = time.thread_time()
         work()
-    return (time.thread_time() - start) / calls
+        spent += time.thread_time() - start
+    return spent / calls
 
 
 def compare(name: str, ours: Callable[[], object], baseline: Callable[[], object], *,
-            rounds: int = 7, calls: int = 200) -> Comparison:
+            rounds: int = 7, calls: int = 200, before_ours: Callable[[], object] | None = None,
+            before_baseline: Callable[[], object] | None = None) -> Comparison:
     ours_times, base_times, ratios = [], [], []
     for _ in range(rounds):
-        a = per_call(ours, calls)
-        b = per_call(baseline, calls)
+        a = per_call(ours, calls, before_ours)
+        b = per_call(baseline, calls, before_baseline)
         ours_times.append(a)
         base_times.append(b)
         ratios.append(a / b if b else float("inf"))

@@ -92,6 +92,9 @@ class Session(models.Model):
     hand_count = models.PositiveIntegerField(default=0)
     # bumped by every write to the session's hands: pages cached under it never go stale
     revision = models.PositiveIntegerField(default=0)
+    # bumped when hands already recorded are rewritten (an edit, delete or restore replays the
+    # hands after it); appending a hand leaves it, so statistics counted so far still stand
+    replays = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now)
     deleted_at = models.DateTimeField(null=True, blank=True)
 

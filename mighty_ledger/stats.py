@@ -8,8 +8,9 @@ result (made; the doubles it applied, among them the run and the back run) and
 the payments (pot shares and deal-miss fines included, so a player's points
 here are exactly the session's totals). Nothing is scored again. Two queries
 whatever the number of hands: the group's sessions, then their live hands.
-Each session's counts add up with the others' (``Counts``), so a page counts
-only the sessions whose hands changed since it last looked.
+Counts add up (``Counts``): sessions into a season, and a session's first hands
+with the hands after them, so the pages count each hand once
+(mighty_ledger/kept_counts.py).
 
 Payments marked at the table are money changing hands after the game: they
 never enter the statistics, only the group's balance (mighty_ledger/balance.py).
@@ -24,10 +25,12 @@ from __future__ import annotations
 import dataclasses
 import datetime
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from itertools import combinations
+
+from django.db.models import Q
 
 from scoring.settle import money_by_currency
 
@@ -256,8 +259,8 @@ class _Tally:
 
 @dataclass
 class Counts:
-    """What one pass over hands counted. Counts of sessions add up, so each session is counted once
-    per revision of its hands and a season is the sum of its sessions (views/stats.py caches them)."""
+    """What one pass over hands counted. Counts add up: a season's are the sum of its sessions', a
+    session's the sum of its hands' (mighty_ledger/kept_counts.py keeps them and adds new hands)."""
 
     tallies: dict[str, _Tally] = field(default_factory=dict)
     pairs: dict[tuple[str, str], list[int]] = field(default_factory=dict)  # hands together, made
@@ -265,6 +268,7 @@ class Counts:
     series: list[SeriesPoint] = field(default_factory=list)
     hands: int = 0
     events: int = 0
+    last_hand: int = 0  # the highest hand number counted (mighty_ledger/kept_counts.py goes on from it)
 
     def tally(self, name: str) -> _Tally:
         if name not in self.tallies:
@@ -282,6 +286,7 @@ class Counts:
         self.series.extend(other.series)
         self.hands += other.hands
         self.events += other.events
+        self.last_hand = max(self.last_hand, other.last_hand)
 
 
 def session_money(session: Session) -> SessionSettlement:
@@ -304,16 +309,37 @@ def stats_of(sessions: Sequence[Session]) -> Stats:
     return stats_from_counts(sessions, [counted[session.pk] for session in sessions])
 
 
-def count_sessions(sessions: Sequence[Session], *, series: bool = True) -> dict[int, Counts]:
+def series_of(sessions: Sequence[Session]) -> tuple[SeriesPoint, ...]:
+    """The running totals after each live hand of these sessions, in order: one query, of the
+    running totals only (what the counts leave out)."""
+    hands = (
+        Hand.objects.live()
+        .filter(session_id__in=[session.pk for session in sessions])
+        .order_by("session_id", "number")
+        .values_list("session_id", "number", "running_totals")
+    )
+    order = {session.pk: i for i, session in enumerate(sessions)}
+    points = [SeriesPoint(session_id, number, totals) for session_id, number, totals in hands]
+    # sessions in the order asked (oldest first), which is not the order of their ids
+    return tuple(sorted(points, key=lambda point: order[point.session]))
+
+
+def count_sessions(sessions: Sequence[Session], *, series: bool = True,
+                   after: Mapping[int, int] | None = None) -> dict[int, Counts]:
     """Each session's counts, from one query for the live hands of them all (``series``: with the
-    running totals after each hand, which a chart of the session draws)."""
+    running totals after each hand, which a chart of the session draws). ``after`` maps a session
+    to the last hand number already counted: only the hands after it are counted."""
     if not sessions:
         return {}
+    after = after or {}
+    which = Q(session_id__in=[session.pk for session in sessions if session.pk not in after])
+    for session_id, number in after.items():
+        which |= Q(session_id=session_id, number__gt=number)
     # of the engine's result only what is counted: its explanation and transfers are most of its size
     columns = ["session_id", "number", "kind", "entry", "result__made", "result__doubles", "payments"]
     hands = (
         Hand.objects.live()
-        .filter(session_id__in=[session.pk for session in sessions])
+        .filter(which)
         .order_by("session_id", "number")
         .values_list(*columns, *(["running_totals"] if series else []))
     )
@@ -332,6 +358,7 @@ def count_hands(sessions: Sequence[Session], hands: Iterable[tuple]) -> dict[int
 
     for session_id, number, kind, entry, made, doubles, payments, *running_totals in hands:
         counts = counted[session_id]
+        counts.last_hand = max(counts.last_hand, number)
         if running_totals:
             counts.series.append(SeriesPoint(session_id, number, running_totals[0]))
         for seat, amount in payments.items():

@@ -21,7 +21,7 @@ from rest_framework.response import Response
 from scoring.presets import get_preset
 from scoring.problems import InvalidInput, Problem
 
-from .. import services, stats
+from .. import kept_counts, services, stats
 from ..models import Payment, Session
 from .base import READ_ERRORS, SESSION_ID, WRITE_ERRORS, LinkView
 
@@ -147,7 +147,7 @@ class StatsView(LinkView):
         sessions = list(filters.sessions(self.access.group))
         if filters.session_id is not None and not sessions:
             raise Http404("No such session in this group.")
-        return Response(stats_json(stats.stats_of(sessions)))
+        return Response(stats_json(kept_counts.stats_for(sessions, series=True)))
 
     FILTERS = ("session", "since", "system")
 

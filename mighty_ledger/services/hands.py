@@ -161,7 +161,10 @@ def hand_ledger_entry(hand: Hand) -> LedgerEntry:
 
 
 def _replay(session: Session) -> None:
-    """Recompute every live hand's payments, running totals and pot, in order."""
+    """Recompute every live hand's payments, running totals and pot, in order.
+
+    The hands already recorded may change here, so the session's ``replays`` moves on:
+    statistics counted hand by hand (mighty_ledger/kept_counts.py) count it again."""
     hands = list(session.hands.live().in_order())
     steps = replay(session.seats, (hand_ledger_entry(hand) for hand in hands))
     changed = []
@@ -173,7 +176,8 @@ def _replay(session: Session) -> None:
     session.totals = steps[-1].totals if steps else dict.fromkeys(session.seats, 0)
     session.pot = steps[-1].pot if steps else 0
     session.revision += 1
-    session.save(update_fields=["totals", "pot", "revision"])
+    session.replays += 1
+    session.save(update_fields=["totals", "pot", "revision", "replays"])
 
 
 def hand_snapshot(hand: Hand) -> dict:

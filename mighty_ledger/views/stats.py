@@ -1,12 +1,13 @@
 """The group's record and the evening's story: statistics, player pages, charts, sharing, payments.
 
 Every view reaches its objects through the link (``access_for``), reads through
-``mighty_ledger.stats`` or ``mighty_ledger.reads`` and renders; payments go
-through the services. Like the scoreboard, a page a phone already holds is
-answered 304 (views/conditional.py). Each session's counts are kept in the
-cache under its revision, so a page costs the link's query and one small query
-for the sessions, whatever the number of hands; any write to a session's hands
-moves its revision and the next page counts that session again, and only it.
+``mighty_ledger.stats`` (its counts kept by ``mighty_ledger.kept_counts``) or
+``mighty_ledger.reads`` and renders; payments go through the services. Like the
+scoreboard, a page a phone already holds is answered 304 (views/conditional.py),
+and the statistics page's body is a template fragment cached under every
+session's revision: a page seen before costs the link's query and one small
+query for the sessions, whatever the number of hands. After a hand only that
+hand is read and counted (kept_counts.py), and the body drawn again.
 """
 
 from __future__ import annotations
@@ -17,12 +18,12 @@ import hashlib
 from decimal import Decimal, InvalidOperation
 
 from django.contrib import messages
-from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.http import content_disposition_header
+from django.utils.functional import SimpleLazyObject
+from django.utils.http import content_disposition_header, urlencode
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -30,16 +31,13 @@ from django.views.decorators.http import require_GET, require_POST
 from scoring.presets import get_preset
 from scoring.problems import InvalidInput
 
-from .. import balance, charts, reads, services, stats
+from .. import balance, charts, kept_counts, reads, services, stats
 from ..access import Access, access_for
 from ..forms import trump_label
 from ..models import Hand, Payment, Session
 from ..request_keys import once_per_form_key
 from .conditional import conditional
 from .rules import preset_name
-
-STATS_CACHE_SECONDS = 24 * 3600  # keyed by the sessions' revisions, so this only bounds memory
-
 
 # --- filters ---------------------------------------------------------------------------------
 
@@ -79,55 +77,25 @@ def _group_sessions(access: Access) -> list[Session]:
 
 def _stamp(sessions: list[Session]) -> str:
     """What a statistics page shows: the sessions it counts, each at its revision."""
-    return ";".join(_session_stamp(s) for s in sessions)
+    return ";".join(f"{s.pk}.{s.created_at.timestamp()}.{s.revision}" for s in sessions)
 
 
-def _session_stamp(session: Session) -> str:
-    return f"{session.pk}.{session.created_at.timestamp()}.{session.revision}"
-
-
-def counts_key(session: Session) -> str:
-    """Where a session's counts are cached: a new revision of its hands is a new key."""
-    return "stats-counts:" + hashlib.sha256(_session_stamp(session).encode()).hexdigest()
-
-
-def stats_key(sessions: list[Session]) -> str:
-    """Where the figures of a selection of sessions are cached: any new revision is a new key."""
-    return "stats:" + hashlib.sha256(_stamp(sessions).encode()).hexdigest()
-
-
-def cached_stats(sessions: list[Session]) -> stats.Stats:
-    """The statistics of these sessions, each session counted once per revision of its hands.
-
-    The figures of the whole selection are kept too, so a page seen before costs
-    one cache read. After a hand is recorded only its session is counted again
-    (one query for every session not in the cache, none when all are); the season
-    is the sum of the sessions' counts. The running totals hand by hand are not kept: a session's
-    chart reads them in one query, a season's is drawn from the sessions' stored totals.
-    """
-    whole = stats_key(sessions)
-    record = cache.get(whole)
-    if record is not None:
-        return record
-    keys = {session.pk: counts_key(session) for session in sessions}
-    found = cache.get_many(list(keys.values()))
-    # without the running totals hand by hand: a session's chart reads them itself, in one query
-    counted = stats.count_sessions([session for session in sessions if keys[session.pk] not in found],
-                                   series=False)
-    if counted:
-        cache.set_many({keys[pk]: counts for pk, counts in counted.items()}, STATS_CACHE_SECONDS)
-    record = stats.stats_from_counts(sessions, [found.get(keys[s.pk]) or counted[s.pk] for s in sessions])
-    cache.set(whole, record, STATS_CACHE_SECONDS)
-    return record
+def _query(period: str, system: str) -> str:
+    """The filters as the page's own links carry them: only what was understood, never what was typed."""
+    return urlencode({key: value for key, value in (("period", period), ("system", system))
+                      if value and value != "all"})
 
 
 def _filter_context(sessions, period, system) -> dict:
+    """The filters' choices, and what the page's cached body is keyed by besides the link and language:
+    every session of the group at its revision (the choices list them all) and the filters chosen."""
     systems = sorted({s.preset for s in sessions})
     choices = [("all", _("All time")), ("30d", _("Last 30 days"))] + [
         (f"s{s.pk}", f"{s.played_on:%Y-%m-%d}" + (f" · {s.title}" if s.title else "")) for s in sessions[::-1]
     ]
     return {
-        "period_choices": choices, "period": period, "system": system,
+        "period_choices": choices, "period": period, "system": system, "query": _query(period, system),
+        "stamp": hashlib.sha256(_stamp(sessions).encode()).hexdigest(),
         "trumps": [trump_label(trump) for trump in stats.TRUMPS],
         "systems": [(slug, preset_name(get_preset(slug))) for slug in systems],
     }
@@ -145,16 +113,15 @@ def group_stats(request: HttpRequest, token: str) -> HttpResponse:
     selected = _selected(sessions, filters)
 
     def page() -> HttpResponse:
-        record = cached_stats(selected)
-        # one session: its hands one by one; several: the season, session by session
+        # counted and drawn only when the page's body is not cached for this state (table/stats.html)
         if filters.session_id is not None and selected:
-            chart, chart_kind = session_chart_of(selected[0]), "hands"
+            # one session: its hands one by one; several: the season, session by session
+            chart, chart_kind = SimpleLazyObject(lambda: session_chart_of(selected[0])), "hands"
         else:
-            chart, chart_kind = season_chart(selected), "season"
+            chart, chart_kind = SimpleLazyObject(lambda: season_chart(selected)), "season"
         return render(request, "table/stats.html", {
-            "access": access, "group": access.group, "stats": record,
-            "chart": chart, "chart_kind": chart_kind, "query": request.GET.urlencode(),
-            **_filter_context(sessions, period, system),
+            "access": access, "group": access.group, "stats": SimpleLazyObject(lambda: kept_counts.stats_for(selected)),
+            "chart": chart, "chart_kind": chart_kind, **_filter_context(sessions, period, system),
         })
 
     return conditional(request, f"stats|{access.right}|{_stamp(sessions)}", page)
@@ -171,13 +138,11 @@ def player_page(request: HttpRequest, token: str, name: str) -> HttpResponse:
     selected = _selected(sessions, filters)
 
     def page() -> HttpResponse:
-        record = cached_stats(selected)
-        player = record.player(name)
+        record = kept_counts.stats_for(selected)
         best, worst = stats.best_and_worst_friend(record, name)
         return render(request, "table/player.html", {
-            "access": access, "group": access.group, "name": name, "player": player,
-            "pairs": record.pairs_of(name), "best_friend": best, "worst_friend": worst,
-            "stats": record, "query": request.GET.urlencode(),
+            "access": access, "group": access.group, "name": name, "player": record.player(name),
+            "pairs": record.pairs_of(name), "best_friend": best, "worst_friend": worst, "stats": record,
             **_filter_context(sessions, period, system),
         })
 
