@@ -77,11 +77,12 @@ def access_for(token: str, *, session_id: int | None = None, include_deleted: bo
     if not token or len(token) > TOKEN_MAX_LENGTH or "\x00" in token:
         raise Http404("Unknown link.")
     if session_id is not None and _is_row_id(session_id) and not include_deleted:
-        session = (
+        # at most one row (the primary key): no ordering to compile or sort by
+        session = next(iter(
             Session.objects.live().select_related("group")
             .filter(_by_link(token, "group__"), group__deleted_at__isnull=True, pk=session_id)
-            .first()
-        )
+            .order_by()[:1]
+        ), None)
         if session is not None:
             return _access(session.group, token, session)
     groups = Group.objects.all() if include_deleted else Group.objects.live()

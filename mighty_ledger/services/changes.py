@@ -87,7 +87,7 @@ def revision_row(*, subject, action, by: Actor, group=None, session=None, hand=N
 
 
 def revise(**change) -> None:
-    # edits, deletes and restores: off the hand-recording path, so the ORM writes it
+    # a new hand's revision is written with the hand (services/appending.py)
     revision_row(**change).save(force_insert=True)
 
 

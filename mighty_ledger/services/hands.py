@@ -18,6 +18,7 @@ from scoring.problems import InvalidInput, Problem
 from scoring.words import as_message
 
 from ..models import Hand, Revision, Session
+from .appending import append_hand
 from .changes import (
     SYSTEM,
     Actor,
@@ -28,6 +29,7 @@ from .changes import (
     invalid,
     locked,
     revise,
+    revision_row,
 )
 from .groups import name_normalised
 
@@ -236,17 +238,12 @@ def hand_record(
         read_at = current.revision
         current.hand_count, current.totals, current.pot = hand.number, step.totals, step.pot
         current.revision += 1
-        with transaction.atomic():
-            # compare-and-swap: the session moves on only from the revision the hand was scored against
-            moved = Session.objects.live().filter(pk=current.pk, revision=read_at).update(
-                hand_count=current.hand_count, totals=current.totals, pot=current.pot, revision=current.revision,
-            )
-            if not moved:
-                return None
-            hand.save(force_insert=True)
-            revise(session=current, hand=hand, subject="hand", action=Revision.CREATED, by=by,
-                    after=hand_snapshot(hand))
-            announce(current, "hand_recorded")
+        created = revision_row(session=current, hand=hand, subject="hand", action=Revision.CREATED, by=by,
+                               after=hand_snapshot(hand))
+        # compare-and-swap: the session moves on only from the revision the hand was scored against
+        if not append_hand(current, read_at, hand, created):
+            return None
+        announce(current, "hand_recorded")
         return hand, True
 
     recorded = append(copy.copy(session))
