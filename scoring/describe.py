@@ -457,6 +457,15 @@ def option_words(path: str, value: object, system: System | None = None) -> Word
     return Words(template, **_used(template, params))
 
 
+def choice_words(path: str, choice: str, system: System | None = None) -> Words:
+    """One choice of an option as a control offers it: an item of a list option ("the holder of a
+    called card"), else the sentence the option would read with that choice."""
+    if path in LIST_ITEMS:
+        template = LIST_ITEMS[path][choice]
+        return Words(template, **_used(template, _numbers(system)))
+    return option_words(path, choice, system)
+
+
 def describe_option(path: str, value: object, system: System | None = None) -> str:
     """One English sentence for an option value (``option_words`` keeps it translatable)."""
     return str(option_words(path, value, system))

@@ -10,7 +10,7 @@ import typing
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from scoring.describe import OPTION_LABELS, option_label
+from scoring.describe import OPTION_LABELS, choice_words, option_label
 from scoring.presets import all_presets, get_preset
 from scoring.problems import InvalidInput, Problem
 from scoring.systems import System, merge
@@ -53,12 +53,14 @@ def _option_hint(path: str):
     return typing.get_type_hints(owner)[last], spec.metadata
 
 
-def _option_words(value: str) -> str:
-    return value.replace("_", " ")
+def _choices(path: str, choices, system: System | None) -> list[tuple[str, str]]:
+    # each choice in the engine's words, in the reader's language: never the option's raw value
+    return [(choice, engine_words(choice_words(path, choice, system))) for choice in choices]
 
 
-def option_field(path: str, value) -> forms.Field | None:
-    """A control for one option: a switch, a bounded number, a choice or a set of choices."""
+def option_field(path: str, value, system: System | None = None) -> forms.Field | None:
+    """A control for one option: a switch, a bounded number, a choice or a set of choices
+    (worded with ``system``'s own numbers when given)."""
     hint, bounds = _option_hint(path)
     label = engine_words(option_label(path))
     if isinstance(value, bool):
@@ -72,12 +74,11 @@ def option_field(path: str, value) -> forms.Field | None:
         choices = typing.get_args(typing.get_args(hint)[0])
         return forms.MultipleChoiceField(
             label=label, required=False, widget=forms.CheckboxSelectMultiple,
-            choices=[(choice, _option_words(choice)) for choice in choices],
+            choices=_choices(path, choices, system),
         )
     choices = typing.get_args(hint)
     if choices:
-        return forms.ChoiceField(label=label, required=False,
-                                 choices=[(choice, _option_words(choice)) for choice in choices])
+        return forms.ChoiceField(label=label, required=False, choices=_choices(path, choices, system))
     return None
 
 
@@ -138,7 +139,7 @@ class SessionStartForm(forms.Form):
                 continue
             try:
                 value = _option_value(system, path)
-                field = option_field(path, value)
+                field = option_field(path, value, system)
             except (AttributeError, StopIteration, KeyError, IndexError):
                 continue  # words for an option this engine does not have (yet)
             if field is None:

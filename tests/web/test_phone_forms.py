@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from mighty_ledger.forms import EventForm
+from mighty_ledger.forms.sessions import SessionStartForm, option_name
 from mighty_ledger.models import Group
-from scoring.presets import resolve_system
+from scoring.presets import all_presets, resolve_system
 
 SEATS = ["Ann", "Bo", "Cy", "Di", "Ed"]
 
@@ -171,3 +174,18 @@ def test_an_edit_is_undone_from_the_history(client, db):
     hand.refresh_from_db()
     assert hand.entry["points"] == MADE_15_DIAMONDS["points"]
     assert client.post(reverse("hand_revert", args=[session.group.view_token, session.pk, 1, change.pk])).status_code == 403
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_every_rule_choice_of_every_system_reads_as_words_in_the_readers_language(language):
+    for preset in all_presets():
+        with translation.override(language):
+            form = SessionStartForm(players=SEATS, initial={"preset": preset.slug})
+            labels = [(path, value, str(label)) for path in form.option_paths
+                      for value, label in getattr(form.fields[option_name(path)], "choices", [])]
+        assert form.options_for == preset.slug and labels
+        for path, value, label in labels:
+            # the engine's sentence for the choice, never its value with the underscores taken out
+            assert label not in (value, value.replace("_", " ")), (preset.slug, path, value)
+            if language == "ko":
+                assert any("가" <= letter <= "힣" for letter in label), (preset.slug, path, label)
