@@ -15,6 +15,7 @@ from scoring.problems import InvalidInput, Problem
 from ..models import Payment, Revision, Session
 from ..reads import stakes_of
 from .changes import SYSTEM, Actor, announce, invalid, locked, revise
+from .groups import name_normalised
 
 
 def payment_unit(session: Session) -> str:
@@ -48,6 +49,8 @@ def payment_record(*, session: Session, payer: str, payee: str, amount: Decimal,
 
     problems = []
     seats = session.seats
+    # as the seats were stored: "Ann " or a decomposed "Á" typed on another phone is the same player
+    payer, payee = name_normalised(str(payer)), name_normalised(str(payee))
     if payer not in seats:
         problems.append(Problem("payer", "unknown_seat", _("Say who paid: one of the seats.")))
     if payee not in seats:

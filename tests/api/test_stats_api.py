@@ -116,6 +116,13 @@ def test_a_payment_needs_the_edit_link_and_real_seats(evening):
     assert_error_shape(Api(evening.group.edit_token).post(url, {"from": "Ed", "to": "Cy", "amount": "-5"}), 400)
 
 
+def test_a_payer_typed_with_stray_spaces_is_the_seated_player(evening):
+    url = f"/api/v1/sessions/{evening.pk}/payments"
+    created = Api(evening.group.edit_token).post(url, {"from": " Ed ", "to": "Cy\t", "amount": "100"})
+    assert created.status_code == 201, created.content
+    assert (created.json()["from"], created.json()["to"]) == ("Ed", "Cy")
+
+
 def test_payments_never_change_the_statistics(evening, view):
     before = view.get("/api/v1/stats").json()
     services.payment_record(session=evening, payer="Ed", payee="Cy", amount=Decimal(10300))
