@@ -123,6 +123,12 @@ def test_a_payer_typed_with_stray_spaces_is_the_seated_player(evening):
     assert (created.json()["from"], created.json()["to"]) == ("Ed", "Cy")
 
 
+def test_a_name_with_doubled_inner_spaces_is_the_seated_player(db):
+    session = SessionFactory(seats=["Ann Lee", "Bo", "Cy", "Di", "Ed"])
+    payment = services.payment_record(session=session, payer="Ann  Lee", payee="Bo", amount=Decimal(3))
+    assert payment.payer == "Ann Lee"
+
+
 def test_payments_never_change_the_statistics(evening, view):
     before = view.get("/api/v1/stats").json()
     services.payment_record(session=evening, payer="Ed", payee="Cy", amount=Decimal(10300))
