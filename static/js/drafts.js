@@ -216,6 +216,8 @@
       boardUrl: action.replace(/hands\/new\/$/, ""),
       entryUrl: action.replace(/new\/$/, "entry/"),
       apiUrl: "/api/v1/sessions/" + newHand[2] + "/hands",
+      // opened from the hand in progress: saving completes it (mighty_ledger/views/in_progress.py)
+      inProgress: (form.elements.in_progress && form.elements.in_progress.value) || "",
       key: key,
       fields: fields(),
       summary: {

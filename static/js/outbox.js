@@ -88,22 +88,34 @@
       .then(verdict);
   }
 
+  function headers(item) {
+    return { "Content-Type": "application/json", Accept: "application/json", Authorization: "Bearer " + item.token };
+  }
+
+  function post(item, url, body) {
+    var sent = headers(item);
+    sent["Idempotency-Key"] = item.key;
+    return fetch(url, { method: "POST", credentials: "omit", headers: sent, body: JSON.stringify(body) }).then(verdict);
+  }
+
+  function complete(item) {
+    // a hand entered from the hand in progress completes it, as the form would have, at the version
+    // it has now; a retry cut off before its answer is recognised by its key even once it is completed,
+    // and a hand in progress another phone completed or threw in meanwhile refuses this one, with why
+    var url = "/api/v1/sessions/" + item.session + "/contracts/" + item.inProgress;
+    return fetch(url, { credentials: "omit", headers: headers(item) }).then(function (response) {
+      return response.ok ? response.json() : null;
+    }).then(function (contract) {
+      return post(item, url + "/complete", Object.assign({}, item.entry, { version: contract ? contract.version : 0 }));
+    });
+  }
+
   function send(item) {
     return entryOf(item).then(function (made) {
       if (!made.ok) { return made; }
       item.entry = made.body.entry; // kept: "copy" gives it, and a retry need not ask again
       return put(item).then(function () {
-        return fetch(item.apiUrl, {
-          method: "POST",
-          credentials: "omit",
-          headers: {
-            "Content-Type": "application/json",
-            Accept: "application/json",
-            Authorization: "Bearer " + item.token,
-            "Idempotency-Key": item.key,
-          },
-          body: JSON.stringify(item.entry),
-        }).then(verdict);
+        return item.inProgress ? complete(item) : post(item, item.apiUrl, item.entry);
       });
     });
   }

@@ -13,7 +13,8 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 
-from mighty_ledger.models import Hand
+from mighty_ledger import services
+from mighty_ledger.models import Contract, Hand
 from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
 
 from .steps import board_url, fill_hand, pick_number, screenshot, tap, totals_row
@@ -171,6 +172,36 @@ def test_hands_saved_offline_wait_then_are_recorded_once_each_in_order(page, liv
     # pagat example 1 then 2: +10 −5 +5 −5 −5, then −4 +2 −2 +2 +2
     assert totals_row(page) == ["6", "-3", "3", "-3", "-3"]
     expect(page.get_by_test_id("app-status")).not_to_contain_text("waiting")
+
+
+def test_a_hand_in_progress_finished_offline_is_completed_once_back_online(page, live_server):
+    session = SessionFactory()
+    bid = {key: MADE_15_DIAMONDS[key] for key in ("dealer", "declarer", "contract", "partner_call")}
+    contract, _ = services.contract_open(session=session, entry=bid)
+    open_as_app(page, board_url(live_server, session))
+    # the last trick: the hand form filled in from the contract, opened while there was signal
+    page.goto(f"{live_server.url}/g/{session.group.edit_token}/s/{session.pk}/playing/{contract.pk}/complete/")
+    expect(page.get_by_role("group", name="Declarer").get_by_label("Ann")).to_be_checked()
+
+    go_offline(page.context)
+    tap(page, "Partner", "Cy")
+    pick_number(page, "Points", 16)
+    page.get_by_test_id("save-hand").click()
+    expect(page.get_by_test_id("pending-hand")).to_have_count(1)
+    assert not Hand.objects.exists()
+
+    go_online(page.context)
+    outbox_replay(page)
+    expect(page.locator("#hand-1")).to_be_visible()
+    expect(page.get_by_test_id("pending-hand")).to_have_count(0)
+    outbox_replay(page)
+
+    contract.refresh_from_db()
+    hand = Hand.objects.get(session=session)
+    # the hand in progress is completed by this hand, not left playing beside a hand recorded on its own
+    assert contract.status == Contract.COMPLETED and contract.hand == hand
+    assert hand.entry["partners"] == ["Cy"] and hand.entry["points"] == 16
+    expect(page.get_by_test_id("in-progress")).not_to_contain_text("playing now")
 
 
 def test_a_hand_the_server_refuses_stays_with_its_words_until_fixed(page, live_server):
