@@ -24,6 +24,7 @@ from .. import reads, services
 from ..access import Access, access_for
 from ..forms import HandForm, set_aside_missing
 from ..models import Contract, Hand, Session
+from ..request_keys import once_per_form_key
 
 # what only the last trick tells: the contract form leaves these to the hand form
 RESULT_FIELDS = ("partners", "discards", "points_side", "points", "joker_holder")
@@ -147,6 +148,7 @@ def _render_contract_form(request, access, session, form, *, status: int = 200, 
 
 
 @require_http_methods(["GET", "POST"])
+@once_per_form_key
 def contract_new(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     """The auction is over: record the declarer, the contract and the partner call for every phone."""
     access, session = _edit(token, pk)

@@ -68,6 +68,18 @@ def test_the_event_form_sent_twice_records_one_deal_miss(client, session):
     assert Hand.objects.filter(session=session, kind=Hand.DEAL_MISS).count() == 1
 
 
+def test_the_contract_form_sent_twice_opens_one_hand_in_progress(client, session):
+    url = reverse("contract_new", args=[session.group.edit_token, session.pk])
+    bid = {key: MADE_15_DIAMONDS[key] for key in services.CONTRACT_FIELDS if key in MADE_15_DIAMONDS}
+    data = hand_form_data(bid) | {"seen_hand_count": 0, "request_key": key_on(client.get(url))}
+
+    first = client.post(url, data)
+    again = client.post(url, data)  # a double tap: not "another phone already has a hand in progress"
+
+    assert first.status_code == again.status_code == 302 and again["Location"] == first["Location"]
+    assert session.contracts.count() == 1
+
+
 def test_adding_a_player_twice_adds_one_and_says_nothing_about_a_duplicate(client, session):
     group = session.group
     key = key_on(client.get(reverse("group_page", args=[group.edit_token])))
