@@ -123,6 +123,12 @@ def test_every_main_page_passes_axe_and_fits_a_phone(browser, live_server, eveni
         expect(page.locator("#field-seats [role=alert]").first).to_be_visible()
         look(page, "session-new-problems", language, found)
 
+        # the rule controls unfolded: every choice is one of the engine's sentences, the longest text on the page
+        page.goto(live_server.url + main_pages(evening)["session-new"])
+        page.locator("details:has(.option-group) > summary").click()
+        expect(page.locator(".option-group").first).to_be_visible()
+        look(page, "session-new-rules", language, found)
+
         page.goto(live_server.url + "/")
         page.locator("#id_name").fill("Thursday")
         page.locator("#id_player_names").fill("Ann\n" + "B" * 60)
