@@ -140,6 +140,11 @@ class HandForm(forms.Form):
         return self.system.active_players < self.system.players
 
     @property
+    def dealer_sits_out(self) -> bool:
+        """The seat that deals sits the hand out: the ticked seat follows the dealer on the page."""
+        return dealer_sits_out(self.system)
+
+    @property
     def calls_one_card(self) -> bool:
         return self.system.called_cards == 1
 

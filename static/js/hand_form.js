@@ -75,6 +75,24 @@ function dealerLine() {
   if (dealer && name) name.textContent = dealer.value;
 }
 
+// where the seat that deals sits the hand out (pagat's six players, 변형 6마), the seat ticked as
+// sitting out moves with the dealer, so changing the dealer never leaves the old one ticked
+let dealerWas = form && (form.querySelector("input[name=dealer]:checked") || {}).value;
+
+function sittingOutFollowsDealer() {
+  const dealer = form.querySelector("input[name=dealer]:checked");
+  if (!("dealerSitsOut" in form.dataset) || !dealer) return;
+  for (const box of form.querySelectorAll("input[name=sitting_out]")) {
+    if (box.value === dealerWas) box.checked = false;
+    if (box.value === dealer.value) box.checked = true;
+  }
+  dealerWas = dealer.value;
+  const names = form.querySelector("[data-sitting-out-names]");
+  if (names) {
+    names.textContent = [...form.querySelectorAll("input[name=sitting_out]:checked")].map((box) => box.value).join(", ");
+  }
+}
+
 if (form) {
   for (const row of form.querySelectorAll("[data-picks-for]")) {
     for (const button of row.querySelectorAll("[data-value]")) button.hidden = false;
@@ -99,7 +117,10 @@ if (form) {
     for (const row of form.querySelectorAll("[data-picks-around]")) drawAround(row);
     for (const row of form.querySelectorAll("[data-picks-for]")) pressed(row);
     if (event.target.name === "contract_trump") roleCards();
-    if (event.target.name === "dealer") dealerLine();
+    if (event.target.name === "dealer") {
+      dealerLine();
+      sittingOutFollowsDealer();
+    }
     partnerQuestion();
   });
 }

@@ -159,3 +159,19 @@ def test_the_no_friend_call_hides_the_card_and_partner_pickers(page, live_server
     tap(page, "Partner call", "first trick")
     expect(page.get_by_role("group", name="Called card")).to_be_hidden()
     expect(page.get_by_role("group", name="Partner", exact=True)).to_be_visible()
+
+
+def test_where_the_dealer_sits_out_the_ticked_seat_follows_the_dealer(page, live_server):
+    # pagat's six players, rotation: the seat that deals takes no part in the hand
+    session = SessionFactory(seats=["Ann", "Bo", "Cy", "Di", "Ed", "Fay"], preset="pagat-6p-rotation")
+    page.goto(board_url(live_server, session))
+    page.get_by_role("link", name="Enter a hand").click()
+    page.locator("#dealer-fold > summary").click()
+    sitting_out = page.get_by_role("group", name="Sitting out", exact=True)
+    expect(sitting_out.get_by_label("Ann", exact=True)).to_be_checked()  # the first dealer
+
+    tap(page, "Dealer", "Cy")
+
+    expect(sitting_out.get_by_label("Cy", exact=True)).to_be_checked()
+    expect(sitting_out.get_by_label("Ann", exact=True)).not_to_be_checked()
+    expect(page.locator("#dealer-fold > summary")).to_contain_text("Sitting out: Cy")
