@@ -6,7 +6,7 @@ import json
 from collections import Counter
 
 from django import template
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 
 from scoring.settle import POT
@@ -66,6 +66,20 @@ def signed(value) -> str:
     if value is None:
         return ""
     return f"+{value}" if value > 0 else str(value).replace("-", "−")
+
+
+@register.simple_tag
+def seat_cells(hand, seats) -> str:
+    """A board row's cells, one per seat: the running total and, when the hand moved it, the payment.
+
+    Drawn here rather than by a loop in the template: fifty rows of five seats are most of the
+    nodes the board renders after each hand, and every phone at the table asks for it then."""
+    payments, totals = hand.payments or {}, hand.running_totals or {}
+    return format_html_join("", '<td class="num"><span class="total">{}</span>{}</td>', (
+        (points(totals.get(seat)),
+         format_html('<span class="paid">{}</span>', signed(payments[seat])) if payments.get(seat) else "")
+        for seat in seats
+    ))
 
 
 @register.filter
