@@ -137,11 +137,6 @@ def score_chart(names: Sequence[str], steps: Sequence[tuple[str, dict]], *, tool
     )
 
 
-def session_steps(session: Session) -> list[tuple[int, dict]]:
-    """Each live hand's number and the running totals after it, in one query."""
-    return list(session.hands.live().in_order().values_list("number", "running_totals"))
-
-
 def season_steps(sessions: Iterable[Session]) -> list[tuple[Session, dict]]:
     """Each session, oldest first, with every player's cumulative total after it (stored totals only)."""
     running: dict[str, int] = defaultdict(int)

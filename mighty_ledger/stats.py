@@ -6,8 +6,9 @@ figure comes from what the services stored with each hand, in one pass over
 the hands: the entry's roles (declarer, partners, sitting_out), the engine's
 result (made; the doubles it applied, among them the run and the back run) and
 the payments (pot shares and deal-miss fines included, so a player's points
-here are exactly the session's totals). Nothing is scored again. Two queries
-whatever the number of hands: the group's sessions, then their live hands.
+here are exactly the session's totals). Nothing is scored again. A few queries
+whatever the number of hands: the group's sessions, their live hands, and for
+the score over time the running totals after each hand.
 Counts add up (``Counts``): sessions into a season, and a session's first hands
 with the hands after them, so the pages count each hand once
 (mighty_ledger/kept_counts.py).
@@ -265,7 +266,6 @@ class Counts:
     tallies: dict[str, _Tally] = field(default_factory=dict)
     pairs: dict[tuple[str, str], list[int]] = field(default_factory=dict)  # hands together, made
     contracts: dict[tuple[int, str], list[int]] = field(default_factory=dict)  # bid, made
-    series: list[SeriesPoint] = field(default_factory=list)
     hands: int = 0
     events: int = 0
     last_hand: int = 0  # the highest hand number counted (mighty_ledger/kept_counts.py goes on from it)
@@ -283,7 +283,6 @@ class Counts:
                 pair = mine.setdefault(key, [0, 0])
                 pair[0] += n
                 pair[1] += m
-        self.series.extend(other.series)
         self.hands += other.hands
         self.events += other.events
         self.last_hand = max(self.last_hand, other.last_hand)
@@ -297,21 +296,22 @@ def session_money(session: Session) -> SessionSettlement:
 def group_stats(group: Group, filters: Filters = Filters()) -> Stats:
     """Every figure of the statistics page, for the hands the filters let through.
 
-    Two queries: the live sessions of the group the filters select, then their
-    live hands (roles, result and payments) in order.
+    Three queries: the live sessions of the group the filters select, their live
+    hands (roles, result and payments), and the running totals after each.
     """
     return stats_of(list(filters.sessions(group)))
 
 
 def stats_of(sessions: Sequence[Session]) -> Stats:
-    """The statistics of these sessions: one query for their live hands, in order."""
+    """The statistics of these sessions, every hand counted from scratch (the pages and the API keep
+    their counts: mighty_ledger/kept_counts.py)."""
     counted = count_sessions(sessions)
-    return stats_from_counts(sessions, [counted[session.pk] for session in sessions])
+    return stats_from_counts(sessions, [counted[session.pk] for session in sessions], series=series_of(sessions))
 
 
 def series_of(sessions: Sequence[Session]) -> tuple[SeriesPoint, ...]:
-    """The running totals after each live hand of these sessions, in order: one query, of the
-    running totals only (what the counts leave out)."""
+    """The running totals after each live hand of these sessions, in order, which the score over
+    time draws: one query, of the running totals only (the counts leave them out)."""
     hands = (
         Hand.objects.live()
         .filter(session_id__in=[session.pk for session in sessions])
@@ -324,11 +324,9 @@ def series_of(sessions: Sequence[Session]) -> tuple[SeriesPoint, ...]:
     return tuple(sorted(points, key=lambda point: order[point.session]))
 
 
-def count_sessions(sessions: Sequence[Session], *, series: bool = True,
-                   after: Mapping[int, int] | None = None) -> dict[int, Counts]:
-    """Each session's counts, from one query for the live hands of them all (``series``: with the
-    running totals after each hand, which a chart of the session draws). ``after`` maps a session
-    to the last hand number already counted: only the hands after it are counted."""
+def count_sessions(sessions: Sequence[Session], *, after: Mapping[int, int] | None = None) -> dict[int, Counts]:
+    """Each session's counts, from one query for the live hands of them all. ``after`` maps a
+    session to the last hand number already counted: only the hands after it are counted."""
     if not sessions:
         return {}
     after = after or {}
@@ -341,14 +339,14 @@ def count_sessions(sessions: Sequence[Session], *, series: bool = True,
         Hand.objects.live()
         .filter(which)
         .order_by("session_id", "number")
-        .values_list(*columns, *(["running_totals"] if series else []))
+        .values_list(*columns)
     )
     return count_hands(sessions, hands)
 
 
 def count_hands(sessions: Sequence[Session], hands: Iterable[tuple]) -> dict[int, Counts]:
     """One pass over stored hand rows: session, number, kind, entry, the result's made and doubles,
-    payments, and the running totals after the hand if the series is wanted."""
+    and payments."""
     counted: dict[int, Counts] = {}
     for session in sessions:
         counts = counted[session.pk] = Counts()
@@ -356,11 +354,9 @@ def count_hands(sessions: Sequence[Session], hands: Iterable[tuple]) -> dict[int
             counts.tally(seat)  # every seated player appears, even one who only sat out
     seats_of = {session.pk: session.seats for session in sessions}
 
-    for session_id, number, kind, entry, made, doubles, payments, *running_totals in hands:
+    for session_id, number, kind, entry, made, doubles, payments in hands:
         counts = counted[session_id]
         counts.last_hand = max(counts.last_hand, number)
-        if running_totals:
-            counts.series.append(SeriesPoint(session_id, number, running_totals[0]))
         for seat, amount in payments.items():
             tally = counts.tally(seat)
             tally.points += amount
@@ -419,8 +415,10 @@ def _record(cls, counter: Counter):
     return cls(**{name: counter[name] for name in (f.name for f in dataclasses.fields(cls))})
 
 
-def stats_from_counts(sessions: Sequence[Session], counts: Iterable[Counts]) -> Stats:
-    """The statistics of these sessions from their counts (each session's, in the sessions' order)."""
+def stats_from_counts(sessions: Sequence[Session], counts: Iterable[Counts],
+                      series: tuple[SeriesPoint, ...] = ()) -> Stats:
+    """The statistics of these sessions from their counts (each session's, in the sessions' order),
+    with the running totals hand by hand when they were read (``series_of``)."""
     total = Counts()
     for part in counts:
         total.add(part)
@@ -453,7 +451,7 @@ def stats_from_counts(sessions: Sequence[Session], counts: Iterable[Counts]) -> 
         contracts=tuple(sorted((ContractStats(level, trump, n, m)
                                 for (level, trump), (n, m) in total.contracts.items()),
                                key=lambda c: (c.points, TRUMPS.index(c.trump) if c.trump in TRUMPS else 9))),
-        series=tuple(total.series),
+        series=series,
         sessions=tuple(sessions),
         systems=tuple(sorted({session.preset for session in sessions})),
         hands=total.hands,

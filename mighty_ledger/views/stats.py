@@ -86,16 +86,16 @@ def _query(period: str, system: str) -> str:
                       if value and value != "all"})
 
 
-def _filter_context(sessions, period, system) -> dict:
+def _filter_context(sessions, period, system, stamp: str) -> dict:
     """The filters' choices, and what the page's cached body is keyed by besides the link and language:
-    every session of the group at its revision (the choices list them all) and the filters chosen."""
+    every session of the group at its revision (``stamp``: the choices list them all) and the filters."""
     systems = sorted({s.preset for s in sessions})
     choices = [("all", _("All time")), ("30d", _("Last 30 days"))] + [
         (f"s{s.pk}", f"{s.played_on:%Y-%m-%d}" + (f" · {s.title}" if s.title else "")) for s in sessions[::-1]
     ]
     return {
         "period_choices": choices, "period": period, "system": system, "query": _query(period, system),
-        "stamp": hashlib.sha256(_stamp(sessions).encode()).hexdigest(),
+        "stamp": hashlib.sha256(stamp.encode()).hexdigest(),
         "trumps": [trump_label(trump) for trump in stats.TRUMPS],
         "systems": [(slug, preset_name(get_preset(slug))) for slug in systems],
     }
@@ -111,6 +111,7 @@ def group_stats(request: HttpRequest, token: str) -> HttpResponse:
     sessions = _group_sessions(access)
     filters, period, system = _filters(request, sessions)
     selected = _selected(sessions, filters)
+    stamp = _stamp(sessions)
 
     def page() -> HttpResponse:
         # counted and drawn only when the page's body is not cached for this state (table/stats.html)
@@ -121,10 +122,10 @@ def group_stats(request: HttpRequest, token: str) -> HttpResponse:
             chart, chart_kind = SimpleLazyObject(lambda: season_chart(selected)), "season"
         return render(request, "table/stats.html", {
             "access": access, "group": access.group, "stats": SimpleLazyObject(lambda: kept_counts.stats_for(selected)),
-            "chart": chart, "chart_kind": chart_kind, **_filter_context(sessions, period, system),
+            "chart": chart, "chart_kind": chart_kind, **_filter_context(sessions, period, system, stamp),
         })
 
-    return conditional(request, f"stats|{access.right}|{_stamp(sessions)}", page)
+    return conditional(request, f"stats|{access.right}|{stamp}", page)
 
 
 @require_GET
@@ -136,6 +137,7 @@ def player_page(request: HttpRequest, token: str, name: str) -> HttpResponse:
     sessions = _group_sessions(access)
     filters, period, system = _filters(request, sessions)
     selected = _selected(sessions, filters)
+    stamp = _stamp(sessions)
 
     def page() -> HttpResponse:
         record = kept_counts.stats_for(selected)
@@ -143,10 +145,10 @@ def player_page(request: HttpRequest, token: str, name: str) -> HttpResponse:
         return render(request, "table/player.html", {
             "access": access, "group": access.group, "name": name, "player": record.player(name),
             "pairs": record.pairs_of(name), "best_friend": best, "worst_friend": worst, "stats": record,
-            **_filter_context(sessions, period, system),
+            **_filter_context(sessions, period, system, stamp),
         })
 
-    return conditional(request, f"player|{access.right}|{_stamp(sessions)}", page)
+    return conditional(request, f"player|{access.right}|{stamp}", page)
 
 
 # --- charts -----------------------------------------------------------------------------------------
@@ -160,13 +162,9 @@ def _tooltip_session(name: str, label: str, points: str) -> str:
     return _("%(name)s after %(session)s: %(points)s") % {"name": name, "session": label, "points": points}
 
 
-def session_chart_of(session: Session, series: list[stats.SeriesPoint] | None = None) -> charts.Chart | None:
-    """The running totals of every seat over the session's live hands (one query, or none
-    when the statistics already read them)."""
-    if series is None:
-        steps = [(str(number), totals) for number, totals in charts.session_steps(session)]
-    else:
-        steps = [(str(point.hand), point.totals) for point in series if point.session == session.pk]
+def session_chart_of(session: Session) -> charts.Chart | None:
+    """The running totals of every seat over the session's live hands (one query)."""
+    steps = [(str(point.hand), point.totals) for point in stats.series_of([session])]
     return charts.score_chart(session.seats, steps, tooltip=_tooltip_hand)
 
 
