@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -47,6 +49,19 @@ def _preview(form: HandForm, session: Session) -> dict | None:
         return None
 
 
+def _saved(form, save: Callable[[], object]) -> bool:
+    """Run ``save``; its refusals go on the form (the engine's beside their fields). True when saved."""
+    try:
+        save()
+    except InvalidInput as error:
+        form.add_problems(error.problems)
+    except services.IdempotencyConflict:
+        form.add_error(None, ALREADY_SAVED)
+    else:
+        return True
+    return False
+
+
 def _render_hand_form(request, access, session, form, *, hand=None, preview=None, stale=None):
     return render(request, "table/hand_form.html", {
         "access": access, "session": session, "form": form, "hand": hand,
@@ -70,14 +85,9 @@ def hand_new(request: HttpRequest, token: str, pk: int) -> HttpResponse:
         if meanwhile is not None:
             return ask_first(request, "table/hand_form.html", {"access": access, "session": session, "hand": None,
                                                                "preview": None, "stale": None}, form, meanwhile)
-        try:
-            # the form's one-time key is the hand's too: the outbox may send the same hand by the API
-            record_hand(session=session, form=form, idempotency_key=form_key(request), by=access.actor())
-        except InvalidInput as error:
-            form.add_problems(error.problems)
-        except services.IdempotencyConflict:
-            form.add_error(None, ALREADY_SAVED)
-        else:
+        # the form's one-time key is the hand's too: the outbox may send the same hand by the API
+        if _saved(form, lambda: record_hand(session=session, form=form, idempotency_key=form_key(request),
+                                            by=access.actor())):
             return redirect(board_url(access, session))
     return _render_hand_form(request, access, session, form)
 
@@ -104,18 +114,11 @@ def event_new(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     system = reads.system_of(session)
     if request.method == "POST":
         form = EventForm(request.POST, seats=session.seats, system=system)
-        if form.is_valid():
-            try:
-                services.hand_record(
-                    session=session, entry=form.entry(), kind=form.cleaned_data["kind"],
-                    idempotency_key=form_key(request), by=access.actor(),
-                )
-            except InvalidInput as error:
-                form.add_problems(error.problems)
-            except services.IdempotencyConflict:
-                form.add_error(None, ALREADY_SAVED)
-            else:
-                return redirect(board_url(access, session))
+        if form.is_valid() and _saved(form, lambda: services.hand_record(
+            session=session, entry=form.entry(), kind=form.cleaned_data["kind"],
+            idempotency_key=form_key(request), by=access.actor(),
+        )):
+            return redirect(board_url(access, session))
     else:
         state = reads.next_state(session)
         kind = request.GET.get("kind") if request.GET.get("kind") in ("deal_miss", "all_pass") else "deal_miss"
