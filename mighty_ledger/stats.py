@@ -53,16 +53,21 @@ class Filters:
     since: datetime.date | None = None
     system: str | None = None
 
-    def sessions(self, group: Group):
-        sessions = Session.objects.live().filter(group=group)
-        if self.session_id is not None:
-            sessions = sessions.filter(pk=self.session_id)
-        if self.since is not None:
-            sessions = sessions.filter(played_on__gte=self.since)
-        if self.system:
-            sessions = sessions.filter(preset=self.system)
-        # the frozen system's options are not needed here, and are the session's biggest column
-        return sessions.defer("system_options", "overrides").order_by("played_on", "id")
+    def selects(self, session: Session) -> bool:
+        return ((self.session_id is None or session.pk == self.session_id)
+                and (self.since is None or session.played_on >= self.since)
+                and (not self.system or session.preset == self.system))
+
+    def sessions(self, group: Group) -> list[Session]:
+        """The group's live sessions these filters select, oldest first."""
+        return [session for session in group_sessions(group) if self.selects(session)]
+
+
+def group_sessions(group: Group) -> list[Session]:
+    """Every live session of the group, oldest first, in one query (the filters choose among them)."""
+    # the frozen system's options are not needed here, and are the session's biggest column
+    return list(Session.objects.live().filter(group=group).defer("system_options", "overrides")
+                .order_by("played_on", "id"))
 
 
 # --- what is answered ---------------------------------------------------------------------
@@ -299,7 +304,7 @@ def group_stats(group: Group, filters: Filters = Filters()) -> Stats:
     Three queries: the live sessions of the group the filters select, their live
     hands (roles, result and payments), and the running totals after each.
     """
-    return stats_of(list(filters.sessions(group)))
+    return stats_of(filters.sessions(group))
 
 
 def stats_of(sessions: Sequence[Session]) -> Stats:

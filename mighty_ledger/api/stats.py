@@ -144,7 +144,7 @@ class StatsView(LinkView):
     )
     def get(self, request):
         filters = self._filters(request.query_params)
-        sessions = list(filters.sessions(self.access.group))
+        sessions = filters.sessions(self.access.group)
         if filters.session_id is not None and not sessions:
             raise Http404("No such session in this group.")
         return Response(stats_json(kept_counts.stats_for(sessions, series=True)))

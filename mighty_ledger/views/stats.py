@@ -58,23 +58,6 @@ def _filters(request: HttpRequest, sessions: list[Session]) -> tuple[stats.Filte
     return stats.Filters(session_id=session_id, since=since, system=system or None), period, system
 
 
-def _selected(sessions: list[Session], filters: stats.Filters) -> list[Session]:
-    return [
-        s for s in sessions
-        if (filters.session_id is None or s.pk == filters.session_id)
-        and (filters.since is None or s.played_on >= filters.since)
-        and (not filters.system or s.preset == filters.system)
-    ]
-
-
-def _group_sessions(access: Access) -> list[Session]:
-    # one query: every live session of the group, for the filters' choices and the cache key
-    return list(
-        Session.objects.live().filter(group=access.group)
-        .defer("system_options", "overrides").order_by("played_on", "id")
-    )
-
-
 def _stamp(sessions: list[Session]) -> str:
     """What a statistics page shows: the sessions it counts, each at its revision."""
     return ";".join(f"{s.pk}.{s.created_at.timestamp()}.{s.revision}" for s in sessions)
@@ -108,9 +91,10 @@ def _filter_context(sessions, period, system, stamp: str) -> dict:
 def group_stats(request: HttpRequest, token: str) -> HttpResponse:
     """The group's statistics table, the contracts, partnerships and the season's chart."""
     access = access_for(token)
-    sessions = _group_sessions(access)
+    # one query: every live session of the group, for the filters' choices and the cache key
+    sessions = stats.group_sessions(access.group)
     filters, period, system = _filters(request, sessions)
-    selected = _selected(sessions, filters)
+    selected = [session for session in sessions if filters.selects(session)]
     stamp = _stamp(sessions)
 
     def page() -> HttpResponse:
@@ -134,9 +118,10 @@ def player_page(request: HttpRequest, token: str, name: str) -> HttpResponse:
     access = access_for(token)
     if not access.group.players.filter(name=name).exists():
         raise Http404("No such player in this group.")
-    sessions = _group_sessions(access)
+    # one query: every live session of the group, for the filters' choices and the cache key
+    sessions = stats.group_sessions(access.group)
     filters, period, system = _filters(request, sessions)
-    selected = _selected(sessions, filters)
+    selected = [session for session in sessions if filters.selects(session)]
     stamp = _stamp(sessions)
 
     def page() -> HttpResponse:
