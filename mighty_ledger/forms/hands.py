@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django import forms
@@ -20,7 +21,7 @@ from scoring.cards import (
     suit_of,
 )
 from scoring.flow import dealer_sits_out
-from scoring.problems import Problem
+from scoring.problems import InvalidInput, Problem
 from scoring.systems import System
 
 from .labels import ALONE, CALL_LABELS, CALL_ROLES, TRUMP_CHOICES, add_problems, card_label
@@ -311,6 +312,17 @@ class HandForm(forms.Form):
             if role in CALL_ROLES and self.role_card(role, trump) == cards[0]:
                 return {"call_pick": role}
         return self.picked(cards)
+
+    def engine_answer(self, ask: Callable[[dict], dict]) -> dict | None:
+        """What the engine says of this form's hand (a preview, an outlook), or None when the form
+        is not filled in yet or the engine refuses the hand: its problems then go beside their fields."""
+        if not self.is_valid():
+            return None
+        try:
+            return ask(self.entry())
+        except InvalidInput as error:
+            self.add_problems(error.problems)
+            return None
 
     def add_problems(self, problems: list[Problem]) -> None:
         table = HAND_PROBLEM_FIELDS

@@ -38,17 +38,6 @@ def _new_hand_initial(session: Session, form: HandForm, declarer: str | None = N
     return initial
 
 
-def _preview(form: HandForm, session: Session) -> dict | None:
-    """Score the form's hand without saving; problems go beside their fields."""
-    if not form.is_valid():
-        return None
-    try:
-        return services.hand_preview(session=session, entry=form.entry())
-    except InvalidInput as error:
-        form.add_problems(error.problems)
-        return None
-
-
 def _saved(form, save: Callable[[], object]) -> bool:
     """Run ``save``; its refusals go on the form (the engine's beside their fields). True when saved."""
     try:
@@ -98,7 +87,8 @@ def hand_preview(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     access = edit_access(token, pk)
     session = access.session(pk)
     form = _hand_form(session, request.POST)
-    preview = _preview(form, session)
+    # scored without saving; problems go beside their fields
+    preview = form.engine_answer(lambda entry: services.hand_preview(session=session, entry=entry))
     if request.htmx:
         missing = set_aside_missing(form)
         return render(request, "partials/hand_preview.html",

@@ -132,16 +132,6 @@ def _contract_form(session: Session, data=None, **kwargs) -> ContractForm:
     return ContractForm(data, seats=session.seats, system=reads.system_of(session), **kwargs)
 
 
-def _outlook(form: ContractForm, session: Session) -> dict | None:
-    if not form.is_valid():
-        return None
-    try:
-        return services.contract_outlook(session=session, entry=form.entry())
-    except InvalidInput as error:
-        form.add_problems(error.problems)
-        return None
-
-
 def _render_contract_form(request, access, session, form, *, status: int = 200, **context) -> HttpResponse:
     return render(request, "table/contract_form.html",
                   {"access": access, "session": session, "form": form, **context}, status=status)
@@ -183,7 +173,7 @@ def contract_preview(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     """What each side would win or lose at each count, as the contract is tapped in."""
     access, session = _edit(token, pk)
     form = _contract_form(session, request.POST)
-    outlook = _outlook(form, session)
+    outlook = form.engine_answer(lambda entry: services.contract_outlook(session=session, entry=entry))
     if request.htmx:
         missing = set_aside_missing(form)
         return render(request, "partials/in_progress_outlook.html",
