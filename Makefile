@@ -45,6 +45,7 @@ serve: setup
 test: setup
 	$(VENV)/bin/ruff check .
 	bash scripts/ensure_browser.sh
+	bash scripts/ensure_proxies.sh
 	$(MAKE) --no-print-directory test-sqlite
 	$(MAKE) --no-print-directory test-postgres
 

@@ -5,7 +5,8 @@ the repository root and the cache is in memory. Production sets DEBUG=false and
 must then give SECRET_KEY and ALLOWED_HOSTS, or the server refuses to start.
 
 Variables: DEBUG, SECRET_KEY, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS, DATABASE_URL,
-DATABASE_PREPARED_STATEMENTS, REDIS_URL, SECURE_COOKIES, LOG_LEVEL; for HTTPS: SECURE_SSL_REDIRECT,
+DATABASE_PREPARED_STATEMENTS, REDIS_URL, SECURE_COOKIES, LOG_LEVEL, STATIC_ROOT,
+LIVE_HEARTBEAT_SECONDS; for HTTPS: SECURE_SSL_REDIRECT,
 SECURE_HSTS_SECONDS, SECURE_HSTS_INCLUDE_SUBDOMAINS, SECURE_HSTS_PRELOAD,
 SECURE_PROXY_SSL_HEADER; for rate limits: RATE_LIMITS_ENABLED, TRUSTED_PROXY,
 RATE_LIMIT_CALCULATORS_PER_MINUTE, RATE_LIMIT_GROUPS_PER_HOUR.
@@ -152,6 +153,9 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_b
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL")
+# seconds between an event stream's keep-alive lines: under the idle timeouts of proxies and
+# phone networks (often 30-60 s)
+LIVE_HEARTBEAT_SECONDS = float(env_str("LIVE_HEARTBEAT_SECONDS", "15"))
 if REDIS_URL:
     CACHES = {
         "default": {
@@ -185,7 +189,8 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# where collectstatic writes and whitenoise reads; a deployment may keep it outside the checkout
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

@@ -17,13 +17,13 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.db import close_old_connections
 from django.db.models import Q
 
 from ..models import Group, Session
 from .brokers import Broker, Watch, broker
 
-HEARTBEAT = 15.0  # seconds: under the idle timeouts of proxies and phone networks (often 30-60 s)
 LIFETIME = 600.0  # seconds before a stream ends and the browser reconnects (plus up to 10% jitter)
 RETRY_MS = 2000  # how long the browser waits before reconnecting after a stream ends
 HEADERS = {
@@ -125,10 +125,11 @@ async def events(stream: Stream, *, lifetime: float | None = None) -> AsyncItera
     """The stream's bytes: hello, then changes and heartbeats until its lifetime is up."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + (lifetime if lifetime is not None else LIFETIME * random.uniform(1.0, 1.1))
+    heartbeat = settings.LIVE_HEARTBEAT_SECONDS
     try:
         yield f"retry: {RETRY_MS}\n".encode() + sse("hello", stream.hello)
         while (left := deadline - loop.time()) > 0:
-            change = await stream.watch.next(min(HEARTBEAT, left))
+            change = await stream.watch.next(min(heartbeat, left))
             yield HEARTBEAT_LINE if change is None else sse("change", change.public())
     finally:
         stream.broker.unwatch(stream.watch)
