@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 PG_URL := postgres://postgres@127.0.0.1:5432/test
 PYTEST := $(PYTHON) -m pytest
 
-.PHONY: setup run serve test test-sqlite test-postgres bench lint messages clean
+.PHONY: setup run serve serve-streams test test-sqlite test-postgres bench lint messages clean
 
 # The venv is rebuilt whenever the dependencies in pyproject.toml change.
 $(STAMP): pyproject.toml
@@ -30,17 +30,26 @@ run: setup
 # The event streams run beside the workers under uvicorn on STREAM_BIND (default
 # 127.0.0.1:8001); the proxy sends /g/<token>/events/ and /g/<token>/s/<id>/events/
 # there (README: Live updates).
+# Each master has a control socket of its own (gunicorn.conf.py names it after its role
+# and address): two masters on gunicorn's one default socket would take it from each other.
 serve: setup
 	@$(PYTHON) gunicorn.conf.py
 	DEBUG=false $(PYTHON) manage.py check --deploy
 	DEBUG=false $(PYTHON) manage.py migrate --no-input
 	DEBUG=false $(PYTHON) manage.py check_presets
 	DEBUG=false $(PYTHON) manage.py collectstatic --no-input
-	DEBUG=false $(VENV)/bin/gunicorn -c gunicorn.conf.py -k uvicorn_worker.UvicornWorker \
-		--bind "$${STREAM_BIND:-127.0.0.1:8001}" --workers "$${STREAM_WORKERS:-1}" \
-		mighty_ledger.asgi:application & streams=$$!; \
+	$(STREAM_ENV) $(STREAM_SERVER) & streams=$$!; \
 	trap 'kill $$streams 2>/dev/null' EXIT INT TERM; \
 	DEBUG=false $(VENV)/bin/gunicorn -c gunicorn.conf.py mighty_ledger.wsgi
+
+# The stream server alone, exactly as serve starts it (tests/live/test_stream_server.py
+# starts it this way): uvicorn's worker with every link masked in its log.
+STREAM_ENV = DEBUG=false SERVE_ROLE=streams
+STREAM_SERVER = $(VENV)/bin/gunicorn -c gunicorn.conf.py -k mighty_ledger.live.worker.StreamWorker \
+	--bind "$${STREAM_BIND:-127.0.0.1:8001}" --workers "$${STREAM_WORKERS:-1}" mighty_ledger.asgi:application
+
+serve-streams:
+	$(STREAM_ENV) exec $(STREAM_SERVER)
 
 test: setup
 	$(VENV)/bin/ruff check .

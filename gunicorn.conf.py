@@ -11,6 +11,7 @@ would cost the database a write.
 
 import multiprocessing
 import os
+import re
 
 if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
     raise SystemExit(
@@ -19,6 +20,9 @@ if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql
     )
 
 bind = os.environ.get("BIND", "127.0.0.1:8000")
+# make serve starts two masters from this file: the sync workers, and the stream server
+# (SERVE_ROLE=streams, bound to STREAM_BIND on the command line)
+role = "streams" if os.environ.get("SERVE_ROLE") == "streams" else "web"
 # gunicorn's rule of thumb: 2 x cores + 1 sync workers; a hand is a few ms of
 # CPU and a few queries, so workers mostly wait on PostgreSQL
 workers = int(os.environ.get("WEB_CONCURRENCY", 2 * multiprocessing.cpu_count() + 1))
@@ -39,5 +43,13 @@ accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-") or None
 # every /g/<token>/ path, Referer and Authorization header is written with the token masked
 logger_class = "mighty_ledger.redact.MaskedAccessLogger"
 errorlog = "-"
+# gunicorn's control socket (gunicornc) defaults to one path per user: both masters would bind
+# it, and each take it over again when a worker restarts. One per master, named by what it serves.
+_address = os.environ.get("STREAM_BIND", "127.0.0.1:8001") if role == "streams" else bind
+_runtime = os.environ.get("XDG_RUNTIME_DIR", "")
+control_socket = os.path.join(
+    _runtime if _runtime and os.path.isdir(_runtime) else os.path.expanduser("~/.gunicorn"),
+    f"mighty-ledger-{role}-{re.sub(r'[^A-Za-z0-9.-]+', '_', _address)}.ctl",
+)
 # behind a proxy on the same machine only; widen with FORWARDED_ALLOW_IPS
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")

@@ -12,21 +12,30 @@ goes to Django unchanged. The URLs are still Django's (``session_events``,
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
 from contextlib import aclosing, suppress
 
+from django.db import InterfaceError, OperationalError
 from django.urls import Resolver404, resolve
 
+from ..middleware import DATABASE_RETRY_AFTER_SECONDS
 from .streams import HEADERS, Gone, events, open_group_stream, open_session_stream
 from .views import group_events, session_events
 
+logger = logging.getLogger(__name__)
+
 _HEADERS = [(name.lower().encode(), value.encode()) for name, value in HEADERS.items()]
 _SUFFIX = "/events/"
+_RETRY_AFTER = str(DATABASE_RETRY_AFTER_SECONDS).encode()
 
 
 def _opener(path: str):
     """The coroutine that opens the stream this path names, or None for any other path."""
     if not path.endswith(_SUFFIX):
         return None
+    if "\x00" in path:
+        return _no_such_link()  # PostgreSQL cannot even compare such text (as RequestGuardMiddleware)
     try:
         match = resolve(path)
     except Resolver404:
@@ -36,6 +45,10 @@ def _opener(path: str):
     if match.func is group_events:
         return open_group_stream(match.kwargs["token"])
     return None
+
+
+async def _no_such_link():
+    raise Gone
 
 
 def with_streams(django_application):
@@ -54,11 +67,19 @@ async def _serve(opening, receive, send) -> None:
     try:
         stream = await opening
     except Gone:
-        await _plain(send, 404, b"No such session for this link.")
+        await _refuse(send, 404, "not_found", "No such session for this link.")
         return
     except TimeoutError:
-        await _plain(send, 503, b"Live updates are not available; the page refreshes on its own.",
-                     [(b"retry-after", b"5")])
+        # the broker does not answer: the browser tries again, and the page polls meanwhile
+        await _refuse(send, 503, "live_unavailable",
+                      "Live updates are not available; the page refreshes on its own.")
+        return
+    except (OperationalError, InterfaceError) as error:
+        # PostgreSQL restarting: as the web workers answer (middleware.DatabaseOutageMiddleware);
+        # the pool thread's broken connection is dropped by its next close_old_connections
+        logger.warning("database unavailable, stream answered 503: %s", error)
+        await _refuse(send, 503, "database_unavailable",
+                      f"The ledger's database is not answering; try again in {DATABASE_RETRY_AFTER_SECONDS} seconds.")
         return
     this = asyncio.current_task()
     listener = asyncio.create_task(_cancel_on_disconnect(receive, this))
@@ -86,7 +107,11 @@ async def _cancel_on_disconnect(receive, task: asyncio.Task) -> None:
     task.cancel()
 
 
-async def _plain(send, status: int, body: bytes, headers: list | None = None) -> None:
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"text/plain; charset=utf-8"), *(headers or [])]})
+async def _refuse(send, status: int, code: str, message: str) -> None:
+    """A stream not opened, in the error shape the API uses; a 503 says when to try again."""
+    body = json.dumps({"errors": [{"field": "", "code": code, "message": message}]}).encode()
+    headers = [(b"content-type", b"application/json"), (b"cache-control", b"no-store")]
+    if status == 503:
+        headers.append((b"retry-after", _RETRY_AFTER))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

@@ -51,7 +51,8 @@ def sse(event: str, data: dict) -> bytes:
 
 
 def _link_ok(token: str) -> bool:
-    return bool(token) and len(token) <= 64
+    # PostgreSQL refuses to even compare text holding a NUL: no link has one
+    return bool(token) and len(token) <= 64 and "\x00" not in token
 
 
 def _row_id_ok(pk: int) -> bool:

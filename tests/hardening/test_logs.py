@@ -75,3 +75,26 @@ def test_gunicorn_is_configured_with_the_masking_logger(monkeypatch):
     config = runpy.run_path(str(Path(__file__).resolve().parents[2] / "gunicorn.conf.py"))
 
     assert config["logger_class"] == "mighty_ledger.redact.MaskedAccessLogger"
+
+
+def test_the_two_masters_of_make_serve_each_have_their_own_control_socket(monkeypatch):
+    # gunicorn's default is one socket per user, which the workers' and the streams' masters
+    # would take from each other
+    monkeypatch.setenv("DATABASE_URL", "postgres://ledger@db.internal:5432/ledger")
+    monkeypatch.setenv("WEB_CONCURRENCY", "1")
+    conf = str(Path(__file__).resolve().parents[2] / "gunicorn.conf.py")
+
+    monkeypatch.delenv("SERVE_ROLE", raising=False)
+    web = runpy.run_path(conf)["control_socket"]
+    monkeypatch.setenv("SERVE_ROLE", "streams")
+    streams = runpy.run_path(conf)["control_socket"]
+
+    assert web != streams
+    assert Path(web).name == "mighty-ledger-web-127.0.0.1_8000.ctl"
+    assert Path(streams).name == "mighty-ledger-streams-127.0.0.1_8001.ctl"
+
+
+def test_the_stream_server_runs_the_worker_that_masks_uvicorns_log():
+    makefile = (Path(__file__).resolve().parents[2] / "Makefile").read_text()
+    assert "-k mighty_ledger.live.worker.StreamWorker" in makefile
+    assert "uvicorn_worker.UvicornWorker" not in makefile

@@ -182,3 +182,28 @@ async def test_changes_on_the_wire_are_checked_before_anyone_hears_them():
     for junk in ["", "{}", "[1,2,3]", '["3", 1, 7, "x"]', '[true, 1, 7, "x"]', '[3, 1, -1, "x"]', "\xff"]:
         assert Change.decode(junk) is None
     await asyncio.sleep(0)
+
+
+@pytest.mark.parametrize("path", ["/g/\x00/events/", "/g/\x00/s/1/events/"])
+async def test_a_nul_in_a_streams_path_is_404_in_the_error_shape(open_stream, path):
+    stream = await open_stream(path)
+    assert stream.status == 404
+    assert b'"not_found"' in await stream.body()
+
+
+async def test_a_stream_opened_while_the_database_is_away_is_503_with_retry_after(open_stream, monkeypatch):
+    table, _ = await _seat_two_sessions()
+    from django.db import connections
+
+    await open_stream(_stream_path(table))  # the process's subscription is up (PostgreSQL: its LISTEN)
+    # the stream's check connects afresh on a pool thread: to a database that is not there
+    engine = connections.settings["default"]["ENGINE"]
+    if engine.endswith("sqlite3"):
+        monkeypatch.setitem(connections.settings["default"], "NAME", "/nonexistent/ledger.sqlite3")
+    else:
+        monkeypatch.setitem(connections.settings["default"], "PORT", "1")
+    stream = await open_stream(_stream_path(table))
+
+    assert stream.status == 503
+    assert int(stream.headers["retry-after"]) >= 1
+    assert b'"database_unavailable"' in await stream.body()
