@@ -9,6 +9,10 @@ One mechanism for both faces:
   (a fresh random ``request_key`` per form shown) and its view is wrapped in
   ``once_per_form_key``: the first post's redirect is kept, and a double tap, a
   resent post or five posts at once all land on what the first one created.
+- a form page shows its key in its address (``?key=``, static/js/form_key.js), so
+  the page that Back, a reload or a restored draft brings again asks the server
+  with the key it was saved with, and the hand, deal miss or contract forms answer
+  "this was saved as hand 8" instead of a fresh form carrying the old values.
 
 A key is claimed in its own committed statement before the write starts, so a
 duplicate that arrives while the first is still being processed sees it: the
@@ -29,6 +33,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from functools import wraps
 
+from django.contrib import messages
 from django.db import IntegrityError, models, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
@@ -45,6 +50,8 @@ FORM_WAIT_SECONDS = 5.0
 FORM_FIELD = "request_key"
 # the same key sent earlier with another hand (by the API, say): nothing is saved twice, nothing overwritten
 ALREADY_SAVED = _("This form was already saved with other values. Check the scoreboard, then open a new form.")
+# a page brought back (Back, a restored tab) and saved again: its first save stands, nothing is added
+ALREADY_SAVED_ONCE = _("This form was already saved: nothing was added. Open a new form for the next hand.")
 # what partials/request_key.html renders (token_urlsafe(16)); anything else is no key
 _FORM_KEY = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 
@@ -142,6 +149,12 @@ def form_key(request: HttpRequest) -> str | None:
     return key if _FORM_KEY.match(key) else None
 
 
+def shown_form_key(request: HttpRequest) -> str | None:
+    """The key a form page was opened with (``?key=``: Back, a reload, a restored draft), or None."""
+    key = request.GET.get("key", "") if request.method == "GET" else ""
+    return key if _FORM_KEY.match(key) else None
+
+
 def _form_fingerprint(request: HttpRequest) -> str:
     """What the form said: a repeat says the same; the same key with other values is a new post."""
     said = sorted((name, values) for name, values in request.POST.lists()
@@ -181,17 +194,38 @@ def _first_answer(request: HttpRequest, row: RequestKey) -> HttpResponse:
     return response
 
 
-def once_per_form_key(view):
+def _used(request: HttpRequest, key: str) -> RequestKey | None:
+    """The first post that saved with ``key`` on this form, if any."""
+    return RequestKey.objects.filter(scope=_form_scope(request), key=key, status__isnull=False).first()
+
+
+def once_per_form_key(view=None, *, saved_page=None):
     """Make a form's post happen once per ``request_key``: a repeat gets where the first one went.
 
     Only a post that saved (a redirect, or an htmx partial) keeps its key; a
     form shown again with its errors gives the key back, so fixing it and
-    saving works. The same key with other values is not a repeat: it is saved
-    as a post of its own (a page restored with an old key must not drop an entry).
+    saving works.
+
+    ``saved_page(request, key, *args, **kwargs)`` marks a form whose key is spent
+    once it saved (a hand, a deal miss, a contract: what a second copy would
+    double). Its page opened again with a used key (``?key=``) is what the
+    function answers ("saved as hand 8"), and a post with a used key lands where
+    the first one went, whatever it says: a page brought back by Back must not
+    save its hand twice. Without it, the same key with other values is a post of
+    its own (a group page restored with an old key still adds the next player).
     """
+    if view is None:
+        return lambda view: once_per_form_key(view, saved_page=saved_page)
 
     @wraps(view)
     def once(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        shown = shown_form_key(request)
+        if shown is not None and saved_page is not None:
+            answer = saved_page(request, shown, *args, **kwargs)
+            if answer is not None:
+                return answer
+        if shown is not None and saved_page is None and (row := _used(request, shown)) is not None:
+            return _first_answer(request, row)
         key = form_key(request)
         if key is None:
             return view(request, *args, **kwargs)
@@ -202,6 +236,9 @@ def once_per_form_key(view):
             response["Retry-After"] = "2"
             return response
         if held.replay:
+            if saved_page is not None:
+                messages.info(request, ALREADY_SAVED_ONCE)
+                return _first_answer(request, held.row)
             if held.row.fingerprint == fingerprint:
                 return _first_answer(request, held.row)
             return view(request, *args, **kwargs)

@@ -91,6 +91,8 @@ class HandForm(forms.Form):
     def __init__(self, *args, seats: list[str], system: System, **kwargs):
         super().__init__(*args, **kwargs)
         self.system = system
+        # what the last hand called ({"call_pick": "mighty"}): marked on the picker, never pre-set
+        self.suggested: dict = {}
         seat_choices = [(seat, seat) for seat in seats]
         for name in ("dealer", "declarer", "call_seat", "sitting_out"):
             self.fields[name].choices = seat_choices
@@ -98,7 +100,6 @@ class HandForm(forms.Form):
         for name in ("contract_points", "bid_points"):
             self.fields[name].widget.attrs.update({"min": system.min_bid, "max": top, "inputmode": "numeric"})
         self.fields["points"].widget.attrs.update({"max": system.total_points, "inputmode": "numeric"})
-        self.fields["contract_points"].initial = system.min_bid
         self.contract_values = list(range(system.min_bid, top + 1))
         self.fields["call_type"].choices = [(call, CALL_LABELS[call]) for call in system.partner_calls]
         cards = sorted(system.deck_cards.copies, key=card_sort_key)
@@ -109,7 +110,6 @@ class HandForm(forms.Form):
         if not system.deck_cards.holds(JOKER):
             roles.remove("joker")
         self.fields["call_pick"].choices = [(role, CALL_ROLES[role]) for role in roles] + list(SUIT_SIGNS.items())
-        self.fields["call_pick"].initial = roles[0] if roles else None
         ranks = {rank_of(card) for card in cards if card != JOKER}
         self.fields["call_rank"].choices = [(rank, rank) for rank in RANKS if rank in ranks]
         alone = [(ALONE, _("declarer alone"))]
@@ -117,7 +117,7 @@ class HandForm(forms.Form):
             self.fields["call_cards"].label = _("Called cards (two)")
             self.fields["partners"] = forms.MultipleChoiceField(
                 label=_("Partners"), choices=seat_choices + alone, widget=forms.CheckboxSelectMultiple,
-                required=False, help_text=_("Leave empty when the declarer played alone."),
+                required=False, help_text=_("Tap “declarer alone” when the declarer held the called cards or they were buried."),
             )
         else:
             self.fields["partners"] = forms.ChoiceField(
@@ -196,6 +196,7 @@ class HandForm(forms.Form):
             self.add_error("bid_points", _("Give the bid's points and trump, or untick “the bid was different”."))
         if cleaned.get("call_type") == "card":
             cleaned["called"] = self._called_cards(cleaned)
+        if cleaned.get("call_type") in ("card", "first_trick"):
             self._ask_for_the_partner(cleaned)
         return cleaned
 
@@ -217,15 +218,26 @@ class HandForm(forms.Form):
         return [card]
 
     def _ask_for_the_partner(self, cleaned: dict) -> None:
-        """A card was called but no partner tapped: ask, rather than save a secret solo by mistake."""
-        if not self.calls_one_card or cleaned.get("partners") or "partners" in self.errors:
+        """A card was called (or the first trick) but no partner tapped: ask, rather than save a
+        solo nobody chose. "Declarer alone" is a tap of its own, never what an empty row means."""
+        if "partners" in self.errors:
             return
+        partners = cleaned.get("partners")
+        partners = list(partners) if isinstance(partners, list) else ([partners] if partners else [])
         declarer = cleaned.get("declarer") or _("the declarer")
-        self.add_error("partners", forms.ValidationError(
-            _("Secret solo? (the called card was in %(declarer)s's hand or the kitty) "
-              "Tap “declarer alone” if so, or tap the partner.") % {"declarer": declarer},
-            code="required",
-        ))
+        if ALONE in partners and len(partners) > 1:
+            self.add_error("partners", forms.ValidationError(
+                _("Tap either “declarer alone” or the partners, not both."), code="invalid"))
+        elif not partners and cleaned.get("call_type") == "first_trick":
+            self.add_error("partners", forms.ValidationError(
+                _("Who won the first trick? Tap the partner, or “declarer alone” if %(declarer)s won it.")
+                % {"declarer": declarer}, code="required"))
+        elif not partners:
+            self.add_error("partners", forms.ValidationError(
+                _("Secret solo? (the called card was in %(declarer)s's hand or the kitty) "
+                  "Tap “declarer alone” if so, or tap the partner.") % {"declarer": declarer},
+                code="required",
+            ))
 
     def entry(self) -> dict:
         """The HAND_JSON request (without system, options and seats, which the session supplies)."""
@@ -266,7 +278,8 @@ class HandForm(forms.Form):
         call = entry.get("partner_call", {})
         contract = entry.get("contract", {})
         bid = entry.get("bid")
-        partners = entry.get("partners", []) or [ALONE]
+        # "declarer alone" only when the entry said so: a contract still being played names nobody yet
+        partners = (entry["partners"] or [ALONE]) if isinstance(entry.get("partners"), list) else []
         cards = call.get("cards", [])
         initial = {
             "dealer": entry.get("dealer"),

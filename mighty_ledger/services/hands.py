@@ -85,9 +85,32 @@ def _refuse_oversized(entry: dict) -> None:
             limit=ENTRY_MAX_BYTES // 1024, size=-(-size // 1024)))
 
 
+# calls whose partner only the play reveals: the table must say who it was, or that there was none
+CALLS_ANSWERED_AT_THE_END = ("card", "first_trick")
+
+
+def _refuse_unanswered_partner(entry: dict) -> None:
+    """A called card (or the first trick) makes a partner only the table can name: a hand that
+    names nobody and does not say "declarer alone" (``partners: []``) is asked about, never
+    scored as a solo. A void hand is not scored, so its partner may stay unknown."""
+    call = entry.get("partner_call")
+    if not isinstance(call, dict) or call.get("type") not in CALLS_ANSWERED_AT_THE_END:
+        return
+    if "partners" in entry or entry.get("outcome") == "void":
+        return
+    if call.get("type") == "first_trick":
+        question = _("Who won the first trick with the declarer? Name the partner, "
+                     "or say the declarer played alone (partners: []).")
+    else:
+        question = _("Who held the called card? Name the partner, "
+                     "or say the declarer played alone (partners: []).")
+    raise invalid("partners", "partner_unanswered", question)
+
+
 def scored_hand(session: Session, entry: dict) -> ScoredHand:
     """Score an entry under the session's frozen system; InvalidInput when illegal."""
     _refuse_oversized(entry)
+    _refuse_unanswered_partner(entry)
     entry = seats_matched(session, entry)
     scored = score_hand(hand_request(session, entry))
     return ScoredHand(

@@ -1,12 +1,17 @@
-"""``{% new_request_key %}``: a fresh one-time key for a form (partials/request_key.html)."""
+"""``{% new_request_key %}``: the one-time key of a form (partials/request_key.html).
+
+A fresh one, unless the page was opened with the key it showed before (``?key=``:
+a reload or Back of a form not saved yet), which it keeps.
+"""
 
 from django import template
 
-from ..request_keys import new_form_key
+from ..request_keys import new_form_key, shown_form_key
 
 register = template.Library()
 
 
-@register.simple_tag
-def new_request_key() -> str:
-    return new_form_key()
+@register.simple_tag(takes_context=True)
+def new_request_key(context) -> str:
+    request = context.get("request")
+    return (request is not None and shown_form_key(request)) or new_form_key()

@@ -27,14 +27,15 @@ def _hand_form(session: Session, data=None, **kwargs) -> HandForm:
 
 
 def _new_hand_initial(session: Session, form: HandForm, declarer: str | None = None) -> dict:
-    """The dealer from the table flow, the declarer tapped on the board, and the last hand's call."""
+    """The dealer from the table flow and the declarer tapped on the board. The last hand's call
+    is only suggested (``form.suggested``): a value nobody tapped is never saved."""
     last = reads.last_hand(session)
     state = reads.next_state(session, last)
     initial = {"dealer": state.dealer, "sitting_out": list(state.sitting_out)}
     if declarer in session.seats:
         initial["declarer"] = declarer
     if last is not None and last.kind == Hand.SCORED:
-        initial |= form.remembered_call(last.entry)
+        form.suggested = form.remembered_call(last.entry)
     return initial
 
 
@@ -51,6 +52,18 @@ def _saved(form, save: Callable[[], object]) -> bool:
     return False
 
 
+def hand_saved_page(request: HttpRequest, key: str, token: str, pk: int, **_kwargs) -> HttpResponse | None:
+    """The hand (or deal miss) a form's key saved, shown instead of the form brought back with it."""
+    access = edit_access(token, pk)
+    session = access.session(pk)
+    # the form's key is the hand's Idempotency-Key, however it reached the server (the form, the outbox)
+    hand = session.hands.filter(idempotency_key=key).first()
+    if hand is None:
+        return None
+    return render(request, "table/form_saved.html",
+                  {"access": access, "session": session, "hand": hand, "key": key})
+
+
 def _render_hand_form(request, access, session, form, *, hand=None, preview=None, stale=None):
     return render(request, "table/hand_form.html", {
         "access": access, "session": session, "form": form, "hand": hand,
@@ -59,7 +72,7 @@ def _render_hand_form(request, access, session, form, *, hand=None, preview=None
 
 
 @require_http_methods(["GET", "POST"])
-@once_per_form_key
+@once_per_form_key(saved_page=hand_saved_page)
 def hand_new(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     access = edit_access(token, pk)
     session = access.session(pk)
@@ -97,7 +110,7 @@ def hand_preview(request: HttpRequest, token: str, pk: int) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-@once_per_form_key
+@once_per_form_key(saved_page=hand_saved_page)
 def event_new(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     access = edit_access(token, pk)
     session = access.session(pk)

@@ -24,7 +24,7 @@ from .. import reads, services
 from ..access import Access, access_for
 from ..forms import HandForm, set_aside_missing
 from ..models import Contract, Hand, Session
-from ..request_keys import once_per_form_key
+from ..request_keys import ALREADY_SAVED, form_key, once_per_form_key
 
 # what only the last trick tells: the contract form leaves these to the hand form
 RESULT_FIELDS = ("partners", "discards", "points_side", "points", "joker_holder")
@@ -98,10 +98,10 @@ def saved_meanwhile(session: Session, form: HandForm, *, opening: bool = False) 
 
 
 def ask_first(request: HttpRequest, template: str, context: dict, form: HandForm, meanwhile: Meanwhile) -> HttpResponse:
-    """The form again, as the player filled it, with what was saved meanwhile and the two choices;
-    it now remembers the session as it is, so saving again saves."""
+    """The form again, as the player filled it, with what was saved meanwhile and the two choices.
+    It still remembers the session as it was when opened, so the plain Save asks again: only the
+    deliberate "also save mine" adds a second hand."""
     data = form.data.copy()
-    data["seen_hand_count"] = context["session"].hand_count
     data.pop("confirm", None)
     again = type(form)(data, seats=context["session"].seats, system=form.system)
     again.is_valid()
@@ -137,8 +137,18 @@ def _render_contract_form(request, access, session, form, *, status: int = 200, 
                   {"access": access, "session": session, "form": form, **context}, status=status)
 
 
+def contract_saved_page(request: HttpRequest, key: str, token: str, pk: int) -> HttpResponse | None:
+    """The contract a form's key recorded (and the hand that completed it), instead of the form again."""
+    access, session = _edit(token, pk)
+    contract = session.contracts.filter(idempotency_key=key).select_related("hand").first()
+    if contract is None:
+        return None
+    return render(request, "table/form_saved.html",
+                  {"access": access, "session": session, "contract": contract, "hand": contract.hand, "key": key})
+
+
 @require_http_methods(["GET", "POST"])
-@once_per_form_key
+@once_per_form_key(saved_page=contract_saved_page)
 def contract_new(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     """The auction is over: record the declarer, the contract and the partner call for every phone."""
     access, session = _edit(token, pk)
@@ -157,9 +167,11 @@ def contract_new(request: HttpRequest, token: str, pk: int) -> HttpResponse:
             return ask_first(request, "table/contract_form.html", context, form, meanwhile)
         try:
             services.contract_open(session=session, entry=form.entry(), replacing=form.cleaned_data["replacing"],
-                                   by=access.actor())
+                                   idempotency_key=form_key(request), by=access.actor())
         except InvalidInput as error:
             form.add_problems(error.problems)
+        except services.IdempotencyConflict:
+            form.add_error(None, ALREADY_SAVED)
         except services.ContractInProgress as error:
             return ask_first(request, "table/contract_form.html", context, form,
                              Meanwhile(contract=error.contract, opening=True))
@@ -186,6 +198,10 @@ def contract_complete(request: HttpRequest, token: str, pk: int, contract_id: in
     """After the last trick: the ordinary hand form, filled in from the contract; saving completes it."""
     access, session = _edit(token, pk)
     contract = _contract(session, contract_id)
+    if contract.status == Contract.COMPLETED and contract.hand is not None:
+        # Back or a reload after saving it: say which hand it became, never a fresh form to save again
+        return render(request, "table/form_saved.html",
+                      {"access": access, "session": session, "contract": contract, "hand": contract.hand})
     if contract.status != Contract.OPEN:
         messages.info(request, _("This hand was already completed or thrown in."))
         return _board(access, session)

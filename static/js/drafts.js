@@ -56,6 +56,15 @@
     if (sent && sent.sent) { write("draft:" + board[1] + "hands/new/", null); }
   }
 
+  // --- "this hand was saved as hand 8": the draft with that key is done with -------------------
+
+  var savedPage = document.querySelector("[data-saved-key]");
+  var inSession = /^(\/g\/[^/]+\/s\/\d+\/)/.exec(window.location.pathname);
+  if (savedPage && inSession) {
+    var done = read("draft:" + inSession[1] + "hands/new/", null);
+    if (done && done.key === savedPage.dataset.savedKey) { write("draft:" + inSession[1] + "hands/new/", null); }
+  }
+
   var form = document.getElementById("hand-form");
   if (!form) { return; }
   var action = new URL(form.action, window.location.href).pathname;
@@ -130,6 +139,11 @@
   function useKey(chosen) {
     key = chosen;
     if (keyField) { keyField.value = key; }
+    if (window.MightyFormKey) { window.MightyFormKey.show(key); } // Back or a reload asks about this key
+  }
+
+  function shownKey() {
+    return new URLSearchParams(window.location.search).get("key");
   }
 
   function start() {
@@ -148,6 +162,14 @@
       });
     }
     var draft = read(draftName, null);
+    if (draft && draft.key && draft.sent && navigator.onLine && shownKey() !== draft.key) {
+      // the draft was sent and its answer never came: the server says whether it saved it
+      // ("saved as hand 8") or shows the form again for this key, and the draft comes back
+      var url = new URL(window.location.href);
+      url.searchParams.set("key", draft.key);
+      window.location.replace(url.pathname + url.search);
+      return new Promise(function () {});
+    }
     if (draft && draft.fields && draft.fields.length) {
       fixing = draft.fixing || null;
       useKey(draft.key || newKey());

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 from django.utils.html import escape, strip_tags
@@ -186,7 +188,8 @@ def test_a_hand_saved_from_another_phone_first_is_shown_before_saving(client, se
 
     assert asked.status_code == 409
     assert ("Hand 1 was just entered from another phone: Ann 15♦ made 16. "
-            "Save yours as hand 2 too, or discard it?") in text(asked)
+            "If it is the same hand, keep theirs. Save yours only if it is another hand: "
+            "that adds a hand.") in text(asked)
     assert session.hands.count() == 1  # nothing saved yet
     assert asked.context["form"]["declarer"].value() == "Bo"  # B's taps are kept
 
@@ -201,15 +204,28 @@ def test_saving_it_too_after_the_warning_records_the_next_hand(client, session):
     assert list(session.hands.order_by("number").values_list("number", "entry__declarer")) == [(1, "Ann"), (2, "Bo")]
 
 
-def test_the_form_asked_again_saves_without_asking_twice(client, session):
+def test_the_plain_save_after_the_warning_asks_again_and_adds_nothing(client, session):
+    # the sticky Save is the easiest tap: only "also save mine" adds a second hand
     HandFactory(session=session)
     asked = client.post(url("hand_new", session), form_data(MADE_15_DIAMONDS, seen_hand_count=0))
 
     again = asked.context["form"]["seen_hand_count"].value()
     response = client.post(url("hand_new", session), form_data(MADE_15_DIAMONDS, seen_hand_count=again))
 
-    assert again == 1 and response.status_code == 302
-    assert session.hands.count() == 2
+    assert response.status_code == 409
+    assert session.hands.count() == 1
+
+
+def test_the_warning_highlights_keeping_theirs_and_says_saving_adds_a_hand(client, session):
+    HandFactory(session=session)
+    asked = client.post(url("hand_new", session), form_data(MADE_15_DIAMONDS, seen_hand_count=0))
+
+    page = asked.content.decode()
+    keep = re.search(r'<a class="button primary"[^>]*data-testid="discard-mine"', page)
+    save = re.search(r'<button type="submit" form="hand-form" name="confirm" value="1" data-testid="save-anyway">\s*'
+                     r'Also save mine, as a new hand 2', page)
+    assert keep and save
+    assert 'class="primary" data-testid="save-hand"' not in page  # the sticky Save is not the highlighted one
 
 
 def test_a_form_with_no_hand_saved_meanwhile_saves_at_once(client, session):
