@@ -487,3 +487,15 @@ def test_the_nginx_access_log_never_shows_a_link(nginx_door):
     assert f"/g/***/s/{session}/" in written
     assert nginx_door.view_token not in written and nginx_door.edit_token not in written
 
+
+
+@pytest.mark.parametrize("unit", ["mighty-ledger-web.service", "mighty-ledger-streams.service"])
+def test_the_systemd_units_pass_systemd_analyze(unit, tmp_path):
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        _missing("systemd-analyze is not installed: deploy/*.service are not checked here")
+    # the units run the code from /srv/mighty-ledger (their header); here, from this checkout
+    (tmp_path / unit).write_text((DEPLOY / unit).read_text().replace("/srv/mighty-ledger", str(ROOT)))
+    checked = subprocess.run([analyze, "verify", str(tmp_path / unit)], capture_output=True, text=True, timeout=60)
+    # an unknown key or a missing program is only a warning to systemd: none is allowed here
+    assert checked.returncode == 0 and not checked.stderr.strip(), checked.stderr
