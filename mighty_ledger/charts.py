@@ -8,6 +8,7 @@ the table under the chart. No chart library.
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -146,3 +147,44 @@ def season_steps(sessions: Iterable[Session]) -> list[tuple[Session, dict]]:
             running[name] += points
         steps.append((session, dict(running)))
     return steps
+
+
+def _one_decimal(value: float) -> str:
+    return f"{value:.1f}".replace("-", "−")
+
+
+def trend_chart(name: str, steps: Sequence[tuple[str, float]], *, start: float, tooltip) -> Chart | None:
+    """One line: a figure (a player's rating) from ``start`` through ``steps`` (a label and the
+    figure after it), on the same drawing as the score charts. None when there is no step yet."""
+    if not steps:
+        return None
+    series = [start, *(value for _, value in steps)]
+    step = _nice_step(max(math.ceil(max(series) - min(series)), 1))
+    low, high = math.floor(min(series) / step) * step, math.ceil(max(series) / step) * step
+    if high == low:
+        high = low + step
+    count = len(steps)
+
+    def x_of(i: int) -> float:
+        return PLOT_LEFT + (PLOT_RIGHT - PLOT_LEFT) * i / count
+
+    def y_of(value: float) -> float:
+        return PLOT_BOTTOM - (PLOT_BOTTOM - PLOT_TOP) * (value - low) / (high - low)
+
+    every = max(1, -(-count // MARKERS_PER_LINE))
+    marked = sorted({*range(every, count + 1, every), count})
+    markers = tuple(
+        ChartMarker(round(x_of(i), 1), round(y_of(series[i]), 1),
+                    tooltip(name, steps[i - 1][0], _one_decimal(series[i])), _marker_shape(0, x_of(i), y_of(series[i])))
+        for i in marked
+    )
+    path = "M" + " ".join(f"{x_of(i):.1f},{y_of(v):.1f}" for i, v in enumerate(series))
+    line = ChartLine(name, 0, path, markers, round(series[-1]), _one_decimal(series[-1]), _marker_shape(0, 14, 5))
+    ticks = tuple(ChartTick(round(y_of(v), 1), str(v).replace("-", "−")) for v in range(low, high + 1, step))
+    sample = max(1, -(-count // FALLBACK_ROWS))
+    shown = sorted({*range(sample - 1, count, sample), count - 1})
+    rows = tuple((steps[i][0], (_one_decimal(series[i + 1]),)) for i in shown)
+    return Chart(
+        names=(name,), lines=(line,), ticks=ticks, zero=round(y_of(0), 1) if low <= 0 <= high else -1,
+        first_label=steps[0][0], last_label=steps[-1][0], last_x=round(x_of(count), 1), rows=rows,
+    )

@@ -285,5 +285,32 @@ class Contract(models.Model):
         return f"{self.entry.get('declarer')} {contract.get('points')} {contract.get('trump')} ({self.status})"
 
 
+class SeasonQuerySet(models.QuerySet):
+    def in_order(self):
+        return self.order_by("starts", "id")
+
+
+class Season(models.Model):
+    """A named stretch of the group's record: from its start date to the day before the next
+    season's start (the last one goes on until another is named)."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(_("name"), max_length=80)
+    starts = models.DateField(_("starts"))
+    created_at = models.DateTimeField(default=timezone.now)
+
+    objects = SeasonQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["starts", "id"]
+        constraints = [
+            # the next season's start ends the last: two starting the same day would leave one empty
+            models.UniqueConstraint(fields=["group", "starts"], name="season_start_unique_in_group"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 # the one-time keys of page forms and API requests live with the code that uses them
 from .request_keys import RequestKey  # noqa: E402, F401

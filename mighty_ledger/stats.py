@@ -47,15 +47,18 @@ RECENT_DAYS = 30  # "last 30 days" on the statistics page
 
 @dataclass(frozen=True)
 class Filters:
-    """Which hands count: one session, sessions played since a date, one scoring system."""
+    """Which hands count: one session, sessions played since a date (and up to one: a season's
+    last day), one scoring system."""
 
     session_id: int | None = None
     since: datetime.date | None = None
     system: str | None = None
+    until: datetime.date | None = None
 
     def selects(self, session: Session) -> bool:
         return ((self.session_id is None or session.pk == self.session_id)
                 and (self.since is None or session.played_on >= self.since)
+                and (self.until is None or session.played_on <= self.until)
                 and (not self.system or session.preset == self.system))
 
     def sessions(self, group: Group) -> list[Session]:

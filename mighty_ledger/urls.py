@@ -27,4 +27,6 @@ urlpatterns = [
     path("", include("mighty_ledger.views.export_urls")),
     # statistics, player pages, charts, the hands as CSV and payments
     path("", include("mighty_ledger.views.stats_urls")),
+    # the rating table, seasons, and the invitation to the table by QR code
+    path("", include("mighty_ledger.views.ratings_urls")),
 ]

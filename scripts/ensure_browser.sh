@@ -9,6 +9,8 @@ missing=()
 dpkg-query -W -f='${Status}' fonts-noto-cjk 2>/dev/null | grep -q "install ok installed" \
     || missing+=(fonts-noto-cjk)
 command -v msgfmt >/dev/null 2>&1 || missing+=(gettext)
+# the invite page's QR codes are read back in the browser tests by a real decoder
+command -v zbarimg >/dev/null 2>&1 || missing+=(zbar-tools)
 
 if [ ${#missing[@]} -eq 0 ]; then
     exit 0

@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import base, calculators, hands, in_progress, ledger, stats
+from . import base, calculators, hands, in_progress, ledger, ratings, seasons, stats
 
 app_name = "api"
 
@@ -39,6 +39,9 @@ urlpatterns = [
          name="contract-abandon"),
     # statistics of the link's group, and the payments marked against a session's settlement
     path("v1/stats", stats.StatsView.as_view(), name="stats"),
+    # skill ratings of the link's group, and its seasons
+    path("v1/ratings", ratings.RatingsView.as_view(), name="ratings"),
+    path("v1/seasons", seasons.SeasonsView.as_view(), name="seasons"),
     path(f"{SESSION}/payments", stats.PaymentsView.as_view(), name="payments"),
     path(f"{SESSION}/payments/<int:payment_id>", stats.PaymentUndoView.as_view(), name="payment"),
     path("v1/revisions", ledger.RevisionListView.as_view(), name="revisions"),

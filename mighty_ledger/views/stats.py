@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import datetime
 import hashlib
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from django.contrib import messages
@@ -31,7 +32,7 @@ from django.views.decorators.http import require_GET, require_POST
 from scoring.presets import get_preset
 from scoring.problems import InvalidInput
 
-from .. import balance, charts, kept_counts, reads, services, stats
+from .. import balance, charts, kept_counts, ratings, reads, seasons, services, stats
 from ..access import Access, access_for
 from ..forms import trump_label
 from ..models import Hand, Payment, Session
@@ -58,18 +59,21 @@ def _filters(request: HttpRequest, sessions: list[Session]) -> tuple[stats.Filte
     return stats.Filters(session_id=session_id, since=since, system=system or None), period, system
 
 
-def _stamp(sessions: list[Session]) -> str:
-    """What a statistics page shows: the sessions it counts, each at its revision."""
-    return ";".join(f"{s.pk}.{s.created_at.timestamp()}.{s.revision}" for s in sessions)
+def _stamp(sessions: list[Session], season_list: list[seasons.SeasonSpan] = ()) -> str:
+    """What a statistics page shows: the sessions it counts, each at its revision, and the seasons
+    (a new one changes which is current, and the choices)."""
+    return ";".join([f"{s.pk}.{s.created_at.timestamp()}.{s.revision}" for s in sessions]
+                    + [f"season.{s.pk}.{s.starts}.{s.name}" for s in season_list])
 
 
-def _query(period: str, system: str) -> str:
+def _query(period: str, system: str, season: str = "") -> str:
     """The filters as the page's own links carry them: only what was understood, never what was typed."""
-    return urlencode({key: value for key, value in (("period", period), ("system", system))
-                      if value and value != "all"})
+    return urlencode({key: value for key, value in (("period", period), ("system", system), ("season", season))
+                      if value and (value != "all" or key == "season")})
 
 
-def _filter_context(sessions, period, system, stamp: str) -> dict:
+def _filter_context(sessions, period, system, stamp: str, season: str = "",
+                    season_list: list[seasons.SeasonSpan] = ()) -> dict:
     """The filters' choices, and what the page's cached body is keyed by besides the link and language:
     every session of the group at its revision (``stamp``: the choices list them all) and the filters."""
     systems = sorted({s.preset for s in sessions})
@@ -77,11 +81,48 @@ def _filter_context(sessions, period, system, stamp: str) -> dict:
         (f"s{s.pk}", f"{s.played_on:%Y-%m-%d}" + (f" · {s.title}" if s.title else "")) for s in sessions[::-1]
     ]
     return {
-        "period_choices": choices, "period": period, "system": system, "query": _query(period, system),
+        "period_choices": choices, "period": period, "system": system,
+        "query": _query(period, system, season if season_list else ""),
         "stamp": hashlib.sha256(stamp.encode()).hexdigest(),
         "trumps": [trump_label(trump) for trump in stats.TRUMPS],
         "systems": [(slug, preset_name(get_preset(slug))) for slug in systems],
+        "season": season, "season_choices": [(str(s.pk), s.name) for s in season_list[::-1]],
     }
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What a statistics, ratings or player page shows: the group's sessions (the choices), its
+    seasons, the filters understood from the query and the sessions they select."""
+
+    sessions: list[Session]
+    seasons: list[seasons.SeasonSpan]
+    filters: stats.Filters
+    period: str
+    system: str
+    season: str
+    selected: list[Session]
+    stamp: str
+
+    def context(self) -> dict:
+        return _filter_context(self.sessions, self.period, self.system, self.stamp, self.season, self.seasons)
+
+
+def selection_of(request: HttpRequest, access: Access) -> Selection:
+    """The page's selection: two queries (every live session of the group, its seasons). No season
+    asked is the current one, except for a page asked for one session: that session, whichever
+    season it was played in."""
+    sessions = stats.group_sessions(access.group)
+    season_list = seasons.group_seasons(access.group)
+    filters, period, system = _filters(request, sessions)
+    asked = request.GET.get("season")
+    if asked is None and filters.session_id is not None:
+        asked = seasons.ALL
+    season, season_value = seasons.chosen_season(season_list, asked)
+    if season is not None:
+        filters = season.narrow(filters)
+    return Selection(sessions, season_list, filters, period, system, season_value,
+                     [session for session in sessions if filters.selects(session)], _stamp(sessions, season_list))
 
 
 # --- the statistics page and the player pages ---------------------------------------------------
@@ -91,11 +132,9 @@ def _filter_context(sessions, period, system, stamp: str) -> dict:
 def group_stats(request: HttpRequest, token: str) -> HttpResponse:
     """The group's statistics table, the contracts, partnerships and the season's chart."""
     access = access_for(token)
-    # one query: every live session of the group, for the filters' choices and the cache key
-    sessions = stats.group_sessions(access.group)
-    filters, period, system = _filters(request, sessions)
-    selected = [session for session in sessions if filters.selects(session)]
-    stamp = _stamp(sessions)
+    # two queries: every live session of the group and its seasons, for the filters' choices and the cache key
+    chosen = selection_of(request, access)
+    filters, selected, stamp = chosen.filters, chosen.selected, chosen.stamp
 
     def page() -> HttpResponse:
         # counted and drawn only when the page's body is not cached for this state (table/stats.html)
@@ -106,7 +145,8 @@ def group_stats(request: HttpRequest, token: str) -> HttpResponse:
             chart, chart_kind = SimpleLazyObject(lambda: season_chart(selected)), "season"
         return render(request, "table/stats.html", {
             "access": access, "group": access.group, "stats": SimpleLazyObject(lambda: kept_counts.stats_for(selected)),
-            "chart": chart, "chart_kind": chart_kind, **_filter_context(sessions, period, system, stamp),
+            "ratings": SimpleLazyObject(lambda: ratings.ratings_for(access.group, filters, selected)),
+            "chart": chart, "chart_kind": chart_kind, **chosen.context(),
         })
 
     return conditional(request, f"stats|{access.right}|{stamp}", page)
@@ -118,19 +158,19 @@ def player_page(request: HttpRequest, token: str, name: str) -> HttpResponse:
     access = access_for(token)
     if not access.group.players.filter(name=name).exists():
         raise Http404("No such player in this group.")
-    # one query: every live session of the group, for the filters' choices and the cache key
-    sessions = stats.group_sessions(access.group)
-    filters, period, system = _filters(request, sessions)
-    selected = [session for session in sessions if filters.selects(session)]
-    stamp = _stamp(sessions)
+    # two queries: every live session of the group and its seasons, for the filters' choices and the cache key
+    chosen = selection_of(request, access)
+    selected, stamp = chosen.selected, chosen.stamp
 
     def page() -> HttpResponse:
         record = kept_counts.stats_for(selected)
         best, worst = stats.best_and_worst_friend(record, name)
+        rated = ratings.ratings_for(access.group, chosen.filters, selected)
         return render(request, "table/player.html", {
             "access": access, "group": access.group, "name": name, "player": record.player(name),
             "pairs": record.pairs_of(name), "best_friend": best, "worst_friend": worst, "stats": record,
-            **_filter_context(sessions, period, system, stamp),
+            "rating": rated.player(name), "rating_chart": rating_trend_chart(name, rated.trend_of(name)),
+            **chosen.context(),
         })
 
     return conditional(request, f"player|{access.right}|{stamp}", page)
@@ -151,6 +191,17 @@ def session_chart_of(session: Session) -> charts.Chart | None:
     """The running totals of every seat over the session's live hands (one query)."""
     steps = [(str(point.hand), point.totals) for point in stats.series_of([session])]
     return charts.score_chart(session.seats, steps, tooltip=_tooltip_hand)
+
+
+def _tooltip_rating(name: str, label: str, rating: str) -> str:
+    return _("%(name)s's rating after %(session)s: %(rating)s") % {"name": name, "session": label, "rating": rating}
+
+
+def rating_trend_chart(name: str, trend: list[tuple[Session, float]]) -> charts.Chart | None:
+    """One player's rating after each session of the selection, from the starting rating."""
+    steps = [(f"{session.played_on:%Y-%m-%d}", value) for session, value in trend]
+    return charts.trend_chart(name, steps, start=ratings.ordinal(ratings.MODEL.mu, ratings.MODEL.sigma),
+                              tooltip=_tooltip_rating)
 
 
 def season_chart(sessions: list[Session]) -> charts.Chart | None:

@@ -1,0 +1,106 @@
+"""The group's seasons over the API: ``GET`` lists them, ``POST`` names a new one.
+
+``{"name", "starts"}`` with an ISO date; a season ends the day before the next
+one starts (``ends``, null for the last). An Idempotency-Key makes a retried
+post safe, as for hands (mighty_ledger/request_keys.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_serializer
+from rest_framework import serializers, status
+from rest_framework.response import Response
+
+from .. import request_keys, seasons, services
+from ..services.seasons import season_create
+from .base import (
+    IDEMPOTENCY_KEY,
+    READ_ERRORS,
+    WRITE_ERRORS,
+    LinkView,
+    TextField,
+    idempotency_key_of,
+    refuse_nul,
+)
+from .serializers import ErrorsSerializer
+
+
+@extend_schema_serializer(component_name="Season")
+class SeasonSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    starts = serializers.DateField()
+    ends = serializers.DateField(allow_null=True, help_text="Its last day: the day before the next season "
+                                 "starts; null while no later season is named.")
+    current = serializers.BooleanField(help_text="The last season that has started: the pages' default view.")
+
+
+def season_json(span: seasons.SeasonSpan, current: seasons.SeasonSpan | None) -> dict:
+    return {"id": span.pk, "name": span.name, "starts": span.starts.isoformat(),
+            "ends": span.ends.isoformat() if span.ends else None, "current": span == current}
+
+
+def seasons_json(spans: list[seasons.SeasonSpan]) -> list[dict]:
+    current = seasons.current_season(spans)
+    return [season_json(span, current) for span in spans]
+
+
+REPLAYED = {"Idempotent-Replayed": "true"}
+
+CREATE_RESPONSES = {
+    201: SeasonSerializer,
+    200: OpenApiResponse(SeasonSerializer, description="The same Idempotency-Key and body again, within "
+                         "24 hours: the first answer as it was, nothing new recorded (header Idempotent-Replayed)."),
+    **WRITE_ERRORS,
+    409: OpenApiResponse(ErrorsSerializer, description="The request with this Idempotency-Key is still being "
+                         "processed (code request_in_progress); see Retry-After."),
+    422: OpenApiResponse(ErrorsSerializer, description="The Idempotency-Key was used before with a different body."),
+}
+
+
+class SeasonsView(LinkView):
+    @extend_schema_serializer(component_name="SeasonCreateInput")
+    class InputSerializer(serializers.Serializer):
+        name = TextField(max_length=80)
+        starts = serializers.DateField(help_text="The first day, YYYY-MM-DD; it ends the season before.")
+
+    @extend_schema(operation_id="list_seasons", tags=["seasons"], responses={200: SeasonSerializer(many=True),
+                   **READ_ERRORS}, summary="The group's seasons, earliest first")
+    def get(self, request):
+        return Response(seasons_json(seasons.group_seasons(self.access.group)))
+
+    @extend_schema(operation_id="create_season", tags=["seasons"], request=InputSerializer,
+                   parameters=[IDEMPOTENCY_KEY], responses=CREATE_RESPONSES,
+                   summary="Name a season from a start date (two seasons cannot start the same day)")
+    def post(self, request):
+        body = self.InputSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        refuse_nul(body.validated_data["name"], "name")
+        key = idempotency_key_of(request)
+        if key is None:
+            return Response(self._create(body.validated_data), status=status.HTTP_201_CREATED)
+        said = {"name": body.validated_data["name"], "starts": body.validated_data["starts"].isoformat()}
+        fingerprint = hashlib.sha256(json.dumps(said, sort_keys=True).encode()).hexdigest()
+        held = request_keys.claim(scope=f"api:group:{self.access.group.pk}:seasons", key=key,
+                                  fingerprint=fingerprint)
+        if held.replay:
+            if held.row.fingerprint != fingerprint:
+                raise services.IdempotencyConflict(key)
+            return Response(held.row.body, status=status.HTTP_200_OK, headers=REPLAYED)
+        try:
+            answer = self._create(body.validated_data)
+        except BaseException:
+            held.release()
+            raise
+        held.settle(status=status.HTTP_201_CREATED, body=answer)
+        return Response(answer, status=status.HTTP_201_CREATED)
+
+    def _create(self, values: dict) -> dict:
+        season = season_create(group=self.access.group, name=values["name"], starts=values["starts"],
+                               by=self.access.actor("api"))
+        spans = seasons.group_seasons(self.access.group)
+        current = seasons.current_season(spans)
+        return season_json(next(span for span in spans if span.pk == season.pk), current)
