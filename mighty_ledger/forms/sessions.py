@@ -15,6 +15,7 @@ from scoring.presets import all_presets, get_preset
 from scoring.problems import InvalidInput, Problem
 from scoring.systems import System, merge
 
+from ..preset_names import preset_name
 from .labels import MAX_SEATS, engine_words, problem_field
 
 SESSION_PROBLEM_FIELDS = [
@@ -114,7 +115,8 @@ class SessionStartForm(forms.Form):
     def __init__(self, *args, players: list[str], **kwargs):
         super().__init__(*args, **kwargs)
         self.players = players
-        self.fields["preset"].choices = [(p.slug, p.name) for p in all_presets()]
+        # named as the board names it, in the reader's language
+        self.fields["preset"].choices = [(p.slug, preset_name(p)) for p in all_presets()]
         seat_choices = [("", "—")] + [(name, name) for name in players]
         for i in range(1, MAX_SEATS + 1):
             self.fields[f"seat_{i}"] = forms.ChoiceField(

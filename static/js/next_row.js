@@ -1,0 +1,55 @@
+// The next question stays in view. On a phone the hand form's Save bar is sticky at the
+// bottom of the screen: after a tap that answers one row (the called card's rank, say), the
+// row that still needs an answer can sit under the bar, and the player has to scroll to find
+// it. This brings the next unanswered row up just above the bar; it only ever scrolls down,
+// and never when the row is already in view. Without it the form works the same.
+
+(function () {
+  const form = document.getElementById("hand-form");
+  if (!form) return;
+
+  function shown(row) {
+    return row.getClientRects().length > 0 && getComputedStyle(row).visibility !== "hidden";
+  }
+
+  function answered(row) {
+    const choices = row.querySelectorAll("input[type=radio], input[type=checkbox]");
+    if (choices.length) return [...choices].some((input) => input.checked);
+    const box = row.querySelector("input[type=number], input[type=text]");
+    return !box || box.value !== "";
+  }
+
+  // the rows of the form, outermost only: the called card's suit tabs belong to its row
+  function rows() {
+    return [...form.querySelectorAll("fieldset.field")].filter((row) => shown(row));
+  }
+
+  function nextUnanswered(after) {
+    const all = rows();
+    const from = all.indexOf(after);
+    return all.slice(from + 1).find((row) => !answered(row));
+  }
+
+  function keepInView(row) {
+    const bar = form.querySelector(".save-bar");
+    const limit = bar ? bar.getBoundingClientRect().top : window.innerHeight;
+    const box = row.getBoundingClientRect();
+    const gap = 8;
+    if (box.bottom + gap <= limit) return;
+    // the whole row above the bar when it fits the screen, else its heading at the top
+    const by = Math.min(box.bottom + gap - limit, box.top - gap);
+    if (by <= 0) return;
+    const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    window.scrollBy({ top: by, behavior: still ? "auto" : "smooth" });
+  }
+
+  form.addEventListener("change", (event) => {
+    const row = event.target.closest("fieldset.field");
+    if (!row || !shown(row)) return;
+    // after the styles of :has() have shown the rows this answer opens (the rank after a suit)
+    requestAnimationFrame(() => {
+      const next = nextUnanswered(row);
+      if (next) keepInView(next);
+    });
+  });
+})();

@@ -1,0 +1,19 @@
+// A table wider than the phone scrolls sideways inside its box (.table-scroll): the line
+// under it ("Swipe the table sideways…") shows only while the table is wider than its box,
+// so a table that fits says nothing. The shaded edges in app.css need no script.
+
+(function () {
+  function mark() {
+    for (const box of document.querySelectorAll(".table-scroll")) {
+      const hint = box.nextElementSibling;
+      if (!hint || !hint.hasAttribute("data-scroll-hint")) continue;
+      hint.hidden = box.scrollWidth <= box.clientWidth + 1;
+    }
+  }
+
+  mark();
+  window.addEventListener("resize", mark);
+  // a folded table (the chart's figures) has no width until it is opened; htmx brings the charts later
+  document.addEventListener("toggle", mark, true);
+  document.addEventListener("htmx:afterSettle", mark);
+})();
