@@ -8,6 +8,8 @@ never reaches another's data. Every error is in the HAND_JSON error shape
 
 from __future__ import annotations
 
+import re
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, inline_serializer
 from rest_framework import serializers, status
@@ -181,3 +183,22 @@ def refuse_nul(value: object, field: str = "") -> None:
     elif isinstance(value, list):
         for index, item in enumerate(value):
             refuse_nul(item, f"{field}[{index}]")
+
+
+IF_MATCH_VALUE = re.compile(r'^(?:W/)?(?:"(\d{1,9})"|(\d{1,9}))$')
+
+
+def version_asked(request, *, what: str = "hand's version") -> int | None:
+    """The version a delete or restore is conditional on: If-Match ("3", W/"3" or 3) or the body's "version"."""
+    header = request.headers.get("If-Match", "").strip()
+    body = request.data if isinstance(request.data, dict) else {}
+    version = body.get("version")
+    if header and header != "*":
+        match = IF_MATCH_VALUE.match(header)
+        if match is None:
+            raise InvalidInput([Problem("If-Match", "bad_version",
+                                        f'If-Match must be the {what} as read, such as "3".')])
+        version = int(match[1] or match[2])
+    if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+        raise InvalidInput([Problem("version", "bad_type", "The version must be a whole number, as read.")])
+    return version

@@ -66,7 +66,7 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
     if isinstance(exc, IdempotencyConflict):
         return Response(errors_body(problem(
             "Idempotency-Key", "idempotency_key_reused",
-            "This Idempotency-Key was already used for a different hand; use a new key for a new hand.",
+            "This Idempotency-Key was already used with a different body; use a new key for a new request.",
         )), status=status.HTTP_422_UNPROCESSABLE_ENTITY)
 
     if isinstance(exc, RequestInProgress):

@@ -7,8 +7,6 @@ is stale).
 
 from __future__ import annotations
 
-import re
-
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -16,12 +14,12 @@ from drf_spectacular.utils import (
     extend_schema,
     extend_schema_serializer,
 )
-from rest_framework import serializers, status
+from rest_framework import serializers
 from rest_framework.response import Response
 
 from scoring.problems import InvalidInput, Problem
 
-from .. import request_keys, services
+from .. import services
 from ..models import Hand
 from .base import (
     HAND_NUMBER,
@@ -32,13 +30,13 @@ from .base import (
     WRITE_ERRORS,
     LinkView,
     flag,
-    idempotency_key_of,
     page_response,
     paginated,
     refuse_nul,
+    version_asked,
 )
+from .idempotency import Made, create_once, once_responses
 from .serializers import (
-    ErrorsSerializer,
     HandEntrySerializer,
     HandOutputSerializer,
     StaleVersionSerializer,
@@ -58,45 +56,22 @@ def _entry_from(body: object, *, drop: tuple[str, ...] = ()) -> dict:
     return entry
 
 
-def _record(view: LinkView, session_id: int, kind: str, entry: dict) -> Response:
-    """Record a hand; with an Idempotency-Key, the first answer is kept and a repeat gets it back
-    as it was (mighty_ledger/request_keys.py), even if the hand was edited since."""
+def _record(view: LinkView, session_id: int, kind: str, entry: dict):
+    """Record a hand; with an Idempotency-Key, once (api/idempotency.py), and the hand keeps the key
+    too, so it is never recorded twice even after its kept answer is forgotten."""
     session = view.access.session(session_id)
-    key = idempotency_key_of(view.request)
-    if key is None:
-        hand, _ = services.hand_record(session=session, entry=entry, kind=kind, by=view.access.actor("api"))
-        return Response(hand_json(hand), status=status.HTTP_201_CREATED)
-    fingerprint = services.hand_fingerprint(session=session, entry=entry, kind=kind)
-    held = request_keys.claim(scope=f"api:session:{session.pk}", key=key, fingerprint=fingerprint)
-    if held.replay:
-        if held.row.fingerprint != fingerprint:
-            raise services.IdempotencyConflict(key)
-        return Response(held.row.body, status=status.HTTP_200_OK, headers=REPLAYED)
-    try:
+
+    def make(key: str | None) -> Made:
         hand, created = services.hand_record(session=session, entry=entry, kind=kind, idempotency_key=key,
                                              by=view.access.actor("api"))
-    except BaseException:
-        held.release()
-        raise
-    body = hand_json(hand)
-    held.settle(status=status.HTTP_200_OK, body=body)
-    if created:
-        return Response(body, status=status.HTTP_201_CREATED)
-    return Response(body, status=status.HTTP_200_OK, headers=REPLAYED)
+        return Made(hand_json(hand), replayed=not created)
+
+    # seats and a system equal to the session's do not make a request different
+    return create_once(view.request, scope=f"api:session:{session.pk}", make=make,
+                       fingerprint=services.hand_fingerprint(session=session, entry=entry, kind=kind))
 
 
-REPLAYED = {"Idempotent-Replayed": "true"}
-
-
-RECORD_RESPONSES = {
-    201: HandOutputSerializer,
-    200: OpenApiResponse(HandOutputSerializer, description="The same Idempotency-Key and body again, within "
-                         "24 hours: the first answer as it was, nothing new recorded (header Idempotent-Replayed)."),
-    **WRITE_ERRORS,
-    409: OpenApiResponse(ErrorsSerializer, description="The request with this Idempotency-Key is still being "
-                         "processed (code request_in_progress); see Retry-After."),
-    422: OpenApiResponse(ErrorsSerializer, description="The Idempotency-Key was used before with a different body."),
-}
+RECORD_RESPONSES = once_responses(HandOutputSerializer)
 
 
 IF_MATCH = OpenApiParameter(
@@ -197,7 +172,7 @@ class HandDetailView(LinkView):
                    description="Deleting a deleted hand changes nothing and answers it as it is. With If-Match "
                    "(or a body {\"version\": n}), a hand changed since that version is refused with 409.")
     def delete(self, request, session_id: int, number: int):
-        version = _version_asked(request)
+        version = version_asked(request)
         hand = self.access.hand(self.access.session(session_id), number)
         return Response(hand_json(services.hand_delete(hand=hand, version=version, by=self.access.actor("api"))))
 
@@ -214,25 +189,6 @@ class HandRestoreView(LinkView):
                    description="Restoring a live hand changes nothing and answers it as it is. With If-Match "
                    "or \"version\", a hand changed since that version is refused with 409.")
     def post(self, request, session_id: int, number: int):
-        version = _version_asked(request)
+        version = version_asked(request)
         hand = self.access.hand(self.access.session(session_id), number)
         return Response(hand_json(services.hand_restore(hand=hand, version=version, by=self.access.actor("api"))))
-
-
-IF_MATCH_VALUE = re.compile(r'^(?:W/)?(?:"(\d{1,9})"|(\d{1,9}))$')
-
-
-def _version_asked(request) -> int | None:
-    """The version a delete or restore is conditional on: If-Match ("3", W/"3" or 3) or the body's "version"."""
-    header = request.headers.get("If-Match", "").strip()
-    body = request.data if isinstance(request.data, dict) else {}
-    version = body.get("version")
-    if header and header != "*":
-        match = IF_MATCH_VALUE.match(header)
-        if match is None:
-            raise InvalidInput([Problem("If-Match", "bad_version",
-                                        'If-Match must be the hand\'s version as read, such as "3".')])
-        version = int(match[1] or match[2])
-    if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
-        raise InvalidInput([Problem("version", "bad_type", "The version must be a whole number, as read.")])
-    return version

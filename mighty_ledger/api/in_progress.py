@@ -28,15 +28,14 @@ from .base import (
     PAGE_PARAMETERS,
     READ_ERRORS,
     SESSION_ID,
-    WRITE_ERRORS,
     LinkView,
-    idempotency_key_of,
     page_response,
     paginated,
     refuse_nul,
 )
 from .exceptions import errors_body, problem
-from .serializers import BidSerializer, ErrorsSerializer, PartnerCallSerializer, ProblemSerializer
+from .idempotency import Made, create_once, once_responses
+from .serializers import BidSerializer, PartnerCallSerializer, ProblemSerializer
 
 CONTRACT_ID = OpenApiParameter("contract_id", OpenApiTypes.INT, OpenApiParameter.PATH)
 
@@ -132,7 +131,6 @@ def _contract(view: LinkView, session_id: int, contract_id: int) -> Contract:
 
 
 CONFLICT = OpenApiResponse(ContractConflictSerializer, description="Completed, thrown in or changed since it was read: the body holds it as it is now.")
-REUSED_KEY = OpenApiResponse(ErrorsSerializer, description="The Idempotency-Key was used before with a different body.")
 
 
 # --- the views ------------------------------------------------------------------------------------
@@ -171,13 +169,9 @@ class ContractOpenView(LinkView):
     @extend_schema(
         operation_id="open_contract", tags=["hands in progress"], parameters=[SESSION_ID, IDEMPOTENCY_KEY],
         request=InputSerializer,
-        responses={
-            201: ContractOutputSerializer,
-            200: OpenApiResponse(ContractOutputSerializer, description="The same Idempotency-Key and body again: the first one, nothing new recorded."),
-            **WRITE_ERRORS,
-            409: OpenApiResponse(ContractConflictSerializer, description="Another hand is in progress: the body holds it."),
-            422: REUSED_KEY,
-        },
+        responses=once_responses(ContractOutputSerializer, conflict=OpenApiResponse(
+            ContractConflictSerializer, description="Another hand is in progress: the body holds it; or the "
+            "request with this Idempotency-Key is still being processed (request_in_progress, Retry-After).")),
         summary="Record the hand in progress when the auction ends: declarer, contract, partner call",
         description="Every phone shows it until it is completed (it then becomes the session's next hand) or "
         "thrown in. The engine checks the contract under the session's system.",
@@ -188,16 +182,18 @@ class ContractOpenView(LinkView):
         if replacing is not None and (isinstance(replacing, bool) or not isinstance(replacing, int)):
             raise InvalidInput([Problem("replacing", "bad_type", "replacing is the id of the open hand in progress.")])
         entry = {key: body[key] for key in services.CONTRACT_FIELDS if key in body}
-        try:
+        session = self.access.session(session_id)
+
+        def make(key: str | None) -> Made:
             contract, created = services.contract_open(
-                session=self.access.session(session_id), entry=entry, replacing=replacing,
-                idempotency_key=idempotency_key_of(request), by=self.access.actor("api"),
+                session=session, entry=entry, replacing=replacing, idempotency_key=key, by=self.access.actor("api"),
             )
+            return Made(contract_json(contract), replayed=not created)
+
+        try:
+            return create_once(request, scope=f"api:session:{session.pk}:contracts", make=make)
         except services.ContractInProgress as error:
             return _in_progress(error.contract)
-        headers = {} if created else {"Idempotent-Replayed": "true"}
-        return Response(contract_json(contract), headers=headers,
-                        status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
 class ContractsView(ContractListView, ContractOpenView):
@@ -225,7 +221,7 @@ class ContractCompleteView(LinkView):
     @extend_schema(
         operation_id="complete_contract", tags=["hands in progress"],
         parameters=[SESSION_ID, CONTRACT_ID, IDEMPOTENCY_KEY], request=InputSerializer,
-        responses={200: ContractOutputSerializer, **WRITE_ERRORS, 409: CONFLICT, 422: REUSED_KEY},
+        responses=once_responses(ContractOutputSerializer, created=status.HTTP_200_OK, conflict=CONFLICT),
         summary="The last trick is played: record the hand with its partners and points",
         description="The contract plus this body is recorded as the session's next hand, scored like any "
         "other; the answer's 'hand' is its number. Any HAND_JSON field sent here replaces the contract's.",
@@ -235,14 +231,17 @@ class ContractCompleteView(LinkView):
         version = _version(body)
         contract = _contract(self, session_id, contract_id)
         result = {key: value for key, value in body.items() if key != "version"}
-        try:
-            contract, replayed = services.contract_complete(
-                contract=contract, result=result, version=version,
-                idempotency_key=idempotency_key_of(request), by=self.access.actor("api"),
+
+        def make(key: str | None) -> Made:
+            completed, replayed = services.contract_complete(
+                contract=contract, result=result, version=version, idempotency_key=key, by=self.access.actor("api"),
             )
+            return Made(contract_json(completed), status=status.HTTP_200_OK, replayed=replayed)
+
+        try:
+            return create_once(request, scope=f"api:contract:{contract.pk}:complete", make=make)
         except services.StaleContract as error:
             return _stale(error.contract)
-        return Response(contract_json(contract), headers={"Idempotent-Replayed": "true"} if replayed else {})
 
 
 class ContractAbandonView(LinkView):
@@ -253,17 +252,20 @@ class ContractAbandonView(LinkView):
     @extend_schema(
         operation_id="abandon_contract", tags=["hands in progress"],
         parameters=[SESSION_ID, CONTRACT_ID, IDEMPOTENCY_KEY], request=InputSerializer,
-        responses={200: ContractOutputSerializer, **WRITE_ERRORS, 409: CONFLICT, 422: REUSED_KEY},
+        responses=once_responses(ContractOutputSerializer, created=status.HTTP_200_OK, conflict=CONFLICT),
         summary="Throw the hand in progress in: nothing is scored",
     )
     def post(self, request, session_id: int, contract_id: int):
         version = _version(_body(request))
         contract = _contract(self, session_id, contract_id)
-        try:
-            contract, replayed = services.contract_abandon(
-                contract=contract, version=version, idempotency_key=idempotency_key_of(request),
-                by=self.access.actor("api"),
+
+        def make(key: str | None) -> Made:
+            abandoned, replayed = services.contract_abandon(
+                contract=contract, version=version, idempotency_key=key, by=self.access.actor("api"),
             )
+            return Made(contract_json(abandoned), status=status.HTTP_200_OK, replayed=replayed)
+
+        try:
+            return create_once(request, scope=f"api:contract:{contract.pk}:abandon", make=make)
         except services.StaleContract as error:
             return _stale(error.contract)
-        return Response(contract_json(contract), headers={"Idempotent-Replayed": "true"} if replayed else {})

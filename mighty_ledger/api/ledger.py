@@ -11,7 +11,13 @@ from decimal import Decimal
 
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_serializer,
+    inline_serializer,
+)
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
@@ -21,6 +27,7 @@ from scoring.settle import Transfer
 from .. import reads, services
 from ..models import Player, Revision, Session
 from .base import (
+    IDEMPOTENCY_KEY,
     PAGE_PARAMETERS,
     PUBLIC_ERRORS,
     READ_ERRORS,
@@ -33,9 +40,13 @@ from .base import (
     page_response,
     paginated,
     refuse_nul,
+    version_asked,
 )
+from .exceptions import errors_body, problem
+from .idempotency import Made, create_once, once_responses
 from .serializers import (
     MoneyTransferSerializer,
+    ProblemSerializer,
     RevisionOutputSerializer,
     SessionOutputSerializer,
     TransferSerializer,
@@ -93,19 +104,24 @@ class GroupCreateView(PublicView):
         links = LinksSerializer()
 
     @extend_schema(
-        operation_id="create_group", tags=["groups"], request=InputSerializer,
-        responses={201: OutputSerializer, **PUBLIC_ERRORS}, auth=[],
+        operation_id="create_group", tags=["groups"], request=InputSerializer, parameters=[IDEMPOTENCY_KEY],
+        responses=once_responses(OutputSerializer, errors=PUBLIC_ERRORS), auth=[],
         summary="Create a group; the answer holds its edit and view tokens (shown only here)",
+        description="Send a random Idempotency-Key (a UUID): its repeat answers with the group's tokens.",
     )
     def post(self, request):
-        params = self.InputSerializer(data=request.data)
-        params.is_valid(raise_exception=True)
-        group = services.group_create(name=params.validated_data["name"],
-                                      player_names=params.validated_data.get("players", []), by=_api_actor())
-        return Response(self.OutputSerializer({
-            "id": group.id, "name": group.name, "edit_token": group.edit_token, "view_token": group.view_token,
-            "players": group.players.all(), "links": _links(request),
-        }).data, status=status.HTTP_201_CREATED)
+        def make(key: str | None) -> Made:
+            params = self.InputSerializer(data=request.data)
+            params.is_valid(raise_exception=True)
+            group = services.group_create(name=params.validated_data["name"],
+                                          player_names=params.validated_data.get("players", []), by=_api_actor())
+            return Made(self.OutputSerializer({
+                "id": group.id, "name": group.name, "edit_token": group.edit_token, "view_token": group.view_token,
+                "players": group.players.all(), "links": _links(request),
+            }).data)
+
+        # no link yet: the key alone (with the body) names the request, so it must be unguessable
+        return create_once(request, scope="api:groups", make=make)
 
 
 class GroupDetailView(LinkView):
@@ -141,14 +157,18 @@ class PlayerCreateView(LinkView):
     class InputSerializer(serializers.Serializer):
         name = TextField(max_length=40)
 
-    @extend_schema(operation_id="add_player", tags=["groups"], request=InputSerializer,
-                   responses={201: PlayerOutputSerializer, **WRITE_ERRORS}, summary="Add a player to the group")
+    @extend_schema(operation_id="add_player", tags=["groups"], request=InputSerializer, parameters=[IDEMPOTENCY_KEY],
+                   responses=once_responses(PlayerOutputSerializer), summary="Add a player to the group")
     def post(self, request):
-        params = self.InputSerializer(data=request.data)
-        params.is_valid(raise_exception=True)
-        player = services.player_add(group=self.access.group, name=params.validated_data["name"],
-                                     by=self.access.actor("api"))
-        return Response(PlayerOutputSerializer(player).data, status=status.HTTP_201_CREATED)
+        group = self.access.group
+
+        def make(key: str | None) -> Made:
+            params = self.InputSerializer(data=request.data)
+            params.is_valid(raise_exception=True)
+            player = services.player_add(group=group, name=params.validated_data["name"], by=self.access.actor("api"))
+            return Made(PlayerOutputSerializer(player).data)
+
+        return create_once(request, scope=f"api:group:{group.pk}:players", make=make)
 
 
 class PlayersView(PlayerListView, PlayerCreateView):
@@ -156,6 +176,15 @@ class PlayersView(PlayerListView, PlayerCreateView):
 
 
 # --- sessions ------------------------------------------------------------------------------
+
+SESSION_IF_MATCH = OpenApiParameter(
+    "If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
+    description="The session's revision as read (\"7\"): deleted only if nothing changed since.",
+)
+STALE_SESSION = OpenApiResponse(
+    inline_serializer("StaleSession", {"errors": ProblemSerializer(many=True), "session": SessionOutputSerializer()}),
+    description="The revision is stale: someone changed the session first; the body holds it as it is now.",
+)
 
 
 class SessionListView(LinkView):
@@ -190,17 +219,22 @@ class SessionCreateView(LinkView):
         chips_per_point = serializers.IntegerField(min_value=1, max_value=1_000_000, required=False, allow_null=True)
 
     @extend_schema(operation_id="start_session", tags=["sessions"], request=InputSerializer,
-                   responses={201: SessionOutputSerializer, **WRITE_ERRORS},
+                   parameters=[IDEMPOTENCY_KEY], responses=once_responses(SessionOutputSerializer),
                    summary="Seat the players and freeze the scoring system for the evening")
     def post(self, request):
-        params = self.InputSerializer(data=request.data)
-        params.is_valid(raise_exception=True)
-        values = dict(params.validated_data)
-        preset = values.pop("preset", None) or values.pop("system", None) or "pagat-standard"
-        values.pop("system", None)
-        refuse_nul(values.get("overrides"), "overrides")
-        session = services.session_start(group=self.access.group, preset=preset, by=self.access.actor("api"), **values)
-        return Response(session_json(session, web_url=web_url(self, session)), status=status.HTTP_201_CREATED)
+        group = self.access.group
+
+        def make(key: str | None) -> Made:
+            params = self.InputSerializer(data=request.data)
+            params.is_valid(raise_exception=True)
+            values = dict(params.validated_data)
+            preset = values.pop("preset", None) or values.pop("system", None) or "pagat-standard"
+            values.pop("system", None)
+            refuse_nul(values.get("overrides"), "overrides")
+            session = services.session_start(group=group, preset=preset, by=self.access.actor("api"), **values)
+            return Made(session_json(session, web_url=web_url(self, session)))
+
+        return create_once(request, scope=f"api:group:{group.pk}:sessions", make=make)
 
 
 class SessionsView(SessionListView, SessionCreateView):
@@ -214,11 +248,23 @@ class SessionDetailView(LinkView):
         session = self.access.session(session_id)
         return Response(session_json(session, web_url=web_url(self, session)))
 
-    @extend_schema(operation_id="delete_session", tags=["sessions"], parameters=[SESSION_ID],
-                   responses={200: SessionOutputSerializer, **WRITE_ERRORS},
-                   summary="Delete a session (it can be restored; nothing is ever lost)")
+    @extend_schema(operation_id="delete_session", tags=["sessions"], parameters=[SESSION_ID, SESSION_IF_MATCH],
+                   responses={200: SessionOutputSerializer, **WRITE_ERRORS, 409: STALE_SESSION},
+                   summary="Delete a session (it can be restored; nothing is ever lost)",
+                   description="With If-Match (the session's revision as read, \"7\"), a session changed since "
+                   "(a hand recorded, edited…) is refused with 409 stale_version, as hands are.")
     def delete(self, request, session_id: int):
-        session = services.session_delete(session=self.access.session(session_id), by=self.access.actor("api"))
+        revision = version_asked(request, what="session's revision")
+        try:
+            session = services.session_delete(session=self.access.session(session_id), revision=revision,
+                                              by=self.access.actor("api"))
+        except services.StaleSession as error:
+            current = error.session
+            return Response({**errors_body(problem(
+                "If-Match", "stale_version",
+                f"The session was changed by someone else (it is now at revision {current.revision}); "
+                "here it is as it stands: check it and delete it again with this revision.",
+            )), "session": session_json(current, web_url=web_url(self, current))}, status=status.HTTP_409_CONFLICT)
         return Response(session_json(session, web_url=web_url(self, session)))
 
 

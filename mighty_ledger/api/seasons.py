@@ -7,14 +7,11 @@ post safe, as for hands (mighty_ledger/request_keys.py).
 
 from __future__ import annotations
 
-import hashlib
-import json
-
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_serializer
-from rest_framework import serializers, status
+from rest_framework import serializers
 from rest_framework.response import Response
 
-from .. import request_keys, seasons, services
+from .. import seasons
 from ..services.seasons import season_create
 from .base import (
     IDEMPOTENCY_KEY,
@@ -22,9 +19,9 @@ from .base import (
     WRITE_ERRORS,
     LinkView,
     TextField,
-    idempotency_key_of,
     refuse_nul,
 )
+from .idempotency import Made, create_once
 from .serializers import ErrorsSerializer
 
 
@@ -48,7 +45,6 @@ def seasons_json(spans: list[seasons.SeasonSpan]) -> list[dict]:
     return [season_json(span, current) for span in spans]
 
 
-REPLAYED = {"Idempotent-Replayed": "true"}
 
 CREATE_RESPONSES = {
     201: SeasonSerializer,
@@ -76,27 +72,14 @@ class SeasonsView(LinkView):
                    parameters=[IDEMPOTENCY_KEY], responses=CREATE_RESPONSES,
                    summary="Name a season from a start date (two seasons cannot start the same day)")
     def post(self, request):
-        body = self.InputSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        refuse_nul(body.validated_data["name"], "name")
-        key = idempotency_key_of(request)
-        if key is None:
-            return Response(self._create(body.validated_data), status=status.HTTP_201_CREATED)
-        said = {"name": body.validated_data["name"], "starts": body.validated_data["starts"].isoformat()}
-        fingerprint = hashlib.sha256(json.dumps(said, sort_keys=True).encode()).hexdigest()
-        held = request_keys.claim(scope=f"api:group:{self.access.group.pk}:seasons", key=key,
-                                  fingerprint=fingerprint)
-        if held.replay:
-            if held.row.fingerprint != fingerprint:
-                raise services.IdempotencyConflict(key)
-            return Response(held.row.body, status=status.HTTP_200_OK, headers=REPLAYED)
-        try:
-            answer = self._create(body.validated_data)
-        except BaseException:
-            held.release()
-            raise
-        held.settle(status=status.HTTP_201_CREATED, body=answer)
-        return Response(answer, status=status.HTTP_201_CREATED)
+        def make(key: str | None) -> Made:
+            body = self.InputSerializer(data=request.data)
+            body.is_valid(raise_exception=True)
+            refuse_nul(body.validated_data["name"], "name")
+            return Made(self._create(body.validated_data))
+
+        # once per Idempotency-Key, the first answer's bytes kept (api/idempotency.py)
+        return create_once(request, scope=f"api:group:{self.access.group.pk}:seasons", make=make)
 
     def _create(self, values: dict) -> dict:
         season = season_create(group=self.access.group, name=values["name"], starts=values["starts"],

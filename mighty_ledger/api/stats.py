@@ -15,7 +15,7 @@ import datetime
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
-from rest_framework import serializers, status
+from rest_framework import serializers
 from rest_framework.response import Response
 
 from scoring.presets import get_preset
@@ -23,7 +23,8 @@ from scoring.problems import InvalidInput, Problem
 
 from .. import kept_counts, services, stats
 from ..models import Payment, Session
-from .base import READ_ERRORS, SESSION_ID, WRITE_ERRORS, LinkView
+from .base import IDEMPOTENCY_KEY, READ_ERRORS, SESSION_ID, WRITE_ERRORS, LinkView
+from .idempotency import Made, create_once, once_responses
 
 
 def _invalid(field: str, code: str, message: str) -> InvalidInput:
@@ -229,18 +230,23 @@ class PaymentsView(LinkView):
     def get(self, request, session_id: int):
         return Response(session_payments_json(self.access.session(session_id)))
 
-    @extend_schema(operation_id="record_payment", tags=["payments"], parameters=[SESSION_ID],
-                   request=InputSerializer, responses={201: PaymentSerializer, **WRITE_ERRORS},
+    @extend_schema(operation_id="record_payment", tags=["payments"], parameters=[SESSION_ID, IDEMPOTENCY_KEY],
+                   request=InputSerializer, responses=once_responses(PaymentSerializer),
                    summary="Mark a transfer of the settlement as paid (it never changes the scores)")
     def post(self, request, session_id: int):
         session = self.access.session(session_id)
-        body = self.InputSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        payment = services.payment_record(
-            session=session, payer=body.validated_data["from"], payee=body.validated_data["to"],
-            amount=body.validated_data["amount"], by=self.access.actor("api"),
-        )
-        return Response(payment_json(payment), status=status.HTTP_201_CREATED)
+
+        def make(key: str | None) -> Made:
+            body = self.InputSerializer(data=request.data)
+            body.is_valid(raise_exception=True)
+            payment = services.payment_record(
+                session=session, payer=body.validated_data["from"], payee=body.validated_data["to"],
+                amount=body.validated_data["amount"], by=self.access.actor("api"),
+            )
+            return Made(payment_json(payment))
+
+        # a retried "paid" must not count twice
+        return create_once(request, scope=f"api:session:{session.pk}:payments", make=make)
 
 
 class PaymentUndoView(LinkView):

@@ -27,6 +27,7 @@ from .contracts import (
     contract_snapshot,
 )
 from .groups import (
+    StaleSession,
     group_create,
     group_delete,
     group_restore,
@@ -52,7 +53,7 @@ from .hands import (
 from .payments import payment_record, payment_undo, payment_unit
 
 __all__ = [
-    "CONTRACT_FIELDS", "SYSTEM", "Actor", "ContractInProgress", "IdempotencyConflict", "ScoredHand",
+    "CONTRACT_FIELDS", "SYSTEM", "Actor", "ContractInProgress", "IdempotencyConflict", "ScoredHand", "StaleSession",
     "SessionGone", "StaleContract", "StaleVersion", "contract_abandon", "contract_complete", "contract_open",
     "contract_outlook", "contract_snapshot", "group_create", "group_delete", "group_restore",
     "group_rotate_link", "hand_amend", "hand_delete", "hand_fingerprint", "hand_ledger_entry", "hand_preview", "hand_record",

@@ -16,7 +16,15 @@ from scoring.problems import InvalidInput, Problem
 from scoring.systems import system_as_options
 
 from ..models import Group, Player, Revision, Session, new_token
-from .changes import SYSTEM, Actor, announce, invalid, revise, set_deleted
+from .changes import SYSTEM, Actor, announce, invalid, locked, revise, set_deleted
+
+
+class StaleSession(Exception):
+    """The session changed since the client read it; carries it as it is now."""
+
+    def __init__(self, session: Session):
+        super().__init__(f"session {session.pk} is at revision {session.revision}")
+        self.session = session
 
 
 def name_normalised(name: str) -> str:
@@ -137,7 +145,12 @@ def session_start(
 
 
 @transaction.atomic
-def session_delete(*, session: Session, by: Actor = SYSTEM) -> Session:
+def session_delete(*, session: Session, revision: int | None = None, by: Actor = SYSTEM) -> Session:
+    """Soft delete; with ``revision`` (the API's If-Match), only if nothing changed since it was read."""
+    if revision is not None:
+        session = locked(session)  # a hand recorded meanwhile moved the revision: it waits for that one
+        if session.revision != revision:
+            raise StaleSession(session)
     announce(session, "session_deleted")
     return set_deleted(session, deleted=True, subject="session", group=session.group, session=session, by=by)
 

@@ -15,7 +15,7 @@ from django.db import connection
 from django.utils import timezone
 
 from mighty_ledger import request_keys, services
-from mighty_ledger.models import Hand, Revision
+from mighty_ledger.models import Hand, Revision, Session
 from mighty_ledger.request_keys import RequestKey
 from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
 
@@ -207,6 +207,26 @@ def test_an_if_match_that_is_no_version_is_400(edit, session, hand, if_match):
     response = edit.client.delete(hand_url(session), headers={"If-Match": if_match})
 
     assert_error_shape(response, 400, "bad_version")
+
+
+def test_a_session_delete_with_a_stale_if_match_is_409_with_the_session(edit, session, hand):
+    read = edit.client.get(f"/api/v1/sessions/{session.pk}").json()["revision"]
+    services.hand_record(session=Session.objects.get(pk=session.pk), entry=MADE_15_DIAMONDS)
+
+    stale = edit.client.delete(f"/api/v1/sessions/{session.pk}", headers={"If-Match": f'"{read}"'})
+
+    assert_error_shape(stale, 409, "stale_version")
+    assert stale.json()["session"]["revision"] > read
+    assert Session.objects.get(pk=session.pk).deleted_at is None
+
+
+def test_a_session_delete_with_the_revision_read_deletes(edit, session, hand):
+    read = edit.client.get(f"/api/v1/sessions/{session.pk}").json()["revision"]
+
+    response = edit.client.delete(f"/api/v1/sessions/{session.pk}", headers={"If-Match": f'"{read}"'})
+
+    assert response.status_code == 200
+    assert Session.objects.get(pk=session.pk).deleted_at is not None
 
 
 def test_the_web_delete_sent_twice_keeps_one_revision(client, session, hand):

@@ -1,0 +1,137 @@
+"""Every create of the API is safe to repeat (issue 21): the schema lists Idempotency-Key on each,
+and each sent twice with one key makes one thing and answers the same bytes.
+
+The test walks the schema, so a create added later without the key (or without a
+body here to try it with) fails it. On PostgreSQL this is also the test that the
+kept answer is the first one's bytes, not a jsonb object with its keys reordered.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+import pytest
+import yaml
+from django.apps import apps
+
+from mighty_ledger import services
+from mighty_ledger.models import Contract, Group, Hand, Payment, Player, Revision, Session
+from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
+
+from .conftest import Api
+
+pytestmark = pytest.mark.django_db
+
+ANN_15_DIAMONDS = {"dealer": "Ed", "declarer": "Ann", "contract": {"points": 15, "trump": "D"},
+                   "partner_call": {"type": "card", "cards": ["AS"]}}
+
+# POST operations that make nothing: the calculators, and restoring what a link already reaches
+NOT_CREATES = {"score_hand", "check_hand", "check_auction", "check_redeal", "next_hand",
+               "restore_session", "restore_hand"}
+
+
+def _season_count() -> int:
+    try:
+        return apps.get_model("mighty_ledger", "Season").objects.count()
+    except LookupError:
+        return 0
+
+
+# each create: a body to send, and what counts the things it makes
+CREATES = {
+    "create_group": (lambda s, c: {"name": "Friday", "players": ["Ann", "Bo"]}, Group),
+    "add_player": (lambda s, c: {"name": "Flo"}, Player),
+    "start_session": (lambda s, c: {"seats": ["Ann", "Bo", "Cy", "Di", "Ed"], "preset": "pagat-standard",
+                                    "stake_per_point": "100", "currency": "KRW"}, Session),
+    "record_hand": (lambda s, c: MADE_15_DIAMONDS, Hand),
+    "record_event": (lambda s, c: {"kind": "deal_miss", "dealer": "Ed", "shown_by": "Bo"}, Hand),
+    "open_contract": (lambda s, c: {**ANN_15_DIAMONDS, "replacing": c.pk}, Contract),
+    "complete_contract": (lambda s, c: {"partners": ["Cy"], "points": 16, "version": c.version}, Hand),
+    "abandon_contract": (lambda s, c: {"version": c.version}, Revision),
+    "record_payment": (lambda s, c: {"from": "Bo", "to": "Ann", "amount": "100", "overpay": True}, Payment),
+    "create_season": (lambda s, c: {"name": "Spring", "starts": "2026-03-01"}, None),
+}
+
+
+@pytest.fixture(scope="module")
+def schema(django_db_blocker):
+    from django.test import Client
+
+    with django_db_blocker.unblock():
+        response = Client().get("/api/schema/")
+    return yaml.safe_load(response.content)
+
+
+def _posts(schema) -> dict[str, tuple[str, dict]]:
+    return {operation["operationId"]: (path, operation)
+            for path, methods in schema["paths"].items()
+            for method, operation in methods.items() if method == "post"}
+
+
+def test_every_create_in_the_schema_takes_an_idempotency_key(schema):
+    for operation_id, (path, operation) in _posts(schema).items():
+        if operation_id in NOT_CREATES:
+            continue
+        headers = [p["name"] for p in operation.get("parameters", []) if p["in"] == "header"]
+        assert "Idempotency-Key" in headers, f"{operation_id} ({path}) creates without Idempotency-Key"
+        assert {"200", "409", "422"} <= set(operation["responses"]), operation_id
+        assert operation_id in CREATES, f"add a body for {operation_id} to CREATES to try it twice"
+
+
+@pytest.mark.parametrize("operation_id", sorted(CREATES))
+def test_a_create_sent_twice_with_one_key_makes_one_thing_and_answers_the_same_bytes(schema, operation_id):
+    posts = _posts(schema)
+    if operation_id not in posts:
+        pytest.skip(f"{operation_id} is not in this schema")
+    session = SessionFactory(stake_per_point=100, currency="KRW")
+    HandFactory(session=session)
+    contract = services.contract_open(session=session, entry=ANN_15_DIAMONDS)[0]
+    path = posts[operation_id][0].format(session_id=session.pk, contract_id=contract.pk)
+    body, model = CREATES[operation_id]
+    body = body(session, contract)
+    count = model.objects.count if model is not None else _season_count
+    api = Api(session.group.edit_token)
+    key = str(uuid.uuid4())
+
+    before = count()
+    first = api.client.post(path, json.dumps(body), content_type="application/json", headers={"Idempotency-Key": key})
+    assert first.status_code in (200, 201), first.content
+    made = count()
+    again = api.client.post(path, json.dumps(body), content_type="application/json", headers={"Idempotency-Key": key})
+
+    assert made - before == 1
+    assert count() == made
+    assert again.status_code == 200, again.content
+    assert again["Idempotent-Replayed"] == "true"
+    assert again.content == first.content
+
+
+@pytest.mark.parametrize("operation_id", ["start_session", "record_payment", "create_group"])
+def test_the_same_key_with_another_body_is_422_and_makes_nothing(schema, operation_id):
+    session = SessionFactory(stake_per_point=100, currency="KRW")
+    HandFactory(session=session)
+    path = _posts(schema)[operation_id][0].format(session_id=session.pk)
+    body, model = CREATES[operation_id]
+    body = body(session, None)
+    api = Api(session.group.edit_token)
+    assert api.post(path, body, **{"Idempotency-Key": "k-1"}).status_code == 201
+    before = model.objects.count()
+
+    other = api.post(path, {**body, "currency": "EUR"} if operation_id == "start_session"
+                     else {**body, "amount": "200"} if operation_id == "record_payment"
+                     else {**body, "name": "Saturday"}, **{"Idempotency-Key": "k-1"})
+
+    assert other.status_code == 422
+    assert other.json()["errors"][0]["code"] == "idempotency_key_reused"
+    assert model.objects.count() == before
+
+
+def test_a_refused_create_gives_its_key_back(schema):
+    session = SessionFactory()
+    api = Api(session.group.edit_token)
+    refused = api.post("/api/v1/players", {"name": ""}, **{"Idempotency-Key": "k-2"})
+    assert refused.status_code == 400
+
+    fixed = api.post("/api/v1/players", {"name": "Flo"}, **{"Idempotency-Key": "k-2"})
+    assert fixed.status_code == 201
