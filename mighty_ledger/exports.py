@@ -164,7 +164,10 @@ def spreadsheet_safe(value: object) -> object:
     return value
 
 
-class _SafeWriter:
+class SpreadsheetWriter:
+    """The one CSV writer of every face (the board's hands.csv, ``export_group --csv``): every
+    cell, headers included, goes through ``spreadsheet_safe``."""
+
     def __init__(self, out: IO[str]):
         self.writer = csv.writer(out)
 
@@ -178,7 +181,7 @@ def hands_csv(group: Group, out: IO[str]) -> int:
     Text cells are made safe to open (``spreadsheet_safe``); the JSON export keeps every value as stored.
     """
     names = list(group.players.order_by("name").values_list("name", flat=True))
-    writer = _SafeWriter(out)
+    writer = SpreadsheetWriter(out)
     writer.writerow([
         "session", "date", "number", "kind", "contract", "declarer", "partners", "points", "made",
         *(f"{name} payment" for name in names), *(f"{name} total" for name in names),

@@ -12,7 +12,6 @@ hand is read and counted (kept_counts.py), and the body drawn again.
 
 from __future__ import annotations
 
-import csv
 import datetime
 import hashlib
 from dataclasses import dataclass
@@ -34,6 +33,7 @@ from scoring.problems import InvalidInput
 
 from .. import balance, charts, kept_counts, ratings, reads, seasons, services, stats
 from ..access import Access, access_for
+from ..exports import SpreadsheetWriter
 from ..forms import trump_label
 from ..models import Hand, Payment, Session
 from ..request_keys import once_per_form_key
@@ -248,7 +248,7 @@ def session_hands_csv(request: HttpRequest, token: str, pk: int) -> HttpResponse
     response["Content-Disposition"] = content_disposition_header(True, f"{name}-hands.csv")
     # a spreadsheet opening the file as UTF-8 needs the byte-order mark to read Korean names
     response.write("\ufeff")
-    writer = csv.writer(response)
+    writer = SpreadsheetWriter(response)  # names like =HYPERLINK(…) are shown, never run
     writer.writerow([
         "number", "kind", "dealer", "declarer", "contract", "partners", "sitting_out", "points", "made",
         "runs", *(f"{seat} payment" for seat in seats), *(f"{seat} total" for seat in seats),
