@@ -3,6 +3,7 @@ write a cell a spreadsheet would run (=, +, -, @, tab, CR first) after a quote, 
 
 import csv
 import io
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -57,4 +58,4 @@ def test_the_commands_csv_writes_no_cell_a_spreadsheet_would_run(formula_table, 
 
 def test_both_faces_write_through_the_one_writer():
     assert stats_views.SpreadsheetWriter is exports.SpreadsheetWriter
-    assert "csv.writer" not in open(stats_views.__file__, encoding="utf-8").read()
+    assert "csv.writer" not in Path(stats_views.__file__).read_text(encoding="utf-8")
