@@ -27,13 +27,37 @@ class StaleSession(Exception):
         self.session = session
 
 
+# characters that only ever hide: "Ann" and "Ann" + a zero-width space would be two players
+_DROPPED = dict.fromkeys(map(ord, "\u200b\u2060\ufeff"))
+
+
 def name_normalised(name: str) -> str:
     """A name as it is stored and compared: Unicode NFC, trimmed, inner spaces collapsed to one.
 
     "Á" typed as one character or as "A" plus a combining accent, or "Ann  Lee"
     with two spaces, is then one player, not two who look the same.
     """
-    return " ".join(unicodedata.normalize("NFC", name or "").split())
+    return " ".join(unicodedata.normalize("NFC", (name or "").translate(_DROPPED)).split())
+
+
+# Unicode's bidirectional controls (UAX #9: embeddings, overrides, isolates, marks): around a
+# name they reorder the text that follows it, so a settlement could read "Ann pays nnA"
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# marks, format characters and separators draw nothing on their own; the Hangul fillers and the
+# blank Braille cell are letters and a symbol that draw nothing either
+_DRAWS_NOTHING = frozenset({"Mn", "Me", "Cf", "Cc", "Co", "Cn", "Zs", "Zl", "Zp"})
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def name_refusal(name: str) -> Problem | None:
+    """Why a normalised name cannot be a player's: none a table can read, or one that reorders text."""
+    if any(char in BIDI_CONTROLS for char in name):
+        return Problem("name", "bidi_control", _(
+            "A name cannot contain characters that change the direction of the text (such as U+202E): "
+            "the settlement would read wrongly."))
+    if not any(unicodedata.category(char) not in _DRAWS_NOTHING and char not in _BLANK_LETTERS for char in name):
+        return Problem("name", "invisible", _("A name needs at least one visible letter, digit or sign."))
+    return None
 
 
 @transaction.atomic
@@ -76,6 +100,9 @@ def player_add(*, group: Group, name: str, by: Actor = SYSTEM) -> Player:
         raise invalid("name", "missing", _("A player needs a name."))
     if len(name) > 40:
         raise invalid("name", "too_long", _("A player's name can be at most 40 characters."))
+    refusal = name_refusal(name)
+    if refusal is not None:
+        raise InvalidInput([refusal])
     # compared with every name normalised: a player added before names were normalised counts too
     if name in {name_normalised(existing) for existing in group.players.values_list("name", flat=True)}:
         raise invalid("name", "duplicate_player", _("{name} is already in this group.").format(name=name))

@@ -115,3 +115,57 @@ def test_seats_and_hands_match_a_name_spelt_another_way(db):
     assert other.seats == seats and other.first_dealer == COMPOSED
     assert hand.entry["declarer"] == COMPOSED
     assert hand.payments[COMPOSED] > 0
+
+
+# --- issue 21: names a table can read -------------------------------------------------------------
+
+UNREADABLE = [
+    pytest.param("\u200b", "missing", id="zero-width-space"),  # dropped: nothing is left
+    pytest.param("\u0301", "invisible", id="lone-combining-mark"),
+    pytest.param("\u200d\u2063", "invisible", id="format-characters-only"),
+    pytest.param("\u3164", "invisible", id="hangul-filler"),
+    pytest.param("Ann\u202e", "bidi_control", id="right-to-left-override"),
+    pytest.param("\u2067Bo\u2069", "bidi_control", id="isolate"),
+    pytest.param("Cy\u202a", "bidi_control", id="embedding"),
+    pytest.param("Di\u200f", "bidi_control", id="right-to-left-mark"),
+]
+
+
+@pytest.mark.parametrize(("name", "code"), UNREADABLE)
+def test_a_name_with_nothing_visible_or_a_direction_control_is_refused_by_the_service(db, name, code):
+    with pytest.raises(InvalidInput) as refused:
+        services.player_add(group=GroupFactory(), name=name)
+
+    assert refused.value.problems[0].code == code
+
+
+@pytest.mark.parametrize(("name", "code"), UNREADABLE[::4])
+def test_the_api_refuses_it_in_the_error_shape(db, name, code):
+    group = GroupFactory()
+    response = Api(group.edit_token).post("/api/v1/players", {"name": name})
+
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["code"] == code
+    assert not group.players.exists()
+
+
+def test_a_new_groups_players_are_checked_on_the_page_too(client, db):
+    response = client.post("/g/new/", {"name": "Friday", "player_names": "Ann\nnnA\u202e\nCy\nDi\nEd"})
+
+    assert response.status_code == 200
+    assert "direction of the text" in response.content.decode()
+
+
+@pytest.mark.parametrize("name", ["최지우", "Zoë", "José María", "اسم", "👩\u200d👩\u200d👧"])
+def test_names_from_every_script_are_still_welcome(db, name):
+    assert services.player_add(group=GroupFactory(), name=name).name == name
+
+
+def test_a_zero_width_space_does_not_make_a_second_ann(db):
+    group = GroupFactory()
+    services.player_add(group=group, name="Ann")
+
+    with pytest.raises(InvalidInput) as refused:
+        services.player_add(group=group, name="An\u200bn")
+
+    assert refused.value.problems[0].code == "duplicate_player"
