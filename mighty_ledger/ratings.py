@@ -116,7 +116,16 @@ class TrendStep:
 @dataclass(frozen=True)
 class Ratings:
     players: tuple[PlayerRating, ...]  # highest rating first
-    steps: tuple[TrendStep, ...]  # session by session, oldest first: the trend
+    sessions: tuple[Session, ...] = ()
+    books: tuple[Book, ...] = ()  # the ratings after each session, in the sessions' order
+
+    @property
+    def steps(self) -> tuple[TrendStep, ...]:
+        """Session by session, oldest first: the trend (worked out only for the pages that draw it)."""
+        return tuple(
+            TrendStep(session, {name: ordinal(mu, sigma) for name, (mu, sigma, _) in book.items()})
+            for session, book in zip(self.sessions, self.books, strict=True)
+        )
 
     def player(self, name: str) -> PlayerRating | None:
         return next((p for p in self.players if p.name == name), None)
@@ -127,7 +136,8 @@ class Ratings:
 
     def trend_of(self, name: str) -> list[tuple[Session, float]]:
         """One player's rating after each session of the selection they had played by then."""
-        return [(step.session, step.ordinals[name]) for step in self.steps if name in step.ordinals]
+        return [(session, ordinal(*book[name][:2])) for session, book in zip(self.sessions, self.books, strict=True)
+                if name in book]
 
 
 def table_of(book: Book) -> tuple[PlayerRating, ...]:
@@ -139,11 +149,7 @@ def ratings_of(sessions: Sequence[Session], *, key: str | None = None) -> Rating
     """The ratings of these sessions' hands (oldest session first), from the state kept for them
     under ``key`` (by default, under the sessions themselves)."""
     kept = _kept(sessions, key if key is not None else sessions_key(sessions))
-    steps = tuple(
-        TrendStep(session, {name: ordinal(mu, sigma) for name, (mu, sigma, _) in book.items()})
-        for session, book in zip(sessions, kept.books, strict=True)
-    )
-    return Ratings(table_of(kept.books[-1] if kept.books else {}), steps)
+    return Ratings(table_of(kept.books[-1] if kept.books else {}), tuple(sessions), tuple(kept.books))
 
 
 def ratings_from_scratch(sessions: Sequence[Session]) -> Ratings:
@@ -152,7 +158,7 @@ def ratings_from_scratch(sessions: Sequence[Session]) -> Ratings:
     book: Book = {}
     for session in sessions:
         book = rate_hands(book, (sides for _, sides in rows.get(session.pk, ())))
-    return Ratings(table_of(book), ())
+    return Ratings(table_of(book))
 
 
 # --- kept, and brought up to date hand by hand ----------------------------------------------

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods
 
 from scoring.problems import InvalidInput, Problem
 
-from .. import kept_counts, ratings, seasons
+from .. import ratings, seasons
 from ..access import access_for
 from ..request_keys import once_per_form_key
 from ..services.seasons import season_create
@@ -28,15 +28,15 @@ from .stats import selection_of
 
 @require_http_methods(["GET", "HEAD"])
 def group_ratings(request: HttpRequest, token: str) -> HttpResponse:
-    """Every player's rating over the selected hands, beside their record in each role."""
+    """Every player's rating over the selected hands (their record in each role is on the statistics
+    page, beside the same table)."""
     access = access_for(token)
     chosen = selection_of(request, access)
 
     def page() -> HttpResponse:
         return render(request, "table/ratings.html", {
             "access": access, "group": access.group,
-            "ratings": ratings.ratings_for(access.group, chosen.filters, chosen.selected),
-            "stats": kept_counts.stats_for(chosen.selected), **chosen.context(),
+            "ratings": ratings.ratings_for(access.group, chosen.filters, chosen.selected), **chosen.context(),
         })
 
     return conditional(request, f"ratings|{access.right}|{chosen.stamp}", page)

@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
 from mighty_ledger import ratings, services, stats
-from mighty_ledger.models import Hand, Session
+from mighty_ledger.models import Hand
+from mighty_ledger.services.seasons import season_create
 from tests.factories import MADE_15_DIAMONDS, SEATS, GroupFactory, HandFactory, SessionFactory
 
 SIX = [*SEATS, "Fay"]
@@ -255,27 +256,53 @@ def test_the_rating_page_after_a_hand_reads_the_link_the_sessions_the_seasons_an
     client.get(path)
     HandFactory(session=thursday, entry=NO_FRIEND)
 
-    # the link; the group's live sessions; its seasons; the new hand's sides (ratings); the new
-    # hand's counts (the role records beside the ratings)
-    with django_assert_num_queries(5):
+    # 1. the link; 2. the group's live sessions; 3. its seasons; 4. the new hand's sides, rated
+    with django_assert_num_queries(4):
         assert client.get(path).status_code == 200
 
 
-def test_ratings_move_with_the_seasons_filter(client, evening):
+def test_the_current_season_is_the_default_view_and_every_season_can_be_chosen(client, evening):
     group, thursday, friday = evening
     HandFactory(session=thursday, entry=SET_ONE)
     HandFactory(session=friday, entry=WITH_A_SITTER)
-    from mighty_ledger.services.seasons import season_create
-
     season_create(group=group, name="Autumn", starts=datetime.date(2026, 9, 1))
-    winter = season_create(group=group, name="Winter", starts=friday.played_on)
-    assert isinstance(winter.pk, int)
+    season_create(group=group, name="Winter", starts=friday.played_on)  # ends Autumn on Thursday
     path = reverse("group_ratings", args=[group.view_token])
 
-    # no season asked: the current one (Winter, which holds Friday only)
-    text = client.get(path).content.decode()
-    assert text.count('data-testid="rating"') == 5  # Fay sat out Friday's one hand
-    assert 'data-player="Bo"' in text
-    rated = client.get(path, {"season": "all"}).content.decode()
-    assert rated.count('data-testid="rating"') == 5
-    assert Session.objects.filter(group=group).count() == 2
+    current = client.get(path)
+    every = client.get(path, {"season": "all"})
+
+    # Winter holds Friday's hand only: one rated hand each; every season, two
+    assert {p.hands for p in current.context["ratings"].players} == {1}
+    assert {p.hands for p in every.context["ratings"].players} == {2}
+    assert current.context["season"] == str(group.seasons.get(name="Winter").pk)
+    assert 'name="season"' in current.content.decode()
+
+
+def test_a_page_asked_for_one_session_shows_it_whatever_the_season(client, evening):
+    group, thursday, friday = evening
+    HandFactory(session=thursday, entry=SET_ONE)
+    season_create(group=group, name="Winter", starts=friday.played_on)
+
+    page = client.get(reverse("group_stats", args=[group.view_token]), {"period": f"s{thursday.pk}"})
+
+    assert page.context["stats"].hands == 1
+
+
+def test_seasons_are_named_on_their_page_and_refused_with_a_reason(client, evening):
+    group, _thursday, _friday = evening
+    path = reverse("group_seasons", args=[group.edit_token])
+
+    assert client.post(path, {"name": "Autumn", "starts": "2026-09-01"}).status_code == 302
+    again = client.post(path, {"name": "Fall", "starts": "2026-09-01"})
+    nameless = client.post(path, {"name": " ", "starts": "2026-10-01"})
+    undated = client.post(path, {"name": "Spring", "starts": "soon"})
+    onlooker = client.post(reverse("group_seasons", args=[group.view_token]),
+                           {"name": "Spring", "starts": "2027-03-01"})
+
+    assert (again.status_code, nameless.status_code, undated.status_code) == (400, 400, 400)
+    assert "Another season already starts on 2026-09-01." in again.content.decode()
+    assert onlooker.status_code == 403
+    assert list(group.seasons.values_list("name", flat=True)) == ["Autumn"]
+    listed = client.get(reverse("group_seasons", args=[group.view_token])).content.decode()
+    assert "Autumn" in listed and 'data-testid="season-form"' not in listed
