@@ -2,12 +2,12 @@
 
 ``{"name", "starts"}`` with an ISO date; a season ends the day before the next
 one starts (``ends``, null for the last). An Idempotency-Key makes a retried
-post safe, as for hands (mighty_ledger/request_keys.py).
+post safe, as for every create (api/idempotency.py).
 """
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_serializer
+from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 
@@ -16,13 +16,11 @@ from ..services.seasons import season_create
 from .base import (
     IDEMPOTENCY_KEY,
     READ_ERRORS,
-    WRITE_ERRORS,
     LinkView,
     TextField,
     refuse_nul,
 )
-from .idempotency import Made, create_once
-from .serializers import ErrorsSerializer
+from .idempotency import Made, create_once, once_responses
 
 
 @extend_schema_serializer(component_name="Season")
@@ -45,18 +43,6 @@ def seasons_json(spans: list[seasons.SeasonSpan]) -> list[dict]:
     return [season_json(span, current) for span in spans]
 
 
-
-CREATE_RESPONSES = {
-    201: SeasonSerializer,
-    200: OpenApiResponse(SeasonSerializer, description="The same Idempotency-Key and body again, within "
-                         "24 hours: the first answer as it was, nothing new recorded (header Idempotent-Replayed)."),
-    **WRITE_ERRORS,
-    409: OpenApiResponse(ErrorsSerializer, description="The request with this Idempotency-Key is still being "
-                         "processed (code request_in_progress); see Retry-After."),
-    422: OpenApiResponse(ErrorsSerializer, description="The Idempotency-Key was used before with a different body."),
-}
-
-
 class SeasonsView(LinkView):
     @extend_schema_serializer(component_name="SeasonCreateInput")
     class InputSerializer(serializers.Serializer):
@@ -69,7 +55,7 @@ class SeasonsView(LinkView):
         return Response(seasons_json(seasons.group_seasons(self.access.group)))
 
     @extend_schema(operation_id="create_season", tags=["seasons"], request=InputSerializer,
-                   parameters=[IDEMPOTENCY_KEY], responses=CREATE_RESPONSES,
+                   parameters=[IDEMPOTENCY_KEY], responses=once_responses(SeasonSerializer),
                    summary="Name a season from a start date (two seasons cannot start the same day)")
     def post(self, request):
         def make(key: str | None) -> Made:
