@@ -10,12 +10,13 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from playwright.sync_api import expect
 
 from mighty_ledger import services
-from tests.factories import HandFactory, SessionFactory
+from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
 from tests.web.test_table import PAGAT_EXAMPLES
 
-from .steps import ARTIFACTS, PHONE, has_no_horizontal_scroll
+from .steps import ARTIFACTS, PHONE, board_url, call_card, fill_hand, has_no_horizontal_scroll, tap
 from .test_pages import violations
 
 pytestmark = pytest.mark.browser
@@ -142,3 +143,44 @@ def test_every_page_passes_axe_has_big_tap_targets_and_fits_360_px(browser, live
     finally:
         context.close()
     assert found == [], "\n".join(found)
+
+
+# --- the hand form on a phone: the next question in view, and offline said plainly ----------------
+
+
+def wait_until_above_the_save_bar(page, row: str) -> None:
+    """Wait until the whole row ``row`` (a fieldset's id) is on screen and not under the sticky
+    Save bar: the page scrolls smoothly, so this waits for it to come to rest, not for a time."""
+    page.wait_for_function("""(row) => {
+        const box = document.getElementById(row).getBoundingClientRect();
+        const bar = document.querySelector('.save-bar').getBoundingClientRect();
+        return box.top >= 0 && box.bottom <= bar.top;
+    }""", arg=row)
+
+
+def test_after_the_called_card_the_next_question_is_above_the_save_bar(page, live_server):
+    session = SessionFactory()
+    page.goto(board_url(live_server, session))
+    page.get_by_role("group", name="New hand: who won the bid?").get_by_role("link", name="Ann").click()
+    page.get_by_role("group", name="Contract").get_by_role("button", name="15").click()
+    tap(page, "Trump", "♦")
+    call_card(page, "KH")  # a suit, then its rank: the rows below move down as the ranks appear
+    wait_until_above_the_save_bar(page, "field-partners")
+    tap(page, "Partner", "Cy")
+    wait_until_above_the_save_bar(page, "field-points")
+
+
+def test_offline_the_preview_says_the_payments_come_when_back_online(page, live_server):
+    session = SessionFactory()
+    page.goto(f"{board_url(live_server, session)}hands/new/")
+    placeholder = "The payments appear here as you fill in the hand."
+    expect(page.get_by_test_id("preview")).to_contain_text(placeholder)
+    page.context.set_offline(True)
+    page.context.route("**/*", lambda route: route.abort("internetdisconnected"))
+    fill_hand(page, MADE_15_DIAMONDS)
+    expect(page.get_by_test_id("preview-offline")).to_be_visible()
+    expect(page.get_by_test_id("preview-offline")).to_have_text(
+        "Offline: the payments are worked out when the phone is back online. The hand can be saved now.")
+    for shown in page.get_by_text(placeholder).all():
+        expect(shown).to_be_hidden()
+    expect(page.get_by_test_id("preview-summary")).to_have_text("Offline: payments when back online.", use_inner_text=True)
