@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from scoring.settle import Transfer, currency_code, left_to_pay, still_owed
+from scoring.settle import Transfer, currency_code, left_to_pay, most_payable, still_owed
 
 from .models import Payment, Session
 from .reads import SessionSettlement, session_settlement
@@ -100,3 +100,20 @@ def session_payments(session: Session) -> SessionPayments:
 def standing_payments(sessions: Sequence[Session]) -> list[Payment]:
     """The payments still counted for these sessions, in one query."""
     return list(Payment.objects.standing().filter(session_id__in=[s.pk for s in sessions]))
+
+
+@dataclass(frozen=True)
+class PaymentRoom:
+    """What one more payment from a payer to a payee may be without being asked about first."""
+
+    owed: Decimal  # the most the payer can pay the payee and only square debts (0: the wrong way round)
+    step: Decimal  # what the settlement counts in: its rounding unit for money, else whole chips or points
+
+
+def payment_room(session: Session, *, payer: str, payee: str) -> PaymentRoom:
+    """The session's settlement less its standing payments, as the engine sums them (still_owed)."""
+    settlement = session_settlement(session, per_hand=False)
+    paid = [Transfer(payment.payer, payment.payee, payment.amount) for payment in session.payments.standing()]
+    owed, _ = still_owed([settlement.settlement], paid)
+    step = Decimal(settlement.stakes.unit) if settlement.unit == "money" else Decimal(1)
+    return PaymentRoom(Decimal(most_payable(owed, payer, payee)), step)

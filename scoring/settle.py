@@ -351,6 +351,12 @@ def left_to_pay(transfers: Iterable[Transfer], paid: Iterable[Transfer]) -> list
     return rows
 
 
+def most_payable(owed: dict[str, Amount], frm: str, to: str) -> Amount:
+    """The most ``frm`` can pay ``to`` and only square debts (``owed`` as ``still_owed`` gives it):
+    the smaller of what ``frm`` still owes and what ``to`` is still owed; 0 the wrong way round."""
+    return max(min(-owed.get(frm, 0), owed.get(to, 0)), 0)
+
+
 def money_by_currency(amounts: Iterable[tuple[str, Decimal]]) -> dict[str, Decimal]:
     """One party's money over several sessions, added up per currency ("원" and "KRW" are one), never across."""
     total: dict[str, Decimal] = {}

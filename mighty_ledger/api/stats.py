@@ -219,7 +219,12 @@ class PaymentsView(LinkView):
     class InputSerializer(serializers.Serializer):
         to = serializers.CharField(max_length=40)
         amount = serializers.DecimalField(max_digits=12, decimal_places=2,
-                                          help_text="What was paid, in the settlement's unit.")
+                                          help_text="What was paid, in the settlement's unit: whole chips or "
+                                          "points, or a multiple of the session's rounding unit for money.")
+        overpay = serializers.BooleanField(
+            required=False, default=False,
+            help_text="Record it even though it is more than the payer still owes the payee in this session, "
+            "or goes the wrong way round (refused with 400 overpayment or wrong_way otherwise).")
 
         def get_fields(self):
             return {"from": serializers.CharField(max_length=40), **super().get_fields()}
@@ -232,21 +237,36 @@ class PaymentsView(LinkView):
 
     @extend_schema(operation_id="record_payment", tags=["payments"], parameters=[SESSION_ID, IDEMPOTENCY_KEY],
                    request=InputSerializer, responses=once_responses(PaymentSerializer),
-                   summary="Mark a transfer of the settlement as paid (it never changes the scores)")
+                   summary="Mark a transfer of the settlement as paid (it never changes the scores)",
+                   description="A payment for more than the payer still owes the payee in this session, or the "
+                   "wrong way round (to someone who owes, or from someone who is owed), is refused with 400 "
+                   "overpayment or wrong_way unless the body says \"overpay\": true.")
     def post(self, request, session_id: int):
         session = self.access.session(session_id)
 
         def make(key: str | None) -> Made:
             body = self.InputSerializer(data=request.data)
             body.is_valid(raise_exception=True)
-            payment = services.payment_record(
-                session=session, payer=body.validated_data["from"], payee=body.validated_data["to"],
-                amount=body.validated_data["amount"], by=self.access.actor("api"),
-            )
+            try:
+                payment = services.payment_record(
+                    session=session, payer=body.validated_data["from"], payee=body.validated_data["to"],
+                    amount=body.validated_data["amount"], overpay=body.validated_data["overpay"],
+                    by=self.access.actor("api"),
+                )
+            except services.PaymentBeyondOwed as beyond:
+                raise _beyond_owed(beyond) from None
             return Made(payment_json(payment))
 
         # a retried "paid" must not count twice
         return create_once(request, scope=f"api:session:{session.pk}:payments", make=make)
+
+
+def _beyond_owed(beyond) -> InvalidInput:
+    if not beyond.owed:
+        return _invalid("amount", "wrong_way", f"{beyond.payer} owes {beyond.payee} nothing in this session: the "
+                        "payment goes the wrong way round. Send \"overpay\": true to record it anyway.")
+    return _invalid("amount", "overpayment", f"{beyond.payer} still owes {beyond.payee} {beyond.owed} in this "
+                    f"session, less than {beyond.amount}. Send \"overpay\": true to record it anyway.")
 
 
 class PaymentUndoView(LinkView):

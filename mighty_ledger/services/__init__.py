@@ -50,10 +50,10 @@ from .hands import (
     hand_snapshot,
     scored_hand,
 )
-from .payments import payment_record, payment_undo, payment_unit
+from .payments import PaymentBeyondOwed, payment_record, payment_undo, payment_unit
 
 __all__ = [
-    "CONTRACT_FIELDS", "SYSTEM", "Actor", "ContractInProgress", "IdempotencyConflict", "ScoredHand", "StaleSession",
+    "CONTRACT_FIELDS", "SYSTEM", "Actor", "ContractInProgress", "IdempotencyConflict", "PaymentBeyondOwed", "ScoredHand", "StaleSession",
     "SessionGone", "StaleContract", "StaleVersion", "contract_abandon", "contract_complete", "contract_open",
     "contract_outlook", "contract_snapshot", "group_create", "group_delete", "group_restore",
     "group_rotate_link", "hand_amend", "hand_delete", "hand_fingerprint", "hand_ledger_entry", "hand_preview", "hand_record",

@@ -12,10 +12,20 @@ from django.utils.translation import gettext as _
 
 from scoring.problems import InvalidInput, Problem
 
+from ..balance import payment_room
 from ..models import Payment, Revision, Session
 from ..reads import stakes_of
 from .changes import SYSTEM, Actor, announce, invalid, locked, revise
 from .groups import name_normalised
+
+
+class PaymentBeyondOwed(Exception):
+    """More than the payer still owes the payee, or the wrong way round (``owed`` 0): the group
+    page would then say the reverse of the truth, so the player is asked before it is recorded."""
+
+    def __init__(self, *, payer: str, payee: str, amount: Decimal, owed: Decimal):
+        super().__init__(f"{payer} owes {payee} {owed}, not {amount}")
+        self.payer, self.payee, self.amount, self.owed = payer, payee, amount, owed
 
 
 def payment_unit(session: Session) -> str:
@@ -40,11 +50,14 @@ def _payment_snapshot(payment) -> dict:
 
 
 @transaction.atomic
-def payment_record(*, session: Session, payer: str, payee: str, amount: Decimal, by: Actor = SYSTEM):
+def payment_record(*, session: Session, payer: str, payee: str, amount: Decimal, overpay: bool = False,
+                   by: Actor = SYSTEM):
     """Mark one transfer of the settlement as paid; the row and a revision say who marked it.
 
     Payments never change a session's totals: they settle them, so the group's
-    balance (what is still owed across sessions) goes down.
+    balance (what is still owed across sessions) goes down. One for more than
+    the payer still owes the payee (or the wrong way round) raises
+    PaymentBeyondOwed unless ``overpay`` says the player confirmed it.
     """
 
     problems = []
@@ -64,6 +77,13 @@ def payment_record(*, session: Session, payer: str, payee: str, amount: Decimal,
     if problems:
         raise InvalidInput(problems)
     session = locked(session)  # a session deleted meanwhile takes no payment: SessionGone, a 404
+    # read under the lock: two phones marking the same transfer see each other's payment
+    room = payment_room(session, payer=payer, payee=payee)
+    if amount % room.step:
+        raise invalid("amount", "not_whole", _("This session counts in steps of {step}: the amount must be a "
+                                               "whole number of them.").format(step=format(room.step.normalize(), "f")))
+    if amount > room.owed and not overpay:
+        raise PaymentBeyondOwed(payer=payer, payee=payee, amount=amount, owed=room.owed)
     unit = payment_unit(session)
     _payments_moved_on(session)
     payment = Payment.objects.create(

@@ -306,7 +306,12 @@ def payment_mark(request: HttpRequest, token: str, pk: int) -> HttpResponse:
         amount = Decimal(0)
     try:
         services.payment_record(session=session, payer=request.POST.get("payer", ""),
-                                payee=request.POST.get("payee", ""), amount=amount, by=access.actor())
+                                payee=request.POST.get("payee", ""), amount=amount,
+                                overpay=request.POST.get("overpay") == "1", by=access.actor())
+    except services.PaymentBeyondOwed as beyond:
+        # asked inline, with what is owed; confirming posts the same payment again with overpay=1
+        template = "partials/share_payments.html" if request.htmx else "table/payments.html"
+        return render(request, template, {**payments_context(access, session), "beyond": beyond})
     except InvalidInput as error:
         for problem in error.problems:
             messages.error(request, problem.message)
