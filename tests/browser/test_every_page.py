@@ -73,7 +73,8 @@ def table(db):
     evening = SessionFactory(stake_per_point=100, currency="KRW", rounding_unit=100)
     for example in PAGAT_EXAMPLES[:4]:
         HandFactory(session=evening, entry=example.values[0])
-    services.payment_record(session=evening, payer="Ed", payee="Ann", amount=Decimal(500))
+    # a payment to show, whatever these hands left owed (confirmed, as the page would ask)
+    services.payment_record(session=evening, payer="Ed", payee="Ann", amount=Decimal(500), overpay=True)
     fresh = SessionFactory(group=evening.group)
     playing = SessionFactory(group=evening.group)
     contract, _ = services.contract_open(session=playing, entry={
