@@ -20,7 +20,7 @@ from django.db import models, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from .models import Group, Hand, Player, Revision, Session, new_token
+from .models import Group, Hand, Player, Revision, Season, Session, new_token
 from .services.changes import actor_label
 
 FORMAT = "mighty-ledger/group"
@@ -40,6 +40,7 @@ PLAYER_FIELDS = _own_fields(Player, "group")
 SESSION_FIELDS = _own_fields(Session, "group")
 HAND_FIELDS = _own_fields(Hand, "session")
 REVISION_FIELDS = _own_fields(Revision, "group", "session", "hand")
+SEASON_FIELDS = _own_fields(Season, "group")
 
 
 def _dump(value):
@@ -76,6 +77,7 @@ def group_export(group: Group, *, include_tokens: bool) -> dict:
         "exported_at": _dump(timezone.now()),
         "group": _row(group, GROUP_FIELDS),
         "players": [_row(p, PLAYER_FIELDS) for p in group.players.order_by("id")],
+        "seasons": [_row(s, SEASON_FIELDS) for s in group.seasons.order_by("id")],
         "sessions": [
             {
                 "id": session.id,
@@ -111,6 +113,8 @@ def group_import(*, document: dict, new_tokens: bool = False) -> Group:
     group = _load(Group, GROUP_FIELDS, document["group"], **tokens)
     group.save()
     Player.objects.bulk_create(_load(Player, PLAYER_FIELDS, row, group=group) for row in document["players"])
+    # documents exported before seasons existed have none
+    Season.objects.bulk_create(_load(Season, SEASON_FIELDS, row, group=group) for row in document.get("seasons", []))
 
     session_ids, hand_ids = {}, {}
     for row in document["sessions"]:
