@@ -183,9 +183,10 @@ def test_offline_the_preview_says_the_payments_come_when_back_online(page, live_
     page.context.set_offline(True)
     page.context.route("**/*", lambda route: route.abort("internetdisconnected"))
     fill_hand(page, MADE_15_DIAMONDS)
-    expect(page.get_by_test_id("preview-offline")).to_be_visible()
-    expect(page.get_by_test_id("preview-offline")).to_have_text(
-        "Offline: the payments are worked out when the phone is back online. The hand can be saved now.")
+    offline = page.get_by_test_id("preview-offline")
+    expect(offline).to_have_count(1)
+    expect(offline).to_be_visible()
+    expect(offline).to_have_text("The payments will be computed when you are back online.")
     for shown in page.get_by_text(placeholder).all():
         expect(shown).to_be_hidden()
     expect(page.get_by_test_id("preview-summary")).to_have_text("Offline: payments when back online.", use_inner_text=True)
