@@ -24,7 +24,7 @@ from .. import reads, services
 from ..access import Access, access_for
 from ..forms import HandForm, set_aside_missing
 from ..models import Contract, Hand, Session
-from ..request_keys import ALREADY_SAVED, form_key, once_per_form_key
+from ..request_keys import ALREADY_SAVED, form_key, once_per_form_key, shown_form_key
 
 # what only the last trick tells: the contract form leaves these to the hand form
 RESULT_FIELDS = ("partners", "discards", "points_side", "points", "joker_holder")
@@ -198,6 +198,12 @@ def contract_complete(request: HttpRequest, token: str, pk: int, contract_id: in
     """After the last trick: the ordinary hand form, filled in from the contract; saving completes it."""
     access, session = _edit(token, pk)
     contract = _contract(session, contract_id)
+    key = shown_form_key(request)
+    saved = session.hands.filter(idempotency_key=key).first() if key else None
+    if saved is not None:
+        # this form's key saved a hand (as a new one, if the contract was thrown in meanwhile)
+        return render(request, "table/form_saved.html",
+                      {"access": access, "session": session, "hand": saved, "key": key})
     if contract.status == Contract.COMPLETED and contract.hand is not None:
         # Back or a reload after saving it: say which hand it became, never a fresh form to save again
         return render(request, "table/form_saved.html",

@@ -1,0 +1,399 @@
+"""The table as its players use it, on two or three phones at once: a model of what they meant,
+checked against what the ledger stored after every step (issue 20).
+
+Each phone opens forms, taps them in any order, saves, taps Save twice, goes Back and saves
+again, reloads, records a contract, enters its result (sometimes forgetting who the partner
+was), throws it in, edits, deletes and restores. The pages are read and sent as a browser sends
+them (tests/web/form_pages.py): what a page arrives with pre-set goes along, chosen or not. After
+every step the live hands are exactly the hands the players meant, each once, none with a value
+nobody chose, and every payment is the engine's for those hands.
+
+`make test` runs a bounded number of examples; a longer run:
+    TABLE_MODEL_EXAMPLES=500 .venv/bin/python -m pytest tests/web/test_table_model.py
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field, replace
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
+
+from mighty_ledger.models import Contract, Hand
+from scoring.interface import score_hand
+from scoring.problems import InvalidInput
+from tests.factories import SEATS, SessionFactory
+
+from .form_pages import FormPage, form_on
+
+pytestmark = pytest.mark.django_db
+
+EXAMPLES = int(os.environ.get("TABLE_MODEL_EXAMPLES", "30"))
+PHONES = ("A", "B", "C")
+# called cards picked by suit then rank, as on the picker
+CALLED = {"AS": ("S", "A"), "KH": ("H", "K"), "QD": ("D", "Q"), "JC": ("C", "J"), "10S": ("S", "10")}
+
+
+@dataclass(frozen=True)
+class Bid:
+    """What the auction ended on, as the declarer's phone taps it."""
+
+    declarer: str
+    points: int
+    trump: str
+    called: str
+
+    def taps(self) -> dict:
+        suit, rank = CALLED[self.called]
+        return {"declarer": self.declarer, "contract_points": str(self.points), "contract_trump": self.trump,
+                "call_type": "card", "call_pick": suit, "call_rank": rank}
+
+    def entry(self, dealer: str) -> dict:
+        return {"dealer": dealer, "declarer": self.declarer,
+                "contract": {"points": self.points, "trump": self.trump},
+                "partner_call": {"type": "card", "cards": [self.called]}}
+
+
+@dataclass(frozen=True)
+class Trick:
+    """What the last trick told: the partner (None: the player forgot to tap it) and the points."""
+
+    partner: str | None
+    points: int
+
+    def taps(self) -> dict:
+        taps = {"points": str(self.points)}
+        if self.partner is not None:
+            taps["partners"] = self.partner
+        return taps
+
+    def added_to(self, contract: dict) -> dict | None:
+        """The hand meant, or None when a question was left unanswered."""
+        if self.partner is None:
+            return None
+        partners = [] if self.partner == "alone" else [self.partner]
+        return {**contract, "partners": partners, "points": self.points}
+
+
+bids = st.builds(Bid, declarer=st.sampled_from(SEATS), points=st.integers(13, 20),
+                 trump=st.sampled_from(["S", "H", "D", "C", "NT"]), called=st.sampled_from(sorted(CALLED)))
+tricks = st.builds(Trick, partner=st.one_of(st.sampled_from([*SEATS, "alone"]), st.none()),
+                   points=st.integers(0, 20))
+
+
+@dataclass
+class Page:
+    """A form on a phone's screen: what it arrived with, what its player tapped and meant."""
+
+    kind: str  # "hand", "complete", "contract", "edit"
+    url: str
+    form: FormPage
+    taps: dict
+    meant: dict | None  # HAND_JSON meant; None when the player left a question unanswered
+    number: int | None = None  # the hand an edit changes
+    asked: bool = False  # "another phone saved first" is on screen
+
+    @property
+    def key(self) -> str | None:
+        return self.form.value("request_key")
+
+    @property
+    def seen(self) -> int:
+        return int(self.form.value("seen_hand_count") or 0)
+
+
+@dataclass
+class Meant:
+    """A hand as the table meant it, at the number the ledger gave it."""
+
+    entry: dict
+    version: int = 1
+    deleted: bool = False
+
+
+@dataclass
+class Phone:
+    client: Client
+    page: Page | None = None
+    left: Page | None = None  # the form page before the last save: what Back brings again
+
+
+@dataclass
+class Model:
+    hands: list[Meant] = field(default_factory=list)
+    # one-time keys that saved something: a hand's number, or ("contract", its id)
+    keys: dict[str, int | tuple] = field(default_factory=dict)
+    contract: dict | None = None  # the hand in progress as meant: {"id", "entry", "version"}
+    completed: dict[int, int] = field(default_factory=dict)  # a contract's id: the hand it became
+
+
+def legal(session, entry: dict) -> bool:
+    try:
+        score_hand({**entry, "system": session.preset, "options": session.system_options, "seats": session.seats})
+    except InvalidInput:
+        return False
+    return True
+
+
+class TheTable(RuleBasedStateMachine):
+    @initialize()
+    def a_session(self):
+        self.session = SessionFactory()
+        self.token = self.session.group.edit_token
+        self.phones = {name: Phone(Client()) for name in PHONES}
+        self.model = Model()
+
+    # --- helpers ------------------------------------------------------------------------------
+
+    def url(self, name: str, *args) -> str:
+        return reverse(name, args=[self.token, self.session.pk, *args])
+
+    def open(self, phone: Phone, kind: str, url: str, taps: dict, meant, number=None) -> Page:
+        response = phone.client.get(url)
+        assert response.status_code == 200, (url, response.status_code)
+        form = form_on(response.content.decode(), "event-form" if kind == "event" else "hand-form")
+        assert form.found, url
+        page = Page(kind, url, form, taps, meant, number)
+        phone.page = page
+        return page
+
+    def dealer_on(self, page: Page) -> str:
+        return page.form.value("dealer")
+
+    def expected(self, page: Page, confirm: bool) -> str:
+        """What Save should do now, from the model alone: "saved", "used", "asked", "refused" or "stale"."""
+        model = self.model
+        if page.kind == "edit":
+            meant = model.hands[page.number - 1]
+            if int(page.form.value("version")) != meant.version:
+                return "stale"
+            return "saved" if legal(self.session, page.meant) else "refused"
+        if page.key in model.keys:
+            return "used"
+        # a contract is checked as the engine checks it once played: alone, whatever the count
+        whole = {**page.meant, "partners": [], "points": 0} if page.kind == "contract" and page.meant else page.meant
+        if whole is None or not legal(self.session, whole):
+            return "refused"
+        if page.seen < len(model.hands) and not confirm:
+            return "asked"
+        if page.kind == "contract" and model.contract is not None:
+            return "asked"
+        return "saved"
+
+    def send(self, phone: Phone, *, confirm: bool = False):
+        page = phone.page
+        outcome = self.expected(page, confirm)
+        data = page.form.posted(page.taps | ({"confirm": "1"} if confirm else {}))
+        response = phone.client.post(page.form.action, data)
+        if outcome in ("saved", "used"):
+            assert response.status_code == 302, (outcome, response.status_code, page.kind, _errors(response))
+        elif outcome == "asked":
+            assert response.status_code == 409, (outcome, response.status_code)
+        else:
+            assert response.status_code == 200, (outcome, response.status_code)
+        if outcome == "saved":
+            self.saved(page)
+        if outcome in ("saved", "used"):
+            phone.left, phone.page = page, None
+        elif outcome == "asked":
+            page.asked = True
+        elif outcome == "stale":
+            phone.page = None  # they read what is there now, and keep it
+        else:
+            phone.page = None  # the player sees the question, and puts the phone down for now
+
+    def saved(self, page: Page) -> None:
+        model = self.model
+        if page.kind == "edit":
+            meant = model.hands[page.number - 1]
+            meant.entry, meant.version = page.meant, meant.version + 1
+            return
+        if page.kind == "contract":
+            opened = self.session.contracts.get(status=Contract.OPEN)
+            model.contract = {"id": opened.pk, "entry": page.meant, "version": opened.version}
+            model.keys[page.key] = ("contract", opened.pk)
+            return
+        model.hands.append(Meant(page.meant))
+        model.keys[page.key] = len(model.hands)
+        in_progress = page.form.value("in_progress")
+        if model.contract is not None and in_progress == str(model.contract["id"]):
+            model.completed[model.contract["id"]] = len(model.hands)
+            model.contract = None
+
+    # --- opening forms ------------------------------------------------------------------------
+
+    # each form is opened, tapped and (``save_now``) saved in one step, or left open while
+    # other phones go on: both orders are the table's
+
+    @rule(name=st.sampled_from(PHONES), bid=bids, trick=tricks, save_now=st.booleans())
+    def open_a_new_hand(self, name, bid, trick, save_now):
+        phone = self.phones[name]
+        page = self.open(phone, "hand", self.url("hand_new"), {**bid.taps(), **trick.taps()}, None)
+        page.meant = trick.added_to(bid.entry(self.dealer_on(page)))
+        if save_now:
+            self.send(phone)
+
+    @rule(name=st.sampled_from(PHONES), bid=bids, save_now=st.booleans())
+    def record_the_contract(self, name, bid, save_now):
+        phone = self.phones[name]
+        page = self.open(phone, "contract", self.url("contract_new"), bid.taps(), None)
+        page.meant = bid.entry(self.dealer_on(page))
+        if save_now:
+            self.send(phone)
+
+    @precondition(lambda self: self.model.contract is not None)
+    @rule(name=st.sampled_from(PHONES), trick=tricks, save_now=st.booleans())
+    def enter_the_result_of_the_hand_in_progress(self, name, trick, save_now):
+        # the player taps what the last trick told, and nothing else
+        phone, contract = self.phones[name], self.model.contract
+        self.open(phone, "complete", self.url("contract_complete", contract["id"]), trick.taps(),
+                  trick.added_to(contract["entry"]))
+        if save_now:
+            self.send(phone)
+
+    @precondition(lambda self: any(not hand.deleted for hand in self.model.hands))
+    @rule(name=st.sampled_from(PHONES), pick=st.integers(0, 1000), points=st.integers(0, 20),
+          save_now=st.booleans())
+    def correct_a_hand(self, name, pick, points, save_now):
+        live = [number for number, hand in enumerate(self.model.hands, 1) if not hand.deleted]
+        number = live[pick % len(live)]
+        meant = {**self.model.hands[number - 1].entry, "points": points}
+        phone = self.phones[name]
+        self.open(phone, "edit", self.url("hand_edit", number), {"points": str(points)}, meant, number)
+        if save_now:
+            self.send(phone)
+
+    # --- saving -------------------------------------------------------------------------------
+
+    @precondition(lambda self: any(phone.page for phone in self.phones.values()))
+    @rule(name=st.sampled_from(PHONES))
+    def save(self, name):
+        phone = self.phones[name]
+        if phone.page is not None:
+            self.send(phone)
+
+    @precondition(lambda self: any(phone.page for phone in self.phones.values()))
+    @rule(name=st.sampled_from(PHONES))
+    def double_tap_save(self, name):
+        phone = self.phones[name]
+        if phone.page is None:
+            return
+        page = phone.page
+        self.send(phone)
+        # the second tap sends the very same form
+        phone.page = replace(page, asked=False)
+        self.send(phone)
+        if phone.page is page or (phone.page is not None and phone.page.form is page.form):
+            phone.page = None
+
+    @precondition(lambda self: any(phone.page and phone.page.asked for phone in self.phones.values()))
+    @rule(name=st.sampled_from(PHONES), also_mine=st.booleans())
+    def answer_another_phone_saved_first(self, name, also_mine):
+        phone = self.phones[name]
+        if phone.page is None or not phone.page.asked:
+            return
+        if also_mine and phone.page.kind != "contract":
+            self.send(phone, confirm=True)  # "Also save mine, as a new hand": deliberate
+        else:
+            phone.page = None  # the highlighted choice: keep theirs
+
+    # --- Back, reload ---------------------------------------------------------------------------
+
+    @precondition(lambda self: any(phone.left for phone in self.phones.values()))
+    @rule(name=st.sampled_from(PHONES))
+    def back_from_memory_and_save_again(self, name):
+        # the browser shows the page it kept, as it was: the same key, the same taps
+        phone = self.phones[name]
+        if phone.left is None or phone.left.kind == "edit":
+            return
+        phone.page, phone.left = replace(phone.left, asked=False), None
+        self.send(phone)
+
+    @precondition(lambda self: any(phone.left for phone in self.phones.values()))
+    @rule(name=st.sampled_from(PHONES))
+    def back_and_reload(self, name):
+        # the page asks the server again with the key in its address (static/js/form_key.js)
+        phone = self.phones[name]
+        left, phone.left = phone.left, None
+        if left is None or left.kind == "edit":
+            return
+        url = f"{left.url}?key={left.key}"
+        response = phone.client.get(url)
+        body = " ".join(re.sub(r"<[^>]+>", " ", response.content.decode()).split())
+        made = self.model.keys.get(left.key)
+        if isinstance(made, tuple):
+            made = self.model.completed.get(made[1])
+            if made is None:
+                assert "This contract was already recorded" in body
+        if isinstance(made, int):
+            assert f"This hand was saved as hand {made}" in body, body[:300]
+            assert 'name="request_key"' not in response.content.decode()
+
+    # --- the hand in progress, deletes --------------------------------------------------------
+
+    @precondition(lambda self: self.model.contract is not None)
+    @rule(name=st.sampled_from(PHONES))
+    def throw_it_in(self, name):
+        contract = self.model.contract
+        response = self.phones[name].client.post(self.url("contract_abandon", contract["id"]),
+                                                  {"version": contract["version"]})
+        assert response.status_code == 302
+        self.model.contract = None
+
+    @precondition(lambda self: bool(self.model.hands))
+    @rule(pick=st.integers(0, 1000), name=st.sampled_from(PHONES))
+    def delete_or_restore(self, pick, name):
+        number = pick % len(self.model.hands) + 1
+        meant = self.model.hands[number - 1]
+        action = "hand_restore" if meant.deleted else "hand_delete"
+        response = self.phones[name].client.post(self.url(action, number))
+        assert response.status_code == 302
+        meant.deleted, meant.version = not meant.deleted, meant.version + 1
+
+    # --- after every step ---------------------------------------------------------------------
+
+    @invariant()
+    def the_ledger_holds_what_the_players_meant(self):
+        if not hasattr(self, "session"):
+            return
+        stored = list(Hand.objects.filter(session=self.session).order_by("number"))
+        assert [(hand.number, hand.entry, hand.deleted_at is not None) for hand in stored] == [
+            (number, meant.entry, meant.deleted) for number, meant in enumerate(self.model.hands, 1)]
+        totals = dict.fromkeys(self.session.seats, 0)
+        for hand in stored:
+            request = {**hand.entry, "system": self.session.preset, "options": self.session.system_options,
+                       "seats": self.session.seats}
+            payments = score_hand(request).as_json()["payments"]
+            assert hand.result["payments"] == payments
+            if hand.deleted_at is None:
+                totals = {seat: totals[seat] + payments[seat] for seat in totals}
+        self.session.refresh_from_db()
+        assert self.session.totals == totals
+        open_contract = self.session.contracts.filter(status=Contract.OPEN).first()
+        assert (open_contract.pk if open_contract else None) == (self.model.contract or {}).get("id")
+
+
+def _errors(response) -> str:
+    context = getattr(response, "context", None)
+    form = context.get("form") if context else None
+    return str(form.errors) if form is not None else ""
+
+
+def test_the_table_stores_what_its_players_meant(db):
+    run_state_machine_as_test(TheTable, settings=settings(
+        max_examples=EXAMPLES, stateful_step_count=25, deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    ))
