@@ -9,6 +9,9 @@ set -euo pipefail
 missing=()
 command -v caddy >/dev/null 2>&1 || [ -x /usr/bin/caddy ] || missing+=(caddy)
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
+# the test fills deploy/nginx.conf in as an operator does, and makes nginx's certificate
+command -v envsubst >/dev/null 2>&1 || missing+=(gettext-base)
+command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 
 if [ ${#missing[@]} -eq 0 ]; then
     exit 0
