@@ -75,7 +75,7 @@ def test_the_statistics_page_shows_the_evenings_figures(page, live_server, eveni
     assert has_no_horizontal_scroll(page)
     screenshot(page, "stats")
 
-    page.get_by_role("link", name="Cy", exact=True).click()
+    page.get_by_test_id("stats-players").get_by_role("link", name="Cy", exact=True).click()
     figures = page.get_by_test_id("player-figures")
     expect(figures).to_contain_text("Best friend")
     expect(figures).to_contain_text("Ann (1/1)")
