@@ -3,8 +3,8 @@
 A public contract: ``{"model": "plackett_luce", "players": [{"name", "mu",
 "sigma", "ordinal", "hands", "provisional"}]}``, players by ``ordinal``
 descending, the package's floats unrounded. Filters as the statistics take
-them (``session``, ``since``, ``system``) and ``season`` (a season's id, or
-``current``); without ``season`` every hand of the group is rated. A filter
+them (``session``, ``since``, ``system``) and ``season`` (a season's id,
+``current`` or ``all``); without ``season`` every hand of the group is rated. A filter
 rates only the hands it selects, from the starting rating. Read from the state
 kept by mighty_ledger/ratings.py, as the pages are.
 """
@@ -47,14 +47,15 @@ def ratings_json(rated: ratings.Ratings) -> dict:
 
 SEASON_PARAMETER = OpenApiParameter(
     "season", OpenApiTypes.STR,
-    description="Only this season's sessions: a season's id (GET /api/v1/seasons), or 'current'.",
+    description="Only this season's sessions: a season's id (GET /api/v1/seasons), 'current', or 'all' "
+    "(the default: every hand).",
 )
 
 
 def season_filters(params, filters: stats.Filters, group) -> stats.Filters:
     """The filters narrowed to the season ``?season=`` names (a season's id, or ``current``)."""
     raw = params.get("season")
-    if raw is None:
+    if raw is None or raw == seasons.ALL:
         return filters
     spans = seasons.group_seasons(group)
     if raw == "current":
@@ -66,7 +67,7 @@ def season_filters(params, filters: stats.Filters, group) -> stats.Filters:
         if season is None:
             raise Http404("No such season in this group.")
     else:
-        raise InvalidInput([Problem("season", "bad_type", "season must be a season's id or 'current'.")])
+        raise InvalidInput([Problem("season", "bad_type", "season must be a season's id, 'current' or 'all'.")])
     return season.narrow(filters)
 
 

@@ -10,6 +10,7 @@
   "use strict";
 
   var PREFIX = "mighty-ledger:me:";
+  var picking = false; // the names are open to change who this phone is: a live update keeps them open
 
   function storage() {
     try { return window.localStorage; } catch (error) { return null; }
@@ -46,7 +47,7 @@
     });
   }
 
-  function show(picking) {
+  function show() {
     var me = chosen();
     var seated = document.querySelector("[data-me-seat]") ? seats().indexOf(me) !== -1 : true;
     var known = me && seated && document.querySelector(attr("data-points-of", me));
@@ -100,12 +101,13 @@
   document.addEventListener("click", function (event) {
     var target = event.target.closest("[data-me-seat], [data-me-change], [data-me-clear]");
     if (!target) { return; }
-    if (target.hasAttribute("data-me-seat")) { choose(target.dataset.meSeat); show(false); }
-    else if (target.hasAttribute("data-me-change")) { show(true); }
-    else { choose(""); show(true); }
+    if (target.hasAttribute("data-me-seat")) { choose(target.dataset.meSeat); picking = false; }
+    else if (target.hasAttribute("data-me-change")) { picking = true; }
+    else { choose(""); picking = true; }
+    show();
   });
   // the live table swaps the board in place, htmx brings the chart after it: show them again
-  document.addEventListener("live:updated", function () { show(false); });
-  document.addEventListener("htmx:afterSettle", function () { show(false); });
-  show(false);
+  document.addEventListener("live:updated", show);
+  document.addEventListener("htmx:afterSettle", show);
+  show();
 })();

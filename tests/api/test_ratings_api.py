@@ -73,6 +73,7 @@ def test_a_season_filter_and_the_current_season(two_evenings):
     assert {p["hands"] for p in players} == {1}
     assert players[0]["name"] in {"Ann", "Cy"}  # autumn: their contract was made
     assert api.get("/api/v1/ratings", season="current").status_code == 200
+    assert api.get("/api/v1/ratings", season="all").json() == api.get("/api/v1/ratings").json()
 
 
 @pytest.mark.parametrize(("query", "status", "code"), [
