@@ -12,6 +12,8 @@ can be watched across several of them. The one time bound is functional: an
 event must reach an open stream within a second of the write, which a proxy that
 buffers the stream would miss by a heartbeat or by minutes.
 
+The systemd units in deploy/ are not run, only checked with `systemd-analyze verify`.
+
 No django_db mark: these tests make their own database, so they run once, in the
 SQLite pass of `make test`. Caddy and nginx come from scripts/ensure_proxies.sh;
 under CI=true a missing one (or PostgreSQL) fails instead of skipping.
