@@ -165,15 +165,17 @@ def app_servers(tmp_path_factory):
         "XDG_RUNTIME_DIR": str(directory),
     }
     admin.execute(f'CREATE DATABASE "{name}"')
-    # -o: the venv as it is; a pyproject.toml newer than its stamp must not reinstall it mid-test
-    serve = Started("make serve", [make, "--no-print-directory", "-o", ".venv/.installed", "serve"],
-                    directory / "serve.log", cwd=ROOT, env=env)
+    serve = None
     try:
+        # -o: the venv as it is; a pyproject.toml newer than its stamp must not reinstall it mid-test
+        serve = Started("make serve", [make, "--no-print-directory", "-o", ".venv/.installed", "serve"],
+                        directory / "serve.log", cwd=ROOT, env=env)
         _wait_for("web workers", serve, lambda: _answers(app.web_port))
         _wait_for("stream server", serve, lambda: _answers(app.stream_port))
         yield app
     finally:
-        serve.stop()
+        if serve is not None:
+            serve.stop()
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         admin.close()
 
@@ -351,6 +353,19 @@ def nginx_door(app_servers):
     # not under pytest's private directory: nginx's workers, which drop root's rights, keep
     # their temporary files here
     directory = Path(tempfile.mkdtemp(prefix="mighty-nginx-"))
+    try:
+        door = _nginx_site(directory, app_servers, envsubst, openssl)
+        proxy = Started("nginx", [nginx, "-p", str(directory), "-c", str(directory / "nginx.conf"),
+                                  "-e", str(directory / "error.log"), "-g", "daemon off;"],
+                        directory / "nginx.log", cwd=directory)
+        with _serving(door, proxy, lambda: _answers(door.port, tls=door.tls)) as served:
+            yield served
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def _nginx_site(directory: Path, app_servers: App, envsubst: str, openssl: str) -> Door:
+    """deploy/nginx.conf filled in with envsubst as its header says, in a main context of its own."""
     directory.chmod(0o755)
     (directory / "tmp").mkdir()
     (directory / "tmp").chmod(0o777)
@@ -375,16 +390,8 @@ def nginx_door(app_servers):
     assert not [line for line in filled.splitlines() if "${" in line and not line.lstrip().startswith("#")]
     (directory / "mighty-ledger.conf").write_text(filled)
     (directory / "nginx.conf").write_text(NGINX_MAIN.format(directory=directory))
-    proxy = Started("nginx", [nginx, "-p", str(directory), "-c", str(directory / "nginx.conf"),
-                              "-e", str(directory / "error.log"), "-g", "daemon off;"],
-                    directory / "nginx.log", cwd=directory)
-    door = Door("nginx", port, ssl.create_default_context(cafile=str(certificate)), app_servers,
+    return Door("nginx", port, ssl.create_default_context(cafile=str(certificate)), app_servers,
                 access_log=directory / "access.log")
-    try:
-        with _serving(door, proxy, lambda: _answers(port, tls=door.tls)) as served:
-            yield served
-    finally:
-        shutil.rmtree(directory, ignore_errors=True)
 
 
 @pytest.fixture(params=["caddy", "nginx"])
