@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+from collections import Counter
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
@@ -204,9 +205,26 @@ def rating_trend_chart(name: str, trend: list[tuple[Session, float]]) -> charts.
                               tooltip=_tooltip_rating)
 
 
+def _season_labels(sessions: list[Session]) -> list[str]:
+    """Each session (oldest first) as the season chart names it: its date, and when an evening
+    holds more than one, its title or its place that evening, so no date is read twice as one."""
+    per_day = Counter(session.played_on for session in sessions)
+    seen: Counter = Counter()
+    labels = []
+    for session in sessions:
+        label = f"{session.played_on:%Y-%m-%d}"
+        seen[session.played_on] += 1
+        if per_day[session.played_on] > 1:
+            label += f" · {session.title}" if session.title else f" #{seen[session.played_on]}"
+        labels.append(label)
+    return labels
+
+
 def season_chart(sessions: list[Session]) -> charts.Chart | None:
     """Every player's cumulative total over the season's sessions, from their stored totals."""
-    steps = [(f"{session.played_on:%Y-%m-%d}", totals) for session, totals in charts.season_steps(sessions)]
+    season = charts.season_steps(sessions)
+    steps = list(zip(_season_labels([session for session, _ in season]), (totals for _, totals in season),
+                     strict=True))
     names = sorted({name for _, totals in steps for name in totals}, key=lambda n: (-steps[-1][1].get(n, 0), n)) \
         if steps else []
     return charts.score_chart(names, steps, tooltip=_tooltip_session)

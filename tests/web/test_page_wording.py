@@ -97,6 +97,19 @@ def test_the_season_chart_names_a_date_once_even_with_one_session(client):
     assert labels == ["Start", "2026-11-08"]
 
 
+def test_sessions_on_one_evening_are_told_apart_in_the_season_chart(client):
+    night = datetime.date(2026, 11, 8)
+    first = SessionFactory(played_on=night)
+    HandFactory(session=first)
+    HandFactory(session=SessionFactory(group=first.group, played_on=night, title="late"))
+    HandFactory(session=SessionFactory(group=first.group, played_on=night))
+    page = client.get(reverse("group_page", args=[first.group.edit_token]), HTTP_ACCEPT_LANGUAGE="en").text
+    figures = page[page.index('id="season-chart"'):]
+    rows = re.findall(r'<tr><th scope="row">([^<]*)</th>', figures)
+    assert rows == ["2026-11-08 #1", "2026-11-08 · late", "2026-11-08 #3"]
+    assert axis(page, "chart-end") == ["2026-11-08 #3"]
+
+
 def test_the_charts_start_is_said_in_korean(client):
     session = SessionFactory()
     HandFactory(session=session)
