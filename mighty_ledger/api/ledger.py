@@ -7,6 +7,7 @@ and serialises. The hands of a session are in hands.py.
 
 from __future__ import annotations
 
+import hashlib
 from decimal import Decimal
 
 from django.urls import reverse
@@ -26,6 +27,7 @@ from scoring.settle import Transfer
 
 from .. import reads, services
 from ..models import Player, Revision, Session
+from ..ratelimit import client_address
 from .base import (
     IDEMPOTENCY_KEY,
     PAGE_PARAMETERS,
@@ -107,7 +109,8 @@ class GroupCreateView(PublicView):
         operation_id="create_group", tags=["groups"], request=InputSerializer, parameters=[IDEMPOTENCY_KEY],
         responses=once_responses(OutputSerializer, errors=PUBLIC_ERRORS), auth=[],
         summary="Create a group; the answer holds its edit and view tokens (shown only here)",
-        description="Send a random Idempotency-Key (a UUID): its repeat answers with the group's tokens.",
+        description="An Idempotency-Key is kept per client address: its repeat from the same address "
+        "answers with the group's tokens, never one from elsewhere.",
     )
     def post(self, request):
         def make(key: str | None) -> Made:
@@ -120,8 +123,10 @@ class GroupCreateView(PublicView):
                 "players": group.players.all(), "links": _links(request),
             }).data)
 
-        # no link yet: the key alone (with the body) names the request, so it must be unguessable
-        return create_once(request, scope="api:groups", make=make)
+        # no link yet to scope the key by: the client's address does, so another client sending the
+        # same key and body (a naive "1") is never answered with this group's tokens
+        address = hashlib.sha256(client_address("groups", request).encode()).hexdigest()[:32]
+        return create_once(request, scope=f"api:groups:{address}", make=make)
 
 
 class GroupDetailView(LinkView):

@@ -135,3 +135,14 @@ def test_a_refused_create_gives_its_key_back(schema):
 
     fixed = api.post("/api/v1/players", {"name": "Flo"}, **{"Idempotency-Key": "k-2"})
     assert fixed.status_code == 201
+
+
+def test_another_client_with_the_same_key_and_body_never_gets_the_groups_tokens(db):
+    body = json.dumps({"name": "Friday"})
+    first = Api().client.post("/api/v1/groups", body, content_type="application/json",
+                              headers={"Idempotency-Key": "1"}, REMOTE_ADDR="192.0.2.1")
+    other = Api().client.post("/api/v1/groups", body, content_type="application/json",
+                              headers={"Idempotency-Key": "1"}, REMOTE_ADDR="198.51.100.7")
+
+    assert (first.status_code, other.status_code) == (201, 201)
+    assert first.json()["edit_token"] != other.json()["edit_token"]
