@@ -101,3 +101,15 @@ def test_the_page_asks_in_korean_too(evening, client):
 
     assert 'data-testid="payment-beyond-owed"' in response.content.decode()
     assert "그래도" in response.content.decode()
+
+
+def test_with_htmx_the_question_replaces_the_payments_card(evening, client):
+    url = f"/g/{evening.group.edit_token}/s/{evening.pk}/payments/mark/"
+    response = client.post(url, {"payer": "Ann", "payee": "Bo", "amount": "100"}, HTTP_HX_REQUEST="true")
+
+    # 200, or htmx would not swap it in; the whole card, with its own confirm form
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert page.lstrip().startswith("<section") and 'data-testid="payment-beyond-owed"' in page
+    assert "wrong way round" in page
+    assert not Payment.objects.exists()
