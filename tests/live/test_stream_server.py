@@ -217,6 +217,9 @@ def test_the_stream_server_survives_a_nul_a_database_restart_and_logs_no_link(st
     watching = Stream(port, path)
     assert watching.status == 200
     assert watching.next_event() == ("hello", {"revision": session.revision})
+    group_page = Stream(port, f"/g/{session.group.view_token}/events/")  # a view link, on the group's stream
+    assert group_page.status == 200 and group_page.next_event() == ("hello", {})
+    group_page.close()
 
     # a NUL in the path: 404 in the error shape, not PostgreSQL's refusal as a 500
     for nul_path in ("/g/%00/events/", f"/g/%00/s/{session.pk}/events/", f"/g/{token}%00/events/"):
@@ -248,5 +251,5 @@ def test_the_stream_server_survives_a_nul_a_database_restart_and_logs_no_link(st
     os.killpg(stream_server.pid, signal.SIGTERM)
     stream_server.wait(timeout=20)
     written = stream_server.log_path.read_text()
-    assert f"/g/***/s/{session.pk}/events/" in written  # the access log is there, masked
-    assert token not in written
+    assert f"/g/***/s/{session.pk}/events/" in written and "/g/***/events/" in written  # logged, masked
+    assert token not in written and session.group.view_token not in written
