@@ -162,6 +162,12 @@
       });
     }
     var draft = read(draftName, null);
+    if (draft && keyField && draft.key === keyField.value && form.hasAttribute("data-sent-back")) {
+      // the server sent this very form back (its problems beside the fields): the taps are on it
+      useKey(draft.key);
+      keepDraft(false);
+      return Promise.resolve();
+    }
     if (draft && draft.key && draft.sent && navigator.onLine && shownKey() !== draft.key) {
       // the draft was sent and its answer never came: the server says whether it saved it
       // ("saved as hand 8") or shows the form again for this key, and the draft comes back

@@ -31,7 +31,7 @@ def counted(page) -> tuple[int, int]:
     return page.evaluate("[Number(sessionStorage.taps || 0), Number(sessionStorage.keys || 0)]")
 
 
-def test_pagats_first_example_from_the_board_in_six_taps_and_no_typing(page, live_server):
+def test_pagats_first_example_from_the_board_in_seven_taps_and_no_typing(page, live_server):
     session = SessionFactory()
     page.context.add_init_script(COUNT_TAPS_AND_KEYS)
     page.goto(board_url(live_server, session))
@@ -39,8 +39,8 @@ def test_pagats_first_example_from_the_board_in_six_taps_and_no_typing(page, liv
     page.get_by_role("group", name="New hand: who won the bid?").get_by_role("link", name="Ann").click()
     page.get_by_role("group", name="Contract").get_by_role("button", name="15").click()
     tap(page, "Trump", "♦")
-    # Mighty, the usual call, is already chosen: ♠A under diamonds
-    expect(page.get_by_role("group", name="Called card").get_by_label("Mighty")).to_be_checked()
+    # Mighty, the usual call, is one tap (nothing is chosen for the player): ♠A under diamonds
+    page.get_by_role("group", name="Called card").get_by_label("Mighty").check()
     tap(page, "Partner", "Cy")
     page.get_by_role("group", name="Points").get_by_role("button", name="16").click()
     # the payments stay in view above Save, without scrolling
@@ -54,16 +54,17 @@ def test_pagats_first_example_from_the_board_in_six_taps_and_no_typing(page, liv
     assert hand.entry["partner_call"] == {"type": "card", "cards": ["AS"]}
     assert (hand.entry["declarer"], hand.entry["partners"], hand.entry["points"]) == ("Ann", ["Cy"], 16)
     taps, keys = counted(page)
-    assert taps <= 6 and keys == 0, f"{taps} taps and {keys} keystrokes"
+    assert taps <= 7 and keys == 0, f"{taps} taps and {keys} keystrokes"
 
 
-def test_a_no_friend_hand_at_the_minimum_contract_in_five_taps(page, live_server):
+def test_a_no_friend_hand_at_the_minimum_contract_in_six_taps(page, live_server):
     session = SessionFactory()
     page.context.add_init_script(COUNT_TAPS_AND_KEYS)
     page.goto(board_url(live_server, session))
 
     page.get_by_role("group", name="New hand: who won the bid?").get_by_role("link", name="Bo").click()
-    tap(page, "Trump", "♠")  # the contract starts at pagat's minimum, 13
+    page.get_by_role("group", name="Contract").get_by_role("button", name="13").click()  # nothing pre-set
+    tap(page, "Trump", "♠")
     tap(page, "Partner call", "no friend")
     page.get_by_role("group", name="Points").get_by_role("button", name="14").click()
     page.get_by_test_id("save-hand").click()
@@ -73,13 +74,14 @@ def test_a_no_friend_hand_at_the_minimum_contract_in_five_taps(page, live_server
     assert entry["contract"] == {"points": 13, "trump": "S"}
     assert entry["partner_call"] == {"type": "none"} and entry["partners"] == []
     taps, keys = counted(page)
-    assert taps <= 5 and keys == 0, f"{taps} taps and {keys} keystrokes"
+    assert taps <= 6 and keys == 0, f"{taps} taps and {keys} keystrokes"
 
 
-def test_the_next_hand_remembers_the_call_by_its_role(page, live_server):
+def test_the_next_hand_suggests_the_last_call_by_its_role(page, live_server):
     session = SessionFactory()
     page.goto(board_url(live_server, session))
     page.get_by_role("group", name="New hand: who won the bid?").get_by_role("link", name="Ann").click()
+    page.get_by_role("group", name="Contract").get_by_role("button", name="13").click()
     tap(page, "Trump", "♥")
     tap(page, "Called card", "Joker")
     tap(page, "Partner", "Di")
@@ -89,7 +91,11 @@ def test_the_next_hand_remembers_the_call_by_its_role(page, live_server):
 
     page.get_by_role("group", name="New hand: who won the bid?").get_by_role("link", name="Bo").click()
     expect(page.get_by_role("group", name="Declarer").get_by_label("Bo")).to_be_checked()
-    expect(page.get_by_role("group", name="Called card").get_by_label("Joker")).to_be_checked()
+    # offered, marked "last hand", but the player's to tap: a call nobody chose is never saved
+    joker = page.locator("#field-call_pick label.suggested")
+    expect(joker).to_contain_text("Joker")
+    expect(joker.get_by_test_id("suggested-call")).to_be_visible()
+    expect(page.get_by_role("group", name="Called card").get_by_label("Joker", exact=False)).not_to_be_checked()
 
 
 def test_the_save_bar_and_every_tap_target_fit_a_phone(page, live_server):
@@ -108,7 +114,9 @@ def test_the_save_bar_and_every_tap_target_fit_a_phone(page, live_server):
     # the longest problem (a trump change refused) wraps instead of widening the page
     page.set_viewport_size({"width": 360, "height": 740})
     tap(page, "Declarer", "Ann")
+    page.get_by_role("group", name="Contract").get_by_role("button", name="15").click()
     tap(page, "Trump", "♦")
+    page.get_by_role("group", name="Called card").get_by_label("Mighty").check()
     tap(page, "Partner", "Cy")
     page.get_by_label("Points", exact=True).fill("25")
     page.get_by_test_id("save-hand").click()

@@ -1,0 +1,127 @@
+"""What a player does that once wrote wrong money (issue 20), at 390×844, in English and Korean:
+Back after Save, the result of a contract saved without its partner, and the prompt when two
+phones save the same hand."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from mighty_ledger import services
+from mighty_ledger.models import Hand
+from tests.factories import MADE_15_DIAMONDS, SessionFactory
+
+from .steps import PHONE, screenshot
+
+pytestmark = pytest.mark.browser
+
+# pagat example 1's contract: Ann 15♦, the ace of spades called
+ANN_15_DIAMONDS = {key: MADE_15_DIAMONDS[key] for key in services.CONTRACT_FIELDS if key in MADE_15_DIAMONDS}
+LANGUAGES = ["en", "ko"]
+
+
+@pytest.fixture
+def phone(browser, live_server, request):
+    """A phone whose language is the test's parameter; no script error goes unnoticed."""
+    language = request.param
+    context = browser.new_context(viewport=PHONE, locale="ko-KR" if language == "ko" else "en-US")
+    context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def tap_value(page, name: str, value: str) -> None:
+    """Tap the choice of field ``name`` whose value is ``value`` (the same in every language)."""
+    page.locator(f"label.pick:has(input[name='{name}'][value='{value}'])").click()
+
+
+def type_number(page, name: str, value: int) -> None:
+    page.locator(f"input[name='{name}']").fill(str(value))
+
+
+def enter_ann_made_16(page) -> None:
+    tap_value(page, "declarer", "Ann")
+    type_number(page, "contract_points", 15)
+    tap_value(page, "contract_trump", "D")
+    tap_value(page, "call_pick", "S")
+    tap_value(page, "call_rank", "A")
+    tap_value(page, "partners", "Cy")
+    type_number(page, "points", 16)
+
+
+def board(live_server, session) -> str:
+    return f"{live_server.url}/g/{session.group.edit_token}/s/{session.pk}/"
+
+
+@pytest.mark.parametrize("phone", LANGUAGES, indirect=True)
+def test_back_after_save_shows_the_saved_hand_and_saving_again_adds_nothing(phone, live_server):
+    session = SessionFactory()
+    phone.goto(board(live_server, session))
+    phone.get_by_test_id("enter-hand").click()
+    enter_ann_made_16(phone)
+    phone.get_by_test_id("save-hand").click()
+    expect(phone.get_by_test_id("enter-hand")).to_be_visible()
+
+    phone.go_back()
+
+    expect(phone.get_by_test_id("form-saved")).to_be_visible()
+    expect(phone.get_by_test_id("saved-hand")).to_have_attribute("href", f"/g/{session.group.edit_token}/s/{session.pk}/h/1/")
+    assert phone.locator("#hand-form").count() == 0
+    screenshot(phone, f"back-after-save-{phone.evaluate('document.documentElement.lang')}")
+    phone.reload()
+    expect(phone.get_by_test_id("form-saved")).to_be_visible()
+    assert Hand.objects.filter(session=session).count() == 1
+
+
+@pytest.mark.parametrize("phone", LANGUAGES, indirect=True)
+def test_the_result_of_a_contract_is_not_saved_until_the_partner_is_tapped(phone, live_server):
+    session = SessionFactory()
+    services.contract_open(session=session, entry=ANN_15_DIAMONDS)
+    phone.goto(board(live_server, session))
+    phone.get_by_test_id("complete-hand").click()
+
+    # nothing answers for the player: no partner arrives ticked
+    assert phone.locator("input[name='partners']:checked").count() == 0
+    type_number(phone, "points", 16)
+    phone.get_by_test_id("save-hand").click()
+
+    expect(phone.locator("#field-partners .errorlist, #field-partners [role=alert]").first).to_be_visible()
+    assert not Hand.objects.filter(session=session).exists()
+    tap_value(phone, "partners", "Cy")
+    phone.get_by_test_id("save-hand").click()
+    expect(phone.get_by_test_id("enter-hand")).to_be_visible()
+    (hand,) = Hand.objects.filter(session=session)
+    assert hand.entry["partners"] == ["Cy"] and hand.result["payments"]["Cy"] == 5  # pagat example 1
+
+
+@pytest.mark.parametrize("phone", LANGUAGES, indirect=True)
+def test_when_another_phone_saved_first_the_easy_tap_keeps_theirs(phone, live_server):
+    session = SessionFactory()
+    phone.goto(board(live_server, session))
+    phone.get_by_test_id("enter-hand").click()
+    enter_ann_made_16(phone)
+    services.hand_record(session=session, entry=MADE_15_DIAMONDS)  # the other phone was quicker
+
+    phone.get_by_test_id("save-hand").click()
+
+    keep, add = phone.get_by_test_id("discard-mine"), phone.get_by_test_id("save-anyway")
+    expect(keep).to_be_visible()
+    assert "primary" in keep.get_attribute("class")
+    assert "primary" not in (add.get_attribute("class") or "")
+    assert "primary" not in (phone.get_by_test_id("save-hand").get_attribute("class") or "")
+    assert "2" in add.inner_text()  # it says plainly that it adds a hand, and which
+    for target in (keep, add):
+        box = target.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44
+    screenshot(phone, f"another-phone-first-{phone.evaluate('document.documentElement.lang')}")
+    phone.get_by_test_id("save-hand").click()  # the sticky Save asks again rather than add a copy
+    expect(keep).to_be_visible()
+    keep.click()
+
+    expect(phone.get_by_test_id("enter-hand")).to_be_visible()
+    assert Hand.objects.filter(session=session).count() == 1
