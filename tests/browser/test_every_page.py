@@ -66,13 +66,18 @@ CUT_CHOICES = """(rows) => [...document.querySelectorAll(rows)].flatMap(row => {
 })"""
 
 
+SAVED_FORM_KEY = "a-form-saved-as-hand-4"
+
+
 @pytest.fixture
 def table(db):
     """A group with an evening of hands and a payment, a fresh evening, and one with a contract
     being played: every page of the app has something to show."""
     evening = SessionFactory(stake_per_point=100, currency="KRW", rounding_unit=100)
-    for example in PAGAT_EXAMPLES[:4]:
+    for example in PAGAT_EXAMPLES[:3]:
         HandFactory(session=evening, entry=example.values[0])
+    # saved from a form whose page comes back (Back, a restored tab): it says so instead of a form
+    HandFactory(session=evening, entry=PAGAT_EXAMPLES[3].values[0], idempotency_key=SAVED_FORM_KEY)
     # a payment to show, whatever these hands left owed (confirmed, as the page would ask)
     services.payment_record(session=evening, payer="Ed", payee="Ann", amount=Decimal(500), overpay=True)
     fresh = SessionFactory(group=evening.group)
@@ -97,6 +102,7 @@ def every_page(evening, fresh, playing, contract) -> dict[str, str]:
         "board": f"{s}/",
         "board-playing": f"{p}/",
         "hand-new": f"{s}/hands/new/",
+        "form-saved": f"{s}/hands/new/?key={SAVED_FORM_KEY}",
         "contract-new": f"/g/{edit}/s/{fresh.pk}/playing/new/",
         "contract-complete": f"{p}/playing/{contract.pk}/complete/",
         "event-new": f"{s}/events/new/",
