@@ -221,6 +221,15 @@
       var label = (fieldset && fieldset.querySelector("legend")) || form.querySelector("label[for='" + input.id + "']");
       labels.push(label ? label.textContent.trim() : input.name);
     });
+    // a called card's partner (or "declarer alone") is asked for before the hand waits offline,
+    // as the server would ask once back online
+    var call = form.querySelector("input[name='call_type']:checked");
+    var partners = document.getElementById("field-partners");
+    if (partners && call && (call.value === "card" || call.value === "first_trick") &&
+        !form.querySelector("input[name='partners']:checked")) {
+      var legend = partners.querySelector("legend");
+      labels.push(legend ? legend.textContent.trim() : "partners");
+    }
     return labels;
   }
 
