@@ -99,7 +99,7 @@ def _refuse_unanswered_partner(entry: dict) -> None:
     if "partners" in entry or entry.get("outcome") == "void":
         return
     if call.get("type") == "first_trick":
-        question = _("Who won the first trick with the declarer? Name the partner, "
+        question = _("Who won the first trick? Name the partner, "
                      "or say the declarer played alone (partners: []).")
     else:
         question = _("Who held the called card? Name the partner, "
