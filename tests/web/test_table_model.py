@@ -183,12 +183,16 @@ class TheTable(RuleBasedStateMachine):
             return "saved" if legal(self.session, page.meant) else "refused"
         if page.key in model.keys:
             return "used"
-        # a contract is checked as the engine checks it once played: alone, whatever the count
-        whole = {**page.meant, "partners": [], "points": 0} if page.kind == "contract" and page.meant else page.meant
-        if whole is None or not legal(self.session, whole):
+        # the form asks for what nobody answered first, then whether another phone saved
+        # meanwhile, and only then does the engine judge the hand
+        if page.meant is None:
             return "refused"
         if page.seen < len(model.hands) and not confirm:
             return "asked"
+        # a contract is checked as the engine checks it once played: alone, whatever the count
+        whole = {**page.meant, "partners": [], "points": 0} if page.kind == "contract" else page.meant
+        if not legal(self.session, whole):
+            return "refused"
         if page.kind == "contract" and model.contract is not None:
             return "asked"
         return "saved"
