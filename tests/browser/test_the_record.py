@@ -77,8 +77,11 @@ def test_the_statistics_page_shows_the_evenings_figures(page, live_server, eveni
 
     page.get_by_test_id("stats-players").get_by_role("link", name="Cy", exact=True).click()
     figures = page.get_by_test_id("player-figures")
-    expect(figures).to_contain_text("Best friend")
+    # one evening and one partner: each named once, not as both the best and the worst
+    expect(figures).to_contain_text("The only friend")
     expect(figures).to_contain_text("Ann (1/1)")
+    expect(figures).not_to_contain_text("Worst friend")
+    expect(figures).to_contain_text("The only session")
 
 
 def test_the_share_text_is_ready_to_paste_and_a_payment_is_marked_and_undone(page, live_server, evening):
