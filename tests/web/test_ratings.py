@@ -157,6 +157,23 @@ def test_after_a_hand_the_kept_ratings_read_that_hand_only(evening, django_asser
         ratings.ratings_for(group, stats.Filters(), sessions)
 
 
+def test_an_edit_rates_its_session_again_from_the_ratings_before_it_not_from_the_first_hand(
+        evening, django_assert_num_queries):
+    group, thursday, friday = evening
+    HandFactory(session=thursday, entry=SET_ONE)
+    hand = HandFactory(session=friday, entry=WITH_A_SITTER)
+    rated_now(group)
+    services.hand_amend(hand=hand, entry={**WITH_A_SITTER, "points": 10}, version=hand.version)  # now set
+    sessions = stats.Filters().sessions(group)
+
+    with django_assert_num_queries(1) as captured:  # Friday's hands only: Thursday's ratings are kept
+        rated = ratings.ratings_for(group, stats.Filters(), sessions)
+    assert f'"session_id" IN ({friday.pk})' in captured.captured_queries[0]["sql"]
+    assert_same(rated, openskill_direct([
+        (["Bo", "Di"], ["Ann", "Cy", "Ed"], False), (["Ann", "Cy"], ["Bo", "Di", "Ed"], False),
+    ]))
+
+
 # --- invariants ------------------------------------------------------------------------------
 
 # a hand: declarer, partner (None: no friend), made
