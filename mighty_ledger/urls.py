@@ -19,6 +19,7 @@ urlpatterns = [
     path("start", app.start, name="app_start"),
     path("offline/", app.offline, name="app_offline"),
     path("g/<str:token>/s/<int:pk>/hands/entry/", app.hand_entry, name="hand_entry"),
+    path("g/<str:token>/s/<int:pk>/playing/entry/", app.contract_entry, name="contract_entry"),
     # the table app: groups, sessions, hands, scoreboard, settlement (reached by capability links)
     path("", include("mighty_ledger.views.table_urls")),
     # rules in words, preset comparison, the redeal calculator (public)

@@ -8,8 +8,9 @@ what it shows when a page was never kept on the phone.
   in production) and a version that changes whenever one of them does.
 - ``start``: the installed icon opens the group this phone used last (a cookie that
   static/js/app_status.js writes on a group's pages), else the home page.
-- ``hand_entry``: a hand form's fields as the HAND_JSON entry the form would save, for
-  the outbox (static/js/outbox.js) to send to the API once the phone is back online.
+- ``hand_entry``, ``contract_entry``: a hand (or contract) form's fields as the HAND_JSON
+  entry the form would save, for the outbox (static/js/outbox.js) to send to the API once
+  the phone is back online.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from django.views.decorators.http import require_GET, require_safe
 from .. import reads
 from ..access import access_for
 from ..forms import HandForm
+from .in_progress import ContractForm
 
 # written by static/js/app_status.js on a group's pages, for /start only
 LAST_GROUP_COOKIE = "last_group"
@@ -210,7 +212,19 @@ def hand_entry(request: HttpRequest, token: str, pk: int) -> JsonResponse:
     turns taps into HAND_JSON, so a hand the form saved whose answer was lost has the
     same entry (and the same Idempotency-Key) when the outbox sends it again.
     Shape errors come back in HAND_JSON's error shape; the rules are the API's to check.
+    A correction of a saved hand is the same form, so it asks here too.
     """
+    return _entry(request, token, pk, HandForm)
+
+
+@require_GET
+def contract_entry(request: HttpRequest, token: str, pk: int) -> JsonResponse:
+    """The contract a contract form's fields make (declarer, contract, partner call), as ``hand_entry``:
+    a contract recorded offline is posted to the API as the form would have saved it."""
+    return _entry(request, token, pk, ContractForm)
+
+
+def _entry(request: HttpRequest, token: str, pk: int, form_class: type[HandForm]) -> JsonResponse:
     try:
         access = access_for(token, session_id=pk)
         access.require_edit()
@@ -219,7 +233,7 @@ def hand_entry(request: HttpRequest, token: str, pk: int) -> JsonResponse:
         code = "view_only_link" if isinstance(error, PermissionDenied) else "not_found"
         return JsonResponse({"errors": [{"field": "", "code": code, "message": str(error)}]},
                             status=403 if code == "view_only_link" else 404)
-    form = HandForm(request.GET, seats=session.seats, system=reads.system_of(session))
+    form = form_class(request.GET, seats=session.seats, system=reads.system_of(session))
     if not form.is_valid():
         return JsonResponse({"errors": _form_errors(form)}, status=400)
     return JsonResponse({"entry": form.entry()})

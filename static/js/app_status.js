@@ -8,10 +8,12 @@
 //   A kept page is replaced by the real one once the server answers again.
 // - Asks for the outbox to be sent on page load, when the phone is online again, and when
 //   the page is seen again; the service worker sends it (or this page, without one).
-// - On a scoreboard, the hands waiting for this session are rows at the end, marked
-//   pending; a refused one shows the server's words and can be fixed, copied or discarded.
-// - Asks the service worker to keep this session's pages (scores, settlement, changes,
-//   rules, the hand form) while there is a network, and remembers the group for /start.
+// - Hands the outbox to pending.js, which shows each action waiting where it will land.
+// - After a replay, says what the server numbered the hands it got ("saved as hand 7"): two
+//   phones that saved hands offline learn the order the server put them in.
+// - Asks the service worker to keep this session's pages (scores, settlement, payments,
+//   changes, rules, the forms of the board, the last hands and their edit pages) while there
+//   is a network, and remembers the group for /start.
 // Without JavaScript none of this exists, and every page works as it always did.
 (function () {
   "use strict";
@@ -30,6 +32,9 @@
   var justSaved = false;
   var live = false; // the live stream (live.js) says when it opens and closes
   var worker = "serviceWorker" in navigator && window.isSecureContext;
+  var NUMBERED = "outbox-numbered"; // "saved as hand 7", kept across the board's reload
+  var numbered = readNumbered();
+  var KEPT_HANDS = 6; // the last hands' pages kept for corrections offline: the ones a table fixes
 
   function words(template, values) {
     return template.replace(/\{(\w+)\}/g, function (whole, name) { return values[name]; });
@@ -42,9 +47,19 @@
 
   // --- the status line ------------------------------------------------------------------
 
+  function readNumbered() {
+    try {
+      var kept = JSON.parse(window.sessionStorage.getItem(NUMBERED)) || [];
+      window.sessionStorage.removeItem(NUMBERED);
+      return kept;
+    } catch (error) { return []; }
+  }
+
   function render(items) {
-    var waiting = items.filter(function (item) { return item.state !== "refused"; }).length;
-    var refused = items.length - waiting;
+    var stopped = items.filter(Outbox.stopped);
+    var waiting = items.length - stopped.length;
+    var refused = stopped.filter(function (item) { return item.state === "refused"; }).length;
+    var conflicts = stopped.length - refused;
     var parts = [];
     if (!navigator.onLine || keptAt) {
       parts.push(keptAt ? words(say.sayAsOf, { time: clock(keptAt) }) : say.sayOffline);
@@ -54,87 +69,21 @@
       parts.push(live ? say.sayLive : say.sayOnline);
       if (justSaved && !waiting) { parts.push(say.saySaved); }
     }
+    if (numbered.length) {
+      parts.push(words(say.saySavedAs, { numbers: numbered.map(function (hand) { return hand.number; }).join(", ") }));
+    }
     if (waiting && !saving) { parts.push(words(say.sayWaiting, { count: waiting })); }
     if (refused) { parts.push(words(say.sayRefused, { count: refused })); }
+    if (conflicts) { parts.push(words(say.sayConflicts, { count: conflicts })); }
     if (!updateButton.hidden) { parts.push(say.sayUpdate); }
     text.textContent = parts.join(" · ");
     status.dataset.state = !navigator.onLine || keptAt ? "offline" : saving ? "saving" : "online";
     status.hidden = false;
-    showOnBoard(items);
+    if (window.MightyPending) { window.MightyPending.show(items); }
   }
 
   function refresh() {
-    return Outbox.hands().then(render, function () { render([]); });
-  }
-
-  // --- the outbox on the scoreboard --------------------------------------------------------
-
-  function cell(tag, className, content) {
-    var element = document.createElement(tag);
-    if (className) { element.className = className; }
-    if (content) { element.textContent = content; }
-    return element;
-  }
-
-  function button(label, act) {
-    var element = cell("button", "link-button", label);
-    element.type = "button";
-    element.addEventListener("click", act);
-    return element;
-  }
-
-  function pendingRow(item, columns, blocked) {
-    var row = cell("tr", "pending " + item.state);
-    row.dataset.testid = "pending-hand";
-    row.dataset.state = item.state;
-    row.appendChild(cell("th", "", "·")).scope = "row";
-    var what = row.appendChild(cell("td", "what"));
-    what.appendChild(cell("span", "who", item.summary.declarer));
-    what.appendChild(document.createTextNode(" " + item.summary.contract + " "));
-    what.appendChild(cell("span", "pending-mark", item.state === "refused" ? say.sayRefusedNote : say.sayPending));
-    var note = row.appendChild(cell("td", "pending-note"));
-    note.colSpan = columns;
-    if (item.state === "refused") {
-      note.appendChild(cell("p", "problem", item.message)).dataset.testid = "refused-message";
-      note.appendChild(button(say.sayFix, function () { window.location.assign(item.formUrl + "#fix-" + item.id); }));
-      note.appendChild(button(say.sayCopy, function () { copy(item, note); }));
-      note.appendChild(button(say.sayDiscard, function () {
-        if (window.confirm(say.sayDiscardConfirm)) { Outbox.discard(item.id).then(refresh); }
-      }));
-    } else {
-      note.appendChild(cell("span", "muted", blocked ? say.sayBlocked : say.sayPendingNote));
-    }
-    return row;
-  }
-
-  function copy(item, note) {
-    var hand = item.entry || Object.fromEntries(item.fields);
-    var box = note.querySelector("textarea") || note.appendChild(cell("textarea", "copy-box"));
-    box.readOnly = true;
-    box.value = JSON.stringify(hand, null, 2);
-    box.select();
-    var done = function () { box.insertAdjacentElement("afterend", cell("span", "muted", say.sayCopied)); };
-    if (navigator.clipboard) { navigator.clipboard.writeText(box.value).then(done, function () {}); }
-  }
-
-  function showOnBoard(items) {
-    var rows = document.getElementById("board-rows");
-    if (!rows || !session) { return; }
-    var outboxRows = document.getElementById("outbox-rows");
-    if (!outboxRows) {
-      outboxRows = cell("tbody");
-      outboxRows.id = "outbox-rows";
-      rows.insertAdjacentElement("afterend", outboxRows);
-    }
-    var columns = Math.max(1, rows.closest("table").querySelectorAll("thead th").length - 2);
-    var blocked = false;
-    outboxRows.replaceChildren.apply(outboxRows, items.filter(function (item) {
-      return item.session === session;
-    }).map(function (item) {
-      var row = pendingRow(item, columns, blocked && item.state !== "refused");
-      blocked = blocked || item.state === "refused";
-      return row;
-    }));
+    return Outbox.items().then(render, function () { render([]); });
   }
 
   // --- sending the outbox ---------------------------------------------------------------------
@@ -151,8 +100,11 @@
         retries = 0;
       }
       justSaved = justSaved || message.saved.length > 0;
-      // the scoreboard of a session that just got its hands: show them as the server numbered them
-      if (session && message.saved.indexOf(session) >= 0 && document.getElementById("board-rows")) {
+      var mine = (message.numbered || []).filter(function (hand) { return hand.session === session; });
+      if (mine.length) { numbered = numbered.concat(mine); }
+      // the pages of a session that just got its actions: show them as the server has them
+      if (session && message.saved.indexOf(session) >= 0 && !document.getElementById("hand-form")) {
+        try { window.sessionStorage.setItem(NUMBERED, JSON.stringify(numbered)); } catch (error) { /* storage off */ }
         window.location.reload();
         return Promise.resolve();
       }
@@ -174,8 +126,15 @@
     // while there is a network: this session's pages, for the table to read without one
     if (!worker || !navigator.onLine || !token) { return; }
     var urls = [window.location.pathname + window.location.search];
-    document.querySelectorAll(".session-nav a, [data-testid='enter-hand']").forEach(function (link) {
+    // the session's pages, and every form the board opens (a hand, a deal miss, the contract, its result)
+    document.querySelectorAll(".session-nav a, #next-hand .actions a[href], #in-progress a[href]").forEach(function (link) {
       urls.push(link.getAttribute("href"));
+    });
+    if (session) { urls.push(PAGE[0] + "payments/"); }
+    // the last hands, and their edit pages: a correction, a delete or a restore offline
+    var rows = document.querySelectorAll("#board-rows tr[id^='hand-'] th a");
+    Array.prototype.slice.call(rows, -KEPT_HANDS).forEach(function (link) {
+      urls.push(link.getAttribute("href"), link.getAttribute("href") + "edit/");
     });
     navigator.serviceWorker.ready.then(function (registration) {
       registration.active.postMessage({ type: "keep", urls: urls });

@@ -9,6 +9,12 @@
 // - One-time key: the form's key goes with the draft, and is the outbox's Idempotency-Key,
 //   so a hand the form saved whose answer never came is not saved a second time from here.
 // - Fix: a hand the server refused opens here (#fix-<id>) with its taps, to be saved again.
+// - The same form records the contract (playing/new/) and corrects a saved hand (h/3/edit/):
+//   offline, or behind entries still waiting, those queue too, the correction with the
+//   version it was made on. A hand entered from a contract recorded offline (#after-<id>)
+//   waits for that contract and completes it once both are sent. A correction another phone
+//   overtook (#conflict-<id>) opens here with its taps and its old version, so saving it shows
+//   the server's side-by-side choice.
 (function () {
   "use strict";
 
@@ -20,6 +26,12 @@
   // the one-time key field the hand form carries (mighty_ledger/views/table.py)
   var KEY_FIELDS = "input[name='request_key'], input[name='idempotency_key']";
   var NEW_HAND = /^\/g\/([^/]+)\/s\/(\d+)\/hands\/new\/$/;
+  // what else this form saves: the contract when the auction ends, a correction of hand 3
+  var KINDS = [
+    ["hand", NEW_HAND, "hands/entry/"],
+    ["contract", /^\/g\/([^/]+)\/s\/(\d+)\/playing\/new\/$/, "playing/entry/"],
+    ["edit", /^\/g\/([^/]+)\/s\/(\d+)\/h\/(\d+)\/edit\/$/, "hands/entry/"],
+  ];
 
   function storage() {
     try { return window.localStorage; } catch (error) { return null; } // storage turned off
@@ -68,7 +80,15 @@
   var form = document.getElementById("hand-form");
   if (!form) { return; }
   var action = new URL(form.action, window.location.href).pathname;
-  var newHand = NEW_HAND.exec(action);
+  var target = null; // [kind, link, session, number] of what Save makes, when it can wait offline
+  var entryPath = "";
+  KINDS.forEach(function (kind) {
+    var match = kind[1].exec(action);
+    if (match && !target) { target = [kind[0], match[1], match[2], match[3]]; entryPath = kind[2]; }
+  });
+  var sessionBase = target ? "/g/" + target[1] + "/s/" + target[2] + "/" : "";
+  var after = null; // the contract recorded offline that this hand's result completes
+  var conflict = null; // the correction another phone overtook, opened again
   var draftName = "draft:" + action;
   var keyField = form.querySelector(KEY_FIELDS);
   var preview = document.getElementById("preview");
@@ -114,7 +134,8 @@
 
   function keepDraft(sent) {
     if (restoring) { return; }
-    write(draftName, { fields: fields(), key: key, fixing: fixing, sent: !!sent, at: new Date().toISOString() });
+    write(draftName, { fields: fields(), key: key, fixing: fixing, after: after, sent: !!sent,
+                       at: new Date().toISOString() });
   }
 
   function notice(message, withUndo) {
@@ -146,7 +167,44 @@
     return new URLSearchParams(window.location.search).get("key");
   }
 
+  function setVersion(version) {
+    if (form.elements.version && version !== undefined && version !== null) { form.elements.version.value = version; }
+  }
+
+  function startAfter(id) {
+    // the result of a contract recorded offline: its taps are the hand's first half
+    return Outbox.item(id).then(function (contract) {
+      if (!contract || contract.kind !== "contract") {
+        window.history.replaceState(null, "", window.location.pathname + window.location.search);
+        return start();
+      }
+      after = contract.id;
+      useKey(newKey());
+      restore(contract.fields);
+      keepDraft(false);
+      notice(say.sayAfterContract, false);
+    });
+  }
+
+  function startConflict(id) {
+    return Outbox.item(id).then(function (item) {
+      if (!item) {
+        window.history.replaceState(null, "", window.location.pathname + window.location.search);
+        return start();
+      }
+      conflict = item.id;
+      useKey(newKey());
+      if (item.fields) { restore(item.fields); }
+      setVersion(item.version); // the version it was made on: the server shows what changed since
+      notice(say.sayConflictOpen + (item.message ? " " + item.message : ""), false);
+    });
+  }
+
   function start() {
+    var follow = /^#after-(\d+)$/.exec(window.location.hash);
+    if (follow && target && target[0] === "hand") { return startAfter(Number(follow[1])); }
+    var overtaken = /^#conflict-(\d+)$/.exec(window.location.hash);
+    if (overtaken && target && target[0] === "edit") { return startConflict(Number(overtaken[1])); }
     var fix = /^#fix-(\d+)$/.exec(window.location.hash);
     if (fix) {
       return Outbox.hand(Number(fix[1])).then(function (item) {
@@ -178,6 +236,7 @@
     }
     if (draft && draft.fields && draft.fields.length) {
       fixing = draft.fixing || null;
+      after = draft.after || null;
       useKey(draft.key || newKey());
       restore(draft.fields);
       keepDraft(draft.sent);
@@ -193,8 +252,24 @@
         seat.checked = true;
         seat.dispatchEvent(new Event("change", { bubbles: true }));
       }
+      if (target && target[0] !== "edit") { return dealerAfterWaiting(); }
     }
     return Promise.resolve();
+  }
+
+  function dealerAfterWaiting() {
+    // a kept form knows the dealer as the server said it then: after the deals waiting on this
+    // phone, the one the server will say (pending.js steps the table's flow rule)
+    if (!window.MightyPending) { return Promise.resolve(); }
+    return Outbox.items().then(function (items) {
+      var next = window.MightyPending.nextAfter(target[2], items);
+      var seat = next && form.querySelector("input[name='dealer'][value='" + CSS.escape(next.dealer) + "']");
+      if (seat && !seat.checked) {
+        seat.checked = true;
+        seat.dispatchEvent(new Event("input", { bubbles: true }));
+        seat.dispatchEvent(new Event("change", { bubbles: true }));
+      }
+    }, function () {});
   }
 
   // --- offline: the preview waits, Save queues ----------------------------------------------------
@@ -246,13 +321,14 @@
       return Promise.resolve();
     }
     var contract = form.elements.contract_points;
+    var kind = target[0];
     var item = {
-      session: newHand[2],
-      token: decodeURIComponent(newHand[1]),
+      kind: kind,
+      session: target[2],
+      token: decodeURIComponent(target[1]),
       formUrl: action,
-      boardUrl: action.replace(/hands\/new\/$/, ""),
-      entryUrl: action.replace(/new\/$/, "entry/"),
-      apiUrl: "/api/v1/sessions/" + newHand[2] + "/hands",
+      boardUrl: sessionBase,
+      entryUrl: sessionBase + entryPath,
       // opened from the hand in progress: saving completes it (mighty_ledger/views/in_progress.py)
       inProgress: (form.elements.in_progress && form.elements.in_progress.value) || "",
       key: key,
@@ -262,10 +338,20 @@
         contract: ((contract && contract.value) || "") + checkedLabel("contract_trump"),
       },
     };
-    return Outbox.add(item).then(function () {
+    if (after) { item.after = after; }
+    var ready = Promise.resolve();
+    if (kind === "edit") {
+      item.number = Number(target[3]);
+      item.version = Number(form.elements.version.value);
+      // after a delete, restore or correction of the same hand still waiting: its answer's version
+      ready = window.MightyPending ? window.MightyPending.lastTouching(item.session, item.number).then(function (last) {
+        if (last) { item.after = last.id; }
+      }) : ready;
+    }
+    return ready.then(function () { return Outbox.add(item); }).then(function () {
       markUsed(key);
       write(draftName, null);
-      return fixing ? Outbox.discard(fixing) : null;
+      return Promise.all([fixing && Outbox.discard(fixing), conflict && Outbox.discard(conflict)]);
     }).then(function () {
       if (navigator.serviceWorker && navigator.serviceWorker.controller) {
         navigator.serviceWorker.ready.then(function (registration) {
@@ -279,15 +365,15 @@
   }
 
   function hasWaiting() {
-    return Outbox.hands().then(function (items) {
-      return items.some(function (item) { return item.session === newHand[2] && item.state !== "refused"; });
+    return Outbox.items().then(function (items) {
+      return items.some(function (item) { return item.session === target[2] && !Outbox.stopped(item); });
     }, function () { return false; });
   }
 
   var waitingBefore = false;
-  if (newHand) { hasWaiting().then(function (waiting) { waitingBefore = waiting; }); }
+  if (target) { hasWaiting().then(function (waiting) { waitingBefore = waiting; }); }
   document.addEventListener("outbox:changed", function () {
-    if (newHand) { hasWaiting().then(function (waiting) { waitingBefore = waiting; }); }
+    if (target) { hasWaiting().then(function (waiting) { waitingBefore = waiting; }); }
   });
 
   form.addEventListener("submit", function (event) {
@@ -296,15 +382,17 @@
       if (!navigator.onLine) { event.preventDefault(); previewWaits(); } // the no-JavaScript preview button
       return;
     }
-    if (!newHand) {
+    if (!target) {
       if (!navigator.onLine) { event.preventDefault(); keepDraft(false); notice(say.sayEditOffline, false); }
       return;
     }
-    if (navigator.onLine && !waitingBefore) {
-      // the form posts as ever; the draft stays until the scoreboard shows the hand saved
+    if (navigator.onLine && (conflict || (!waitingBefore && !after))) {
+      // the form posts as ever; the draft stays until the scoreboard shows the hand saved. An
+      // overtaken correction posts its old version: the server answers with both side by side
       markUsed(key);
       keepDraft(true);
       if (fixing) { Outbox.discard(fixing); }
+      if (conflict) { Outbox.discard(conflict); }
       return;
     }
     event.preventDefault();

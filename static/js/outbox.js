@@ -1,22 +1,38 @@
-// The outbox: hands saved on the phone while the server could not be reached, kept in
-// IndexedDB until the server has them, then sent in the order they were saved.
+// The outbox: every write a player makes while the server cannot be reached, kept in IndexedDB
+// until the server has it, then sent in the order it was made. One outbox for every kind:
+//
+//   hand      a new hand (or the result of the hand in progress, which completes it)
+//   event     a deal miss or an all-pass
+//   contract  the contract recorded when the auction ends (the hand in progress)
+//   abandon   the hand in progress thrown in
+//   edit      a correction of a saved hand, made on the version the phone had
+//   delete, restore   a hand deleted or brought back, at the version the phone had
+//   payment, unpay    a transfer marked as paid, and that mark undone
 //
 // Loaded by every page and by the service worker (importScripts), which is the one that
 // replays it when it can (Background Sync, or a page asking); a page without a service
-// worker replays it itself. Each hand keeps:
-// - the fields the player tapped, as the hand form posts them. Once online, the form turns
-//   them into HAND_JSON on the server (GET .../hands/entry/), so the entry is the very one
-//   the form saves, and the API checks it against the rules;
+// worker replays it itself. Each entry keeps:
+// - what the player entered. A form that is more than a few fields (a hand, a contract) keeps
+//   its taps, and once online the form itself turns them into HAND_JSON on the server
+//   (GET .../hands/entry/, .../playing/entry/), so the entry is the very one the form saves;
+//   the smaller ones (a deal miss, a delete, a payment) are built on the page;
 // - its one-time key, sent as Idempotency-Key: a replay cut off before its answer and sent
-//   again, or a hand the form saved whose answer never arrived, is recorded once;
+//   again, or a form saved whose answer never arrived, is recorded once;
+// - the version it was made on, sent as If-Match (edits, deletes, restores): a hand another
+//   phone changed meanwhile is refused with 409 and kept here as a "conflict", for the player
+//   to open, never retried blindly;
+// - `after`: the entry it follows when it refers to something made offline too (the result of
+//   a contract recorded offline, the restore of a delete, the undo of a payment). That entry's
+//   answer (the contract's id, the hand's new version) is written into it before it is sent;
 // - the link, sent as "Authorization: Bearer <token>" (mighty_ledger/api/auth.py).
-// A hand the server refuses stays here with the server's words until the player fixes,
-// copies or discards it; the hands after it in the same session wait behind it.
+// An entry the server refuses stays here with the server's words until the player fixes,
+// copies or discards it; the entries after it in the same session wait behind it.
 (function (scope) {
   "use strict";
 
   var DATABASE = "mighty-ledger";
   var STORE = "outbox";
+  var STOPPED = { refused: true, conflict: true }; // states that wait for the player
 
   function open() {
     return new Promise(function (resolve, reject) {
@@ -40,116 +56,254 @@
     });
   }
 
-  function hands() {
-    return run("readonly", function (store) { return store.getAll(); }).then(function (items) {
-      return items.sort(function (a, b) { return a.id - b.id; });
+  function items() {
+    return run("readonly", function (store) { return store.getAll(); }).then(function (all) {
+      all.forEach(function (item) { item.kind = item.kind || "hand"; }); // kept before there were kinds
+      return all.sort(function (a, b) { return a.id - b.id; });
     });
   }
 
-  function hand(id) {
+  function item(id) {
     return run("readonly", function (store) { return store.get(id); });
   }
 
-  function put(item) {
-    return run("readwrite", function (store) { return store.put(item); });
+  function put(entry) {
+    return run("readwrite", function (store) { return store.put(entry); });
   }
 
   function discard(id) {
     return run("readwrite", function (store) { return store.delete(id); });
   }
 
-  function add(item) {
-    item.state = "waiting";
-    item.queuedAt = new Date().toISOString();
-    return put(item);
+  function add(entry) {
+    entry.kind = entry.kind || "hand";
+    entry.state = "waiting";
+    entry.queuedAt = new Date().toISOString();
+    return put(entry);
+  }
+
+  function stopped(entry) {
+    return !!STOPPED[entry.state];
   }
 
   // --- sending --------------------------------------------------------------------------
+
+  function errorsOf(body) {
+    return (body && body.errors) || [];
+  }
 
   function verdict(response) {
     return response.json().catch(function () { return null; }).then(function (body) {
       if (response.ok) { return { ok: true, body: body }; }
       if (response.status >= 500 || response.status === 408 || response.status === 429) {
-        return { later: true }; // the server is restarting or busy: not the hand's fault
+        return { later: true }; // the server is restarting or busy: not the entry's fault
       }
-      var errors = (body && body.errors) || [];
-      if (errors.some(function (error) { return error.code === "request_in_progress"; })) {
-        return { later: true }; // the same hand is being saved this very moment (a retry met it)
+      var errors = errorsOf(body);
+      var codes = errors.map(function (error) { return error.code; });
+      if (codes.indexOf("request_in_progress") >= 0) {
+        return { later: true }; // the same request is being saved this very moment (a retry met it)
       }
       var message = errors.map(function (error) { return error.message; }).filter(Boolean).join(" ");
-      return { refused: true, message: message || response.status + " " + response.statusText };
+      message = message || response.status + " " + response.statusText;
+      if (response.status === 409 && codes.indexOf("idempotency_key_reused") < 0) {
+        // changed by another phone since this phone read it: the player chooses, never this loop
+        return { conflict: true, message: message, current: body && (body.hand || body.contract), codes: codes };
+      }
+      return { refused: true, message: message, codes: codes };
     });
   }
 
-  function entryOf(item) {
-    if (item.entry) { return Promise.resolve({ ok: true, body: { entry: item.entry } }); }
-    var query = new URLSearchParams(item.fields).toString();
-    return fetch(item.entryUrl + "?" + query, { credentials: "same-origin", headers: { Accept: "application/json" } })
+  function entryOf(entry) {
+    if (entry.entry) { return Promise.resolve({ ok: true, body: { entry: entry.entry } }); }
+    var query = new URLSearchParams(entry.fields).toString();
+    return fetch(entry.entryUrl + "?" + query, { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(verdict);
   }
 
-  function headers(item) {
-    return { "Content-Type": "application/json", Accept: "application/json", Authorization: "Bearer " + item.token };
+  function headers(entry, extra) {
+    return Object.assign({ "Content-Type": "application/json", Accept: "application/json",
+                           Authorization: "Bearer " + entry.token }, extra || {});
   }
 
-  function post(item, url, body) {
-    var sent = headers(item);
-    sent["Idempotency-Key"] = item.key;
-    return fetch(url, { method: "POST", credentials: "omit", headers: sent, body: JSON.stringify(body) }).then(verdict);
+  function api(entry, path) {
+    return "/api/v1/sessions/" + entry.session + path;
   }
 
-  function complete(item) {
-    // a hand entered from the hand in progress completes it, as the form would have, at the version
-    // it has now; a retry cut off before its answer is recognised by its key even once it is completed,
-    // and a hand in progress another phone completed or threw in meanwhile refuses this one, with why
-    var url = "/api/v1/sessions/" + item.session + "/contracts/" + item.inProgress;
-    return fetch(url, { credentials: "omit", headers: headers(item) }).then(function (response) {
+  function request(entry, method, url, body, extra) {
+    var sent = { method: method, credentials: "omit", headers: headers(entry, extra) };
+    if (body !== undefined) { sent.body = JSON.stringify(body); }
+    return fetch(url, sent).then(verdict);
+  }
+
+  function post(entry, url, body) {
+    return request(entry, "POST", url, body, { "Idempotency-Key": entry.key });
+  }
+
+  function withEntry(entry, next) {
+    return entryOf(entry).then(function (made) {
+      if (!made.ok) { return made; }
+      entry.entry = made.body.entry; // kept: "copy" gives it, and a retry need not ask again
+      return put(entry).then(function () { return next(entry.entry); });
+    });
+  }
+
+  function version(entry) {
+    // the version this entry was made on, or the one the entry it follows left the thing at
+    return entry.made && entry.made.version !== undefined ? entry.made.version : entry.version;
+  }
+
+  function ifMatch(entry) {
+    var at = version(entry);
+    return at === undefined || at === null || at === "" ? {} : { "If-Match": '"' + at + '"' };
+  }
+
+  function contractOf(entry) {
+    // a contract recorded offline too: its id is known once it was sent (written in by `after`)
+    if (entry.after) { return entry.made ? Promise.resolve(entry.made) : Promise.resolve(null); }
+    if (entry.contractVersion !== undefined) {
+      return Promise.resolve({ id: entry.inProgress, version: entry.contractVersion });
+    }
+    // opened online, its result entered offline: completed at the version it has when first sent,
+    // kept so that every retry sends the same body (the key's answer is recognised by it)
+    var url = api(entry, "/contracts/" + entry.inProgress);
+    return fetch(url, { credentials: "omit", headers: headers(entry) }).then(function (response) {
       return response.ok ? response.json() : null;
     }).then(function (contract) {
-      return post(item, url + "/complete", Object.assign({}, item.entry, { version: contract ? contract.version : 0 }));
+      entry.contractVersion = contract ? contract.version : 0;
+      return put(entry).then(function () { return { id: entry.inProgress, version: entry.contractVersion }; });
     });
   }
 
-  function send(item) {
-    return entryOf(item).then(function (made) {
-      if (!made.ok) { return made; }
-      item.entry = made.body.entry; // kept: "copy" gives it, and a retry need not ask again
-      return put(item).then(function () {
-        return item.inProgress ? complete(item) : post(item, item.apiUrl, item.entry);
-      });
+  function missingFirst() {
+    return Promise.resolve({ refused: true, message: "" });
+  }
+
+  function sameValues(sent, kept) {
+    // what this phone sent is what the server holds (it may hold more: seats, the system)
+    return Object.keys(sent).every(function (name) {
+      return JSON.stringify(sent[name]) === JSON.stringify(kept ? kept[name] : undefined);
     });
+  }
+
+  var SENDERS = {
+    hand: function (entry) {
+      return withEntry(entry, function (hand) {
+        if (!entry.inProgress && !entry.after) { return post(entry, api(entry, "/hands"), hand); }
+        return contractOf(entry).then(function (contract) {
+          if (!contract) { return missingFirst(); }
+          var url = api(entry, "/contracts/" + contract.id + "/complete");
+          return post(entry, url, Object.assign({}, hand, { version: contract.version }));
+        });
+      });
+    },
+    event: function (entry) {
+      return post(entry, api(entry, "/events"), entry.entry);
+    },
+    contract: function (entry) {
+      return withEntry(entry, function (contract) { return post(entry, api(entry, "/contracts"), contract); });
+    },
+    abandon: function (entry) {
+      return contractOf(entry).then(function (contract) {
+        if (!contract) { return missingFirst(); }
+        return post(entry, api(entry, "/contracts/" + contract.id + "/abandon"), { version: contract.version });
+      });
+    },
+    edit: function (entry) {
+      return withEntry(entry, function (hand) {
+        var at = version(entry);
+        var url = api(entry, "/hands/" + entry.number);
+        return request(entry, "PUT", url, Object.assign({}, hand, { version: at }), ifMatch(entry))
+          .then(function (outcome) {
+            // the first answer was lost: the hand moved on by exactly this edit, and nothing else
+            if (outcome.conflict && outcome.current && outcome.current.version === at + 1 &&
+                sameValues(hand, outcome.current.entry)) {
+              return { ok: true, body: outcome.current };
+            }
+            return outcome;
+          });
+      });
+    },
+    "delete": function (entry) {
+      // deleting a deleted hand answers it as it is: a retry after a lost answer changes nothing
+      return request(entry, "DELETE", api(entry, "/hands/" + entry.number), undefined, ifMatch(entry));
+    },
+    restore: function (entry) {
+      return request(entry, "POST", api(entry, "/hands/" + entry.number + "/restore"), {}, ifMatch(entry));
+    },
+    payment: function (entry) {
+      return post(entry, api(entry, "/payments"), entry.entry);
+    },
+    unpay: function (entry) {
+      var id = entry.after ? entry.made && entry.made.id : entry.payment;
+      if (!id) { return missingFirst(); }
+      return request(entry, "DELETE", api(entry, "/payments/" + id)).then(function (outcome) {
+        // undone already: by this very request, whose answer was lost
+        return outcome.codes && outcome.codes.indexOf("already_undone") >= 0 ? { ok: true, body: {} } : outcome;
+      });
+    },
+  };
+
+  function send(entry) {
+    var sender = SENDERS[entry.kind];
+    return sender ? sender(entry) : Promise.resolve({ refused: true, message: "?" });
+  }
+
+  function madeOf(entry, body) {
+    // what an entry that follows this one needs to know of it
+    body = body || {};
+    if (entry.kind === "hand" || entry.kind === "event") {
+      return { number: body.number !== undefined ? body.number : body.hand, version: body.version };
+    }
+    return { id: body.id, version: body.version, number: body.number };
+  }
+
+  function handOver(entry, made, all) {
+    // the entries that follow this one learn its answer before it leaves the outbox
+    return all.filter(function (other) { return other.after === entry.id; }).reduce(function (done, other) {
+      return done.then(function () {
+        other.made = made;
+        return put(other);
+      });
+    }, Promise.resolve());
   }
 
   function replayOnce(tell) {
     var saved = [];
-    var blocked = {}; // sessions whose earlier hand was refused: their later hands wait
-    return hands().then(function (items) {
-      var waiting = items.filter(function (item) { return item.state !== "refused"; });
-      if (!waiting.length) { return { saved: saved, reached: true }; }
+    var numbered = [];
+    var blocked = {}; // sessions whose earlier entry waits for the player: their later ones wait
+    return items().then(function (all) {
+      var waiting = all.filter(function (entry) { return !stopped(entry); });
+      if (!waiting.length) { return { saved: saved, numbered: numbered, reached: true }; }
       return tell({ state: "saving" }).then(function () {
-        return items.reduce(function (previous, item) {
+        return all.reduce(function (previous, entry) {
           return previous.then(function (going) {
             if (!going) { return false; }
-            if (item.state === "refused") { blocked[item.session] = true; }
-            if (blocked[item.session]) { return true; }
-            return send(item).then(function (outcome) {
+            if (stopped(entry)) { blocked[entry.session] = true; }
+            if (blocked[entry.session]) { return true; }
+            return send(entry).then(function (outcome) {
               if (outcome.ok) {
-                saved.push(item.session);
-                return discard(item.id).then(function () { return true; });
+                saved.push(entry.session);
+                var made = madeOf(entry, outcome.body);
+                if ((entry.kind === "hand" || entry.kind === "event") && made.number) {
+                  numbered.push({ session: entry.session, number: made.number, key: entry.key });
+                }
+                return handOver(entry, made, all).then(function () { return discard(entry.id); })
+                  .then(function () { return true; });
               }
-              if (outcome.refused) {
-                blocked[item.session] = true;
-                item.state = "refused";
-                item.message = outcome.message;
-                return put(item).then(function () { return true; });
+              if (outcome.refused || outcome.conflict) {
+                blocked[entry.session] = true;
+                entry.state = outcome.conflict ? "conflict" : "refused";
+                entry.message = outcome.message;
+                if (outcome.current) { entry.current = outcome.current; }
+                return put(entry).then(function () { return true; });
               }
               return false; // the server is busy: later
             });
           });
         }, Promise.resolve(true)).then(function (going) {
-          return { saved: saved, reached: going };
+          return { saved: saved, numbered: numbered, reached: going };
         }, function () {
-          return { saved: saved, reached: false }; // no network after all: later
+          return { saved: saved, numbered: numbered, reached: false }; // no network after all: later
         });
       });
     });
@@ -163,18 +317,20 @@
     tell = tell || function () { return Promise.resolve(); };
     if (running) { again = true; return running; }
     var saved = [];
+    var numbered = [];
     var reached = true;
     function round() {
       again = false;
       return replayOnce(tell).then(function (result) {
         saved = saved.concat(result.saved);
+        numbered = numbered.concat(result.numbered);
         reached = result.reached;
         return again ? round() : null; // asked again meanwhile: after a cut answer, at once
       });
     }
     running = round().then(function () {
       running = null;
-      var done = { state: "done", saved: saved, reached: reached };
+      var done = { state: "done", saved: saved, numbered: numbered, reached: reached };
       return tell(done).then(function () { return done; });
     }, function (error) {
       running = null;
@@ -183,5 +339,8 @@
     return running;
   }
 
-  scope.MightyOutbox = { hands: hands, hand: hand, add: add, put: put, discard: discard, replay: replay };
+  scope.MightyOutbox = {
+    items: items, hands: items, item: item, hand: item, add: add, put: put, discard: discard,
+    replay: replay, stopped: stopped,
+  };
 })(self);

@@ -143,7 +143,7 @@ def test_hands_saved_offline_wait_then_are_recorded_once_each_in_order(page, liv
     page.reload()
     pending = page.get_by_test_id("pending-hand")
     expect(pending).to_have_count(2)
-    expect(page.get_by_test_id("app-status")).to_contain_text("hands waiting: 2")
+    expect(page.get_by_test_id("app-status")).to_contain_text("waiting to be sent: 2")
     screenshot(page, "offline-pending")
     assert not Hand.objects.exists()
 

@@ -1,0 +1,353 @@
+// What waits in the outbox, shown where it will land. Each action a player made offline
+// appears on the page that shows what it changes, marked pending, until the server has it:
+//
+// - a new hand, a deal miss or an all-pass: a row at the end of the scoreboard;
+// - a contract recorded: the hand in progress at the top of the board, with "Enter the result"
+//   (the hand form, #after-<id>, whose hand completes this contract) and "Throw in";
+// - the result of the hand in progress, or its throw-in: marked on the hand in progress;
+// - a correction, a delete, a restore: marked on the hand's row (a delete with "Restore");
+// - a payment marked paid, or undone: on the settlement's payments card.
+// An entry the server refused, or a correction another phone overtook ("conflict"), stays at
+// the end of the board with the server's words and what the player can do with it.
+//
+// The next dealer: a kept board knows it as the server said it before the deals waiting here.
+// `nextAfter` steps the table's flow rule (static/js/flow.js, the engine's rule as data, in the
+// page's "flow-rule" block) past the last of them; the board and the forms ask it, and only it.
+(function () {
+  "use strict";
+
+  var Outbox = window.MightyOutbox;
+  var status = document.getElementById("app-status");
+  if (!Outbox || !status) { return; }
+  var say = status.dataset;
+  var PAGE = /^\/g\/([^/]+)\/s\/(\d+)\//.exec(window.location.pathname);
+  var session = PAGE ? PAGE[2] : null;
+  var base = PAGE ? PAGE[0] : "";
+  var TOUCHES_A_HAND = { edit: 1, "delete": 1, restore: 1 };
+  var DEALS = { hand: 1, event: 1 }; // what moves the deal to the next seat
+
+  function words(template, values) {
+    return (template || "").replace(/\{(\w+)\}/g, function (whole, name) { return values[name]; });
+  }
+
+  function element(tag, className, content) {
+    var made = document.createElement(tag);
+    if (className) { made.className = className; }
+    if (content !== undefined && content !== null) { made.textContent = content; }
+    return made;
+  }
+
+  function button(label, act, testid) {
+    var made = element("button", "link-button", label);
+    made.type = "button";
+    if (testid) { made.dataset.testid = testid; }
+    made.addEventListener("click", act);
+    return made;
+  }
+
+  function newKey() {
+    if (window.crypto && crypto.randomUUID) { return crypto.randomUUID(); }
+    return Date.now().toString(36) + "-" + Math.random().toString(36).slice(2);
+  }
+
+  function changed() {
+    document.dispatchEvent(new CustomEvent("outbox:changed"));
+    if (navigator.serviceWorker && navigator.serviceWorker.controller) {
+      navigator.serviceWorker.ready.then(function (registration) {
+        // Background Sync: the browser sends the outbox when the network is back, page open or not
+        if (registration.sync) { return registration.sync.register("outbox"); }
+      }).catch(function () {});
+    }
+  }
+
+  function queue(item) {
+    // an action made from this page: into the outbox, behind everything waiting before it
+    item.key = item.key || newKey();
+    return Outbox.add(item).then(function (id) { changed(); return id; });
+  }
+
+  function ofSession(items, which) {
+    return items.filter(function (item) { return item.session === which; });
+  }
+
+  function lastTouching(which, number) {
+    // the entry still waiting that last touched hand `number`: a new one follows it, at its version
+    return Outbox.items().then(function (items) {
+      return ofSession(items, String(which)).filter(function (item) {
+        return TOUCHES_A_HAND[item.kind] && item.number === Number(number);
+      }).pop() || null;
+    });
+  }
+
+  function followers(items, item) {
+    return items.filter(function (other) { return other.after === item.id; });
+  }
+
+  // --- the next dealer ------------------------------------------------------------------------
+
+  function taps(item, name) {
+    return (item.fields || []).filter(function (pair) { return pair[0] === name; }).map(function (pair) { return pair[1]; });
+  }
+
+  function summary(item, seats) {
+    // the deal waiting here in the shape flow.js takes (what `python -m scoring next` takes)
+    if (item.kind === "event") { return item.entry; }
+    var seated = function (seat) { return seats.indexOf(seat) >= 0; };
+    return {
+      kind: "scored",
+      dealer: taps(item, "dealer")[0],
+      declarer: taps(item, "declarer")[0],
+      partners: taps(item, "partners").filter(seated),
+      sitting_out: taps(item, "sitting_out"),
+      joker_holder: taps(item, "joker_holder").filter(seated)[0] || null,
+    };
+  }
+
+  function nextAfter(which, items) {
+    // who deals after the deals waiting on this phone, as the server will say once it has them;
+    // null when nothing waits, the page carries no flow rule, or the rule needs what only the
+    // server can tell (whether the hand was made): then the page's own answer stands
+    var flow = window.MightyFlow && window.MightyFlow.session();
+    var deals = ofSession(items, String(which)).filter(function (item) {
+      return DEALS[item.kind] && !Outbox.stopped(item);
+    });
+    if (!deals.length || !flow || !flow.rule) { return null; }
+    var last = deals[deals.length - 1];
+    if (last.kind === "hand" && window.MightyFlow.needsMade(flow.rule)) { return null; }
+    try {
+      return window.MightyFlow.next(flow.rule, flow.seats, summary(last, flow.seats), flow.first_dealer);
+    } catch (error) {
+      return null; // a deal the engine would refuse: the server will say
+    }
+  }
+
+  function showNext(items) {
+    var board = document.getElementById("next-hand");
+    var next = board && nextAfter(session, items);
+    if (!next) { return; }
+    var named = board.querySelectorAll("p strong");
+    if (named[0] && next.dealer) { named[0].textContent = next.dealer; }
+    if (named[1] && next.first_bidder) { named[1].textContent = next.first_bidder; }
+  }
+
+  // --- rows at the end of the board ------------------------------------------------------------
+
+  function describe(item) {
+    var number = item.number ? words(say.sayHandNumber, { number: item.number }) + " · " : "";
+    switch (item.kind) {
+      case "hand": return (item.summary.declarer || "") + " " + (item.summary.contract || "");
+      case "event": return (item.eventKind === "all_pass" ? say.sayPass : say.sayMiss) + " · " + (item.entry.dealer || "");
+      case "contract": return (item.summary.declarer || "") + " " + (item.summary.contract || "") + " · " + say.sayPlaying;
+      case "abandon": return say.sayThrownIn;
+      case "edit": return number + say.sayCorrection;
+      case "delete": return number + say.sayDeleted;
+      case "restore": return number + say.sayRestoredHand;
+      case "payment": return paymentWords(item);
+      case "unpay": return say.sayUnpaid;
+      default: return item.kind;
+    }
+  }
+
+  function paymentWords(item) {
+    return words(say.sayPaid, { payer: item.entry.from, payee: item.entry.to, amount: item.entry.amount });
+  }
+
+  function mark(item) {
+    var label = item.state === "refused" ? say.sayRefusedNote : item.state === "conflict" ? say.sayConflictNote : say.sayPending;
+    var made = element("span", "pending-mark outbox-mark", label);
+    made.dataset.testid = "pending-mark";
+    return made;
+  }
+
+  function copy(item, note) {
+    var body = item.entry || Object.fromEntries(item.fields || []);
+    var box = note.querySelector("textarea") || note.appendChild(element("textarea", "copy-box"));
+    box.readOnly = true;
+    box.value = JSON.stringify(body, null, 2);
+    box.select();
+    var done = function () { box.insertAdjacentElement("afterend", element("span", "muted", say.sayCopied)); };
+    if (navigator.clipboard) { navigator.clipboard.writeText(box.value).then(done, function () {}); }
+  }
+
+  function pendingRow(item, columns, blocked, items) {
+    var row = element("tr", "pending " + item.state);
+    row.dataset.testid = DEALS[item.kind] ? "pending-hand" : "pending-action";
+    row.dataset.state = item.state;
+    row.dataset.kind = item.kind;
+    row.appendChild(element("th", "", "·")).scope = "row";
+    var what = row.appendChild(element("td", "what"));
+    if (item.kind === "hand") {
+      what.appendChild(element("span", "who", item.summary.declarer));
+      what.appendChild(document.createTextNode(" " + item.summary.contract + " "));
+    } else {
+      what.appendChild(document.createTextNode(describe(item) + " "));
+    }
+    what.appendChild(mark(item));
+    var note = row.appendChild(element("td", "pending-note"));
+    note.colSpan = columns;
+    if (item.state === "refused" || item.state === "conflict") {
+      note.appendChild(element("p", "problem", item.message)).dataset.testid = "refused-message";
+      if (item.state === "conflict" && item.kind === "edit" && item.fields) {
+        // the hand's edit page with these taps and the old version: the server shows both sides
+        note.appendChild(button(say.sayOpen, function () {
+          window.location.assign(item.formUrl + "#conflict-" + item.id);
+        }, "open-conflict"));
+      } else if (item.formUrl && item.fields) {
+        note.appendChild(button(say.sayFix, function () { window.location.assign(item.formUrl + "#fix-" + item.id); }));
+      }
+      note.appendChild(button(say.sayCopy, function () { copy(item, note); }));
+      note.appendChild(button(say.sayDiscard, function () {
+        if (window.confirm(say.sayDiscardConfirm)) { Outbox.discard(item.id).then(changed); }
+      }));
+    } else {
+      note.appendChild(element("span", "muted", blocked ? say.sayBlocked : say.sayPendingNote));
+    }
+    return row;
+  }
+
+  function showRows(items) {
+    var rows = document.getElementById("board-rows");
+    if (!rows) { return; }
+    var outboxRows = document.getElementById("outbox-rows");
+    if (!outboxRows) {
+      outboxRows = element("tbody");
+      outboxRows.id = "outbox-rows";
+      rows.insertAdjacentElement("afterend", outboxRows);
+    }
+    var columns = Math.max(1, rows.closest("table").querySelectorAll("thead th").length - 2);
+    var blocked = false;
+    var shown = [];
+    items.forEach(function (item) {
+      var stopped = Outbox.stopped(item);
+      if (DEALS[item.kind] || stopped) { shown.push(pendingRow(item, columns, blocked && !stopped, items)); }
+      blocked = blocked || stopped;
+    });
+    outboxRows.replaceChildren.apply(outboxRows, shown);
+  }
+
+  // --- marks on the hands already on the board ---------------------------------------------------
+
+  function showMarks(items) {
+    document.querySelectorAll(".outbox-mark-holder").forEach(function (holder) { holder.remove(); });
+    var last = {}; // hand number → the last waiting entry touching it
+    items.forEach(function (item) {
+      if (TOUCHES_A_HAND[item.kind] && !Outbox.stopped(item)) { last[item.number] = item; }
+    });
+    Object.keys(last).forEach(function (number) {
+      var item = last[number];
+      var row = document.getElementById("hand-" + number);
+      var cell = row && row.querySelector(".what");
+      if (!cell) { return; }
+      row.dataset.pending = item.kind;
+      var holder = cell.appendChild(element("span", "outbox-mark-holder"));
+      holder.dataset.testid = "pending-" + item.kind;
+      holder.appendChild(document.createTextNode(" "));
+      var change = { edit: say.sayCorrection, "delete": say.sayDeleted, restore: say.sayRestoredHand }[item.kind];
+      holder.appendChild(element("span", "pending-mark outbox-mark", change + " · " + say.sayPending));
+      if (item.kind === "delete") {
+        holder.appendChild(button(say.sayRestore, function () {
+          queue({ kind: "restore", session: item.session, token: item.token, number: item.number,
+                  version: item.version, after: item.id, boardUrl: item.boardUrl });
+        }, "restore-pending"));
+      }
+    });
+  }
+
+  // --- the hand in progress ---------------------------------------------------------------------
+
+  function showInProgress(items) {
+    var section = document.getElementById("in-progress");
+    if (!section) { return; }
+    var box = document.getElementById("outbox-in-progress");
+    if (box) { box.remove(); }
+    var lines = [];
+    items.filter(function (item) { return item.kind === "contract" && !Outbox.stopped(item); }).forEach(function (contract) {
+      var next = followers(items, contract)[0];
+      var line = element("div", "card playing pending");
+      line.dataset.testid = "pending-contract";
+      line.appendChild(element("p", "playing-now", describe(contract) + " ")).appendChild(mark(contract));
+      if (next) {
+        line.appendChild(element("p", "muted", next.kind === "abandon" ? say.sayThrownIn : say.sayResultEntered));
+      } else {
+        var actions = line.appendChild(element("div", "actions"));
+        var enter = actions.appendChild(element("a", "button primary", say.sayEnterResult));
+        enter.href = base + "hands/new/#after-" + contract.id;
+        enter.dataset.testid = "complete-pending";
+        actions.appendChild(button(say.sayThrowIn, function () {
+          queue({ kind: "abandon", session: contract.session, token: contract.token, after: contract.id,
+                  boardUrl: contract.boardUrl });
+        }, "abandon-pending"));
+      }
+      lines.push(line);
+    });
+    // the hand in progress the server knows, finished or thrown in on this phone
+    var playing = section.querySelector("[data-testid='complete-hand']");
+    var match = playing && /playing\/(\d+)\//.exec(playing.getAttribute("href"));
+    var done = match && items.filter(function (item) {
+      return !item.after && ((item.kind === "hand" && item.inProgress === match[1]) ||
+                             (item.kind === "abandon" && String(item.inProgress) === match[1]));
+    })[0];
+    if (done) {
+      var note = element("p", "muted", (done.kind === "abandon" ? say.sayThrownIn : say.sayResultEntered) + " ");
+      note.appendChild(mark(done));
+      lines.push(note);
+      section.querySelectorAll(".actions").forEach(function (actions) { actions.hidden = true; });
+    }
+    var start = document.querySelector("[data-testid='start-hand']");
+    var open = lines.some(function (line) { return line.querySelector("[data-testid='complete-pending']"); });
+    if (start) { start.hidden = open; }
+    if (!lines.length) { return; }
+    box = element("div");
+    box.id = "outbox-in-progress";
+    lines.forEach(function (line) { box.appendChild(line); });
+    section.insertAdjacentElement("beforebegin", box);
+  }
+
+  // --- payments ---------------------------------------------------------------------------------
+
+  function showPayments(items) {
+    var card = document.getElementById("payments");
+    var old = document.getElementById("outbox-payments");
+    if (old) { old.remove(); }
+    document.querySelectorAll(".outbox-mark-payment").forEach(function (mark) { mark.remove(); });
+    if (!card) { return; }
+    var list = element("ul", "payments pending");
+    list.id = "outbox-payments";
+    list.dataset.testid = "pending-payments";
+    items.forEach(function (item) {
+      if (item.kind === "payment") {
+        var undone = followers(items, item).length > 0;
+        var line = list.appendChild(element("li", "", paymentWords(item) + " "));
+        line.appendChild(mark(item));
+        if (undone) {
+          line.appendChild(element("span", "muted", " " + say.sayUnpaid));
+        } else if (!Outbox.stopped(item)) {
+          line.appendChild(button(say.sayUndo, function () {
+            queue({ kind: "unpay", session: item.session, token: item.token, after: item.id, boardUrl: item.boardUrl });
+          }));
+        }
+      } else if (item.kind === "unpay" && item.payment) {
+        var form = card.querySelector("form[action$='/payments/" + item.payment + "/undo/']");
+        var holder = form && form.closest("li");
+        if (holder) {
+          var note = holder.appendChild(element("span", "pending-mark outbox-mark-payment", say.sayUnpaid + " · " + say.sayPending));
+          note.dataset.testid = "pending-unpay";
+          form.hidden = true;
+        }
+      }
+    });
+    if (list.children.length) { card.appendChild(list); }
+  }
+
+  function show(items) {
+    if (!session) { return; }
+    var mine = ofSession(items, session);
+    showRows(mine);
+    showMarks(mine);
+    showInProgress(mine);
+    showPayments(mine);
+    showNext(items);
+  }
+
+  window.MightyPending = { show: show, queue: queue, lastTouching: lastTouching, nextAfter: nextAfter, newKey: newKey };
+})();

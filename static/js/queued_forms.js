@@ -1,0 +1,177 @@
+// The small forms of the table, offline: a deal miss or an all-pass, throwing the hand in
+// progress in, deleting or restoring a hand, correcting a deal miss, marking a payment paid
+// or undoing it. Without a connection (or while earlier actions of the session still wait on
+// this phone, so the server gets them in the order they were made) Save puts the action in
+// the outbox (outbox.js) instead of posting it, and the page that shows it marks it pending
+// (pending.js). These forms are a few fields each, so the API's JSON is built here; the hand
+// and contract forms, which are more, let the server build theirs (drafts.js).
+// With a connection and nothing waiting, every form posts as it always did.
+(function () {
+  "use strict";
+
+  var Outbox = window.MightyOutbox;
+  var Pending = window.MightyPending;
+  var status = document.getElementById("app-status");
+  if (!Outbox || !Pending || !status) { return; }
+  var say = status.dataset;
+  var SESSION = /^\/g\/([^/]+)\/s\/(\d+)\//;
+  var USED_KEYS = "used-keys"; // shared with form_key.js and drafts.js: keys a form of this phone sent
+
+  // the form's address → what it does, and the outbox entry it makes
+  var ACTIONS = [
+    [/events\/new\/$/, event],
+    [/h\/(\d+)\/edit\/$/, eventEdit], // the hand form's own corrections are drafts.js's
+    [/playing\/(\d+)\/abandon\/$/, abandon],
+    [/h\/(\d+)\/delete\/$/, handChange("delete")],
+    [/h\/(\d+)\/restore\/$/, handChange("restore")],
+    [/payments\/mark\/$/, payment],
+    [/payments\/(\d+)\/undo\/$/, unpay],
+  ];
+
+  var waiting = {}; // session → entries wait there: a new action queues behind them
+
+  function refreshWaiting() {
+    return Outbox.items().then(function (items) {
+      waiting = {};
+      items.forEach(function (item) { if (!Outbox.stopped(item)) { waiting[item.session] = true; } });
+    }, function () {});
+  }
+
+  function usedKeys() {
+    try { return JSON.parse(window.localStorage.getItem(USED_KEYS)) || []; } catch (error) { return []; }
+  }
+
+  function formKey(form) {
+    // the form's one-time key, unless a kept copy of it was already sent with it
+    var field = form.querySelector("input[name='request_key']");
+    var key = field && field.value;
+    return !key || usedKeys().indexOf(key) >= 0 ? Pending.newKey() : key;
+  }
+
+  function value(form, name) {
+    var field = form.elements[name]; // a row of radio buttons is a RadioNodeList: its value is the one ticked
+    if (!field) { return ""; }
+    if (field.type === "radio" || field.type === "checkbox") { return field.checked ? field.value : ""; }
+    return field.value || "";
+  }
+
+  function missing(form) {
+    var absent = [];
+    form.querySelectorAll("[required]").forEach(function (input) {
+      if (value(form, input.name)) { return; }
+      var fieldset = input.closest("fieldset");
+      var label = (fieldset && fieldset.querySelector("legend")) || form.querySelector("label[for='" + input.id + "']");
+      var text = label ? label.textContent.trim() : input.name;
+      if (absent.indexOf(text) < 0) { absent.push(text); }
+    });
+    return absent;
+  }
+
+  function eventEntry(form, kind) {
+    // EventForm.entry(): the dealer; for a deal miss who showed the hand and the fine
+    var entry = { kind: kind, dealer: value(form, "dealer") };
+    if (kind === "deal_miss") {
+      if (value(form, "shown_by")) { entry.shown_by = value(form, "shown_by"); }
+      if (value(form, "fine") !== "") { entry.fine = Number(value(form, "fine")); }
+    }
+    return entry;
+  }
+
+  function event(form) {
+    var kind = value(form, "kind") || "deal_miss";
+    return { kind: "event", eventKind: kind, key: formKey(form), entry: eventEntry(form, kind) };
+  }
+
+  function eventEdit(form, match) {
+    if (form.id !== "event-form") { return null; }
+    var entry = eventEntry(form, value(form, "kind"));
+    delete entry.kind;
+    return { kind: "edit", number: Number(match[1]), version: Number(value(form, "version")), entry: entry };
+  }
+
+  function abandon(form, match) {
+    return { kind: "abandon", inProgress: match[1], contractVersion: Number(value(form, "version")) };
+  }
+
+  function handChange(kind) {
+    return function (form, match) {
+      var version = value(form, "version");
+      return { kind: kind, number: Number(match[1]), version: version === "" ? null : Number(version) };
+    };
+  }
+
+  function payment(form) {
+    var entry = { from: value(form, "payer"), to: value(form, "payee"), amount: value(form, "amount") };
+    if (value(form, "overpay") === "1") { entry.overpay = true; }
+    return { kind: "payment", key: formKey(form), entry: entry };
+  }
+
+  function unpay(form, match) {
+    return { kind: "unpay", payment: Number(match[1]) };
+  }
+
+  function follow(item) {
+    // after a delete, restore or correction of the same hand still waiting: its answer's version
+    if (!item.number) { return Promise.resolve(item); }
+    return Pending.lastTouching(item.session, item.number).then(function (last) {
+      if (last) { item.after = last.id; }
+      return item;
+    });
+  }
+
+  function notice(form, message) {
+    var box = form.querySelector("[data-draft-notice]") || form.insertAdjacentElement("afterbegin", document.createElement("div"));
+    box.className = "draft-notice";
+    box.dataset.draftNotice = "";
+    box.dataset.testid = "draft-notice";
+    box.setAttribute("role", "status");
+    box.textContent = message;
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!(form instanceof HTMLFormElement) || form.id === "hand-form") { return; }
+    var path = new URL(form.action, window.location.href).pathname;
+    var page = SESSION.exec(path);
+    if (!page || (navigator.onLine && !waiting[page[2]])) { return; }
+    var match = null;
+    var make = null;
+    ACTIONS.forEach(function (action) {
+      var found = !make && action[0].exec(path);
+      if (found) { match = found; make = action[1]; }
+    });
+    var item = make && make(form, match);
+    if (!item) { return; }
+    // in the capture phase: neither the page nor htmx posts it
+    event.preventDefault();
+    event.stopPropagation();
+    var absent = missing(form);
+    if (absent.length) { notice(form, say.sayMissing.replace("{fields}", absent.join(", "))); return; }
+    item.session = page[2];
+    item.token = decodeURIComponent(page[1]);
+    item.boardUrl = page[0];
+    item.formUrl = path;
+    follow(item).then(Pending.queue).then(function () {
+      if (item.key && window.MightyFormKey) { window.MightyFormKey.markUsed(item.key); }
+      if (item.kind === "payment" || item.kind === "unpay") { return; } // marked on this very card
+      window.location.assign(item.boardUrl);
+    });
+  }, true);
+
+  function dealerAfterWaiting() {
+    // a kept deal-miss form names the dealer the server named then: after the deals waiting
+    // here, the one the server will name (pending.js steps the table's flow rule)
+    var form = document.getElementById("event-form");
+    var page = form && SESSION.exec(new URL(form.action, window.location.href).pathname);
+    if (!page || !/events\/new\/$/.test(form.action)) { return; }
+    Outbox.items().then(function (items) {
+      var next = Pending.nextAfter(page[2], items);
+      var seat = next && form.querySelector("input[name='dealer'][value='" + CSS.escape(next.dealer) + "']");
+      if (seat) { seat.checked = true; }
+    }, function () {});
+  }
+
+  document.addEventListener("outbox:changed", refreshWaiting);
+  refreshWaiting();
+  dealerAfterWaiting();
+})();
