@@ -141,7 +141,7 @@ class EventCreateView(LinkView):
 class HandDetailView(LinkView):
     @extend_schema_serializer(component_name="HandAmendInput")
     class InputSerializer(HandEntrySerializer):
-        version = serializers.IntegerField(help_text="The version read; a stale one is refused with 409.")
+        version = serializers.IntegerField(required=False, help_text="The version read (or If-Match); a stale one is refused with 409.")
 
     @extend_schema(operation_id="get_hand", tags=["hands"], parameters=[SESSION_ID, HAND_NUMBER],
                    responses={200: HandOutputSerializer, **READ_ERRORS}, summary="One hand")
@@ -149,18 +149,21 @@ class HandDetailView(LinkView):
         return Response(hand_json(self.access.hand(self.access.session(session_id), number)))
 
     @extend_schema(
-        operation_id="amend_hand", tags=["hands"], parameters=[SESSION_ID, HAND_NUMBER], request=InputSerializer,
+        operation_id="amend_hand", tags=["hands"], parameters=[SESSION_ID, HAND_NUMBER, IF_MATCH], request=InputSerializer,
         responses={200: HandOutputSerializer, **WRITE_ERRORS,
                    409: OpenApiResponse(StaleVersionSerializer, description="The version is stale: someone changed the hand first; the body holds it as it is now.")},
         summary="Replace a hand's entry; send the version you read",
         description="The body is the hand (HAND_JSON fields, or them inside \"entry\") plus \"version\". "
-        "A deal miss or all-pass takes its dealer, shown_by and fine the same way.",
+        "A deal miss or all-pass takes its dealer, shown_by and fine the same way. If-Match (\"3\") may say "
+        "the version instead; the 409's \"hand\" is the hand as it is now, to show beside the change refused.",
     )
     def put(self, request, session_id: int, number: int):
         body = request.data
-        version = body.get("version") if isinstance(body, dict) else None
-        if isinstance(version, bool) or not isinstance(version, int):
-            raise InvalidInput([Problem("version", "missing" if version is None else "bad_type",
+        # If-Match as for a delete or restore (the outbox sends every conditional write that way),
+        # or the body's "version"
+        version = version_asked(request)
+        if version is None:
+            raise InvalidInput([Problem("version", "missing",
                                         "Send the hand's version (a whole number) as read, so no one's change is lost.")])
         entry = _entry_from(body, drop=("version", "kind"))
         hand = self.access.hand(self.access.session(session_id), number)

@@ -171,12 +171,16 @@ def hand_edit(request: HttpRequest, token: str, pk: int, number: int) -> HttpRes
         except InvalidInput as error:
             form.add_problems(error.problems)
         except services.StaleVersion as error:
-            # someone else saved this hand first: show theirs, keep ours, never overwrite silently
+            # someone else saved this hand first: never overwrite silently
+            if scored:
+                return _edit_conflict(request, access, session, form, error.hand)
             stale = error.hand
             data = request.POST.copy()
             data["version"] = stale.version
-            form = _hand_form(session, data) if scored else EventForm(data, seats=session.seats, system=system)
+            form = EventForm(data, seats=session.seats, system=system)
             form.is_valid()
+            return render(request, "table/event_form.html", {"access": access, "session": session, "form": form,
+                                                             "hand": hand, "stale": stale}, status=409)
         else:
             messages.success(request, _("Hand %(number)s was changed.") % {"number": hand.number})
             return redirect(board_url(access, session))
@@ -184,6 +188,66 @@ def hand_edit(request: HttpRequest, token: str, pk: int, number: int) -> HttpRes
         return _render_hand_form(request, access, session, form, hand=hand, stale=stale)
     return render(request, "table/event_form.html",
                   {"access": access, "session": session, "form": form, "hand": hand, "stale": stale})
+
+
+# what the page posted that is not the hand itself: the keep-mine form sends the rest again as it came
+_NOT_THE_HAND = {"csrfmiddlewaretoken", "version", "confirm"}
+
+
+def _edit_conflict(request: HttpRequest, access, session: Session, form: HandForm, theirs: Hand) -> HttpResponse:
+    """Another phone changed the hand while this edit was open: both versions side by side, each
+    with the engine's payments (the stored result for theirs, a preview for mine), and the choice.
+    Keeping mine posts the same fields again at the version now there, so it is a deliberate edit
+    of theirs, kept in the history like any other."""
+    mine = form.engine_answer(lambda entry: services.hand_preview(session=session, entry=entry))
+    kept = [(name, value) for name in request.POST if name not in _NOT_THE_HAND
+            for value in request.POST.getlist(name)]
+    theirs_payments = theirs.payments or {}
+    mine_payments = (mine or {}).get("payments") or {}
+    rows = [(seat, mine_payments.get(seat), theirs_payments.get(seat)) for seat in session.seats]
+    return render(request, "table/edit_conflict.html", {
+        "access": access, "session": session, "hand": theirs, "theirs": theirs, "form": form,
+        "mine": {"kind": Hand.SCORED, "entry": form.entry()}, "preview": mine,
+        "rows": rows, "kept": kept,
+    }, status=409)
+
+
+@require_GET
+def hand_next(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    """The coming hand as the table stands now, for a hand form left open (static/js/live_form.js):
+    its number, dealer and who sits out, and one line saying what another phone did. The form
+    says what it shows (``shown``, ``dealer``, ``in_progress``, ``playing``) so the line names
+    only what moved."""
+    access = edit_access(token, pk)
+    session = access.session(pk)
+    last = reads.last_hand(session)
+    state = reads.next_state(session, last)
+    contract = _asked_contract(session, request.GET.get("in_progress"))
+    playing = session.contracts.open().first()
+    # completing a hand in progress: its dealer is the contract's, whatever was saved since
+    dealer = contract.entry.get("dealer") if contract is not None else state.dealer
+    number = session.hand_count + 1
+    response = render(request, "partials/next_hand.html", {
+        "session": session, "number": number, "dealer": dealer,
+        "sitting_out": list(contract.entry.get("sitting_out", [])) if contract is not None else list(state.sitting_out),
+        "moved": _asked_number(request.GET.get("shown")) not in (None, number),
+        "saved": session.hands.filter(number=session.hand_count).first() if session.hand_count else None,
+        "dealer_moved": request.GET.get("dealer", dealer) != dealer,
+        "contract": contract, "playing": playing,
+        # the form says which contract it last heard of from here, and only then is a new one news
+        "playing_new": playing is not None and request.GET.get("playing", str(playing.pk)) != str(playing.pk),
+    })
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _asked_number(raw: str | None) -> int | None:
+    return int(raw) if raw and raw.isdigit() and len(raw) < 10 else None
+
+
+def _asked_contract(session: Session, raw: str | None):
+    number = _asked_number(raw)
+    return session.contracts.filter(pk=number).first() if number else None
 
 
 @require_POST

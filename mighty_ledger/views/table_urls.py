@@ -22,6 +22,8 @@ urlpatterns = [
     path("g/<str:token>/s/<int:pk>/restore/", sessions.session_restore, name="session_restore"),
     path("g/<str:token>/s/<int:pk>/hands/new/", hands.hand_new, name="hand_new"),
     path("g/<str:token>/s/<int:pk>/hands/preview/", hands.hand_preview, name="hand_preview"),
+    # what an open hand form shows of the table, asked for again when another phone changes it
+    path("g/<str:token>/s/<int:pk>/hands/next/", hands.hand_next, name="hand_next"),
     path("g/<str:token>/s/<int:pk>/events/new/", hands.event_new, name="event_new"),
     # the hand in progress: the contract when the auction ends, completed or thrown in later
     path("g/<str:token>/s/<int:pk>/playing/new/", in_progress.contract_new, name="contract_new"),

@@ -18,6 +18,9 @@
 
   var streamUrl = marker.dataset.liveStream;
   var regions = marker.dataset.liveRegions || "main";
+  // "none": a form open under the player's thumb is never swapped; it is told of each change
+  // ("live:changed") and asks for what it shows itself (static/js/live_form.js)
+  var told = regions === "none";
   var revision = marker.dataset.liveRevision || "";
   var etag = marker.dataset.liveEtag || "";
   var source = null;
@@ -94,7 +97,12 @@
 
   // --- asking the page again --------------------------------------------------------------
 
-  function refresh() {
+  function refresh(seen) {
+    if (told) {
+      if (seen !== null && seen !== undefined) { revision = String(seen); }
+      document.dispatchEvent(new CustomEvent("live:changed", { detail: { revision: revision } }));
+      return;
+    }
     if (busy) { again = true; return; }
     busy = true;
     lastAsked = Date.now();
@@ -132,12 +140,12 @@
       document.dispatchEvent(new CustomEvent("live:open"));
       if (hello.revision !== undefined ? newer(hello.revision) : hellos > 1) {
         // a session page compares revisions; the group page, which has none, asks again after a gap
-        refresh();
+        refresh(hello.revision);
       }
     });
     source.addEventListener("change", function (event) {
       var change = JSON.parse(event.data);
-      if (change.what === "resync" || newer(change.revision)) { refresh(); }
+      if (change.what === "resync" || newer(change.revision)) { refresh(change.revision); }
     });
     source.addEventListener("error", function () {
       document.dispatchEvent(new CustomEvent("live:closed"));
@@ -155,7 +163,7 @@
   });
 
   window.setInterval(function () {
-    if (document.visibilityState === "visible" && Date.now() - lastAsked >= POLL_MS - 1000) { refresh(); }
+    if (!told && document.visibilityState === "visible" && Date.now() - lastAsked >= POLL_MS - 1000) { refresh(); }
   }, POLL_MS);
 
   window.addEventListener("pagehide", function () { if (source) { source.close(); } });

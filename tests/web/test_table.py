@@ -347,11 +347,11 @@ def test_a_stale_edit_says_so_and_overwrites_nothing(client, session):
 
     response = client.post(url("hand_edit", session, 1), form_data(dict(MADE_15_DIAMONDS, points=13), 1))
 
-    assert response.status_code == 200
-    assert 'data-testid="stale"' in response.text
+    assert response.status_code == 409
+    assert 'data-testid="edit-conflict"' in response.text  # both side by side (tests/web/test_edit_conflicts.py)
     hand.refresh_from_db()
     assert hand.entry["points"] == 18 and hand.version == 2
-    assert response.context["form"]["version"].value() == 2
+    assert response.context["theirs"].version == 2
 
 
 def test_deleting_and_restoring_a_hand(client, session):

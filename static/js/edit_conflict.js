@@ -1,0 +1,23 @@
+// The side-by-side page of an edit that met another phone's change (templates/partials/edit_conflict.html).
+//
+// The edit form keeps its taps on the phone (drafts.js, under "draft:" and the form's path) so a
+// reload never loses them. Once the player has chosen here, those taps are done with: kept, they
+// would come back over theirs when "edit again" opens the form with the hand as it is now.
+(function () {
+  "use strict";
+
+  var conflict = document.querySelector("[data-edit-form]");
+  if (!conflict) { return; }
+  var draftName = "draft:" + conflict.dataset.editForm;
+
+  function dropDraft() {
+    try { window.localStorage.removeItem(draftName); } catch (error) { /* storage turned off */ }
+  }
+
+  conflict.querySelectorAll("a[data-drops-draft]").forEach(function (link) {
+    link.addEventListener("click", dropDraft);
+  });
+  conflict.querySelectorAll("form[data-drops-draft]").forEach(function (form) {
+    form.addEventListener("submit", dropDraft);
+  });
+})();
