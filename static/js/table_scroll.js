@@ -1,13 +1,16 @@
 // A table wider than the phone scrolls sideways inside its box (.table-scroll): the line
 // under it ("Swipe the table sideways…") shows only while the table is wider than its box,
-// so a table that fits says nothing. The shaded edges in app.css need no script.
+// so a table that fits says nothing. The box is in the tab order (tabindex="0" in the page,
+// so a keyboard can scroll it without this script) only while there is something to scroll.
+// The shaded edges in app.css need no script.
 
 (function () {
   function mark() {
     for (const box of document.querySelectorAll(".table-scroll")) {
+      const fits = box.scrollWidth <= box.clientWidth + 1;
+      if (box.hasAttribute("tabindex")) box.tabIndex = fits ? -1 : 0;
       const hint = box.nextElementSibling;
-      if (!hint || !hint.hasAttribute("data-scroll-hint")) continue;
-      hint.hidden = box.scrollWidth <= box.clientWidth + 1;
+      if (hint && hint.hasAttribute("data-scroll-hint")) hint.hidden = fits;
     }
   }
 

@@ -228,3 +228,16 @@ def test_offline_the_preview_says_the_payments_come_when_back_online(page, live_
     for shown in page.get_by_text(placeholder).all():
         expect(shown).to_be_hidden()
     expect(page.get_by_test_id("preview-summary")).to_have_text("Offline: payments when back online.", use_inner_text=True)
+
+
+def test_a_table_wider_than_the_phone_says_it_scrolls_and_one_that_fits_says_nothing(page, live_server):
+    session = SessionFactory(stake_per_point=100, currency="KRW")
+    HandFactory(session=session)
+    page.set_viewport_size(NARROW)
+    page.goto(f"{live_server.url}/g/{session.group.edit_token}/stats/")
+    wide = page.locator("section", has=page.get_by_test_id("stats-players"))
+    fits = page.locator("section", has=page.get_by_test_id("stats-pairs"))
+    expect(wide.get_by_text("Swipe the table sideways to see every column.")).to_be_visible()
+    expect(wide.locator(".table-scroll")).to_have_attribute("tabindex", "0")  # a keyboard can scroll it
+    expect(fits.get_by_text("Swipe the table sideways to see every column.")).to_be_hidden()
+    expect(fits.locator(".table-scroll")).to_have_attribute("tabindex", "-1")
