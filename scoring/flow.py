@@ -2,7 +2,9 @@
 
 Seats are listed clockwise, so the next seat clockwise is the one after it in
 the list, wrapping round. Everything here is a pure function of the system, the
-seats and what happened on the previous hand.
+seats and what happened on the previous hand. Which seat each rule names is data
+(scoring.flow_rules), the same data the phone steps through offline; this module
+says what those names mean and applies them.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from .flow_rules import Moments, flow_rule
 from .systems import System
 
 HandKind = Literal["scored", "void", "deal_miss", "all_pass"]
@@ -92,12 +95,75 @@ def _clockwise_after(seats: Sequence[str], seat: str) -> list[str]:
     return [seats[(start + i) % len(seats)] for i in range(len(seats))]
 
 
-def _first_partner(seats: Sequence[str], previous: PreviousHand) -> str:
-    """The partner clockwise nearest the declarer, or the declarer when alone."""
-    partners = [
-        seat for seat in _clockwise_after(seats, previous.declarer) if seat in previous.partners
-    ]
-    return partners[0] if partners else previous.declarer
+def _partners_clockwise(seats: Sequence[str], previous: PreviousHand) -> list[str]:
+    """The declarer's partners, the one clockwise nearest the declarer first."""
+    return [seat for seat in _clockwise_after(seats, previous.declarer) if seat in previous.partners]
+
+
+# --- the rule's seat names (scoring.flow_rules.SEAT_NAMES) ---------------------------
+
+
+def _moment(previous: PreviousHand | None) -> str:
+    if previous is None:
+        return "first_hand"
+    if previous.kind == "deal_miss":
+        return "after_deal_miss"
+    return "after_hand" if previous.has_declarer else "after_all_pass"
+
+
+@dataclass(frozen=True)
+class _Table:
+    """What a seat name can refer to: the seats, the previous hand, the coming hand's dealer."""
+
+    seats: Sequence[str]
+    previous: PreviousHand | None
+    first_dealer: str | None = None
+    dealer: str | None = None
+    sitting_out_count: int = 0
+
+    def seats_named(self, name: str) -> list[str]:
+        """The seats ``name`` means here; [] when it means nobody at this moment."""
+        seats, previous = self.seats, self.previous
+        if name == "first_dealer":
+            return [self.first_dealer] if self.first_dealer is not None else []
+        if name == "first_seat":
+            return [seats[0]]
+        if name in ("dealer", "left_of_dealer"):
+            return [self.dealer if name == "dealer" else _clockwise_from(seats, self.dealer)]
+        if previous is None:
+            return []
+        if name == "previous_dealer":
+            return [previous.dealer]
+        if name == "left_of_previous_dealer":
+            return [_clockwise_from(seats, previous.dealer)]
+        if name == "right_of_previous_dealer":
+            return [_clockwise_from(seats, previous.dealer, -1)]
+        if name == "demander":
+            return [previous.demander] if previous.kind == "deal_miss" else []
+        if name == "joker_holder":
+            return [previous.joker_holder] if previous.joker_holder is not None else []
+        if name == "previous_first_bidder":
+            return [previous.first_bidder] if previous.first_bidder in seats else []
+        if name == "previous_sitting_out":
+            return list(previous.sitting_out) if len(previous.sitting_out) == self.sitting_out_count else []
+        if not previous.has_declarer:
+            return []
+        if name == "declarer":
+            return [previous.declarer]
+        if name == "partners":
+            return _partners_clockwise(seats, previous)
+        if name == "first_partner":
+            return _partners_clockwise(seats, previous)[:1]
+        if name == "first_partner_if_made":
+            return _partners_clockwise(seats, previous)[:1] if previous.made else []
+        raise ValueError(f"A flow rule names no seat {name!r}.")  # a bug in flow_rules
+
+    def first_named(self, names: Sequence[str]) -> str:
+        for name in names:
+            found = self.seats_named(name)
+            if found:
+                return found[0]
+        raise ValueError(f"None of {list(names)} names a seat here.")  # a bug in flow_rules
 
 
 # --- dealer ------------------------------------------------------------------
@@ -109,57 +175,17 @@ def next_dealer(
     previous: PreviousHand | None,
     first_dealer: str | None = None,
 ) -> str:
-    """Who deals the coming hand.
+    """Who deals the coming hand: the first seat the rule names (scoring.flow_rules).
 
     The first dealer is chosen at the table (pagat: at random); without one the
     first seat deals.
     """
     if previous is None:
         _check_seats(system, seats, first_dealer)
-        return first_dealer if first_dealer is not None else seats[0]
-    _check_seats(system, seats, previous.dealer, previous.declarer, previous.demander, previous.joker_holder)
-    if previous.kind == "deal_miss":
-        return _deal_miss_dealer(system, seats, previous)
-    if not previous.has_declarer:
-        # pagat: after all pass "there is a redeal by the same dealer"; a void hand with
-        # no declarer is thrown in the same way
-        return previous.dealer
-    rule = system.next_dealer
-    if system.sit_out == "previous_result":
-        # pagat 6 players: "if the declarer's side wins the declarer's partner deals next
-        # and sits out: if the declarer's side loses the declarer deals and sits out"
-        rule = "partner_if_made"
-    if rule == "partner":
-        # pagat, seed 004: the partner deals next, or the declarer who played alone
-        return _first_partner(seats, previous)
-    if rule == "declarer":
-        # 003 표준 5마: the dealer is the previous declarer
-        return previous.declarer
-    if rule == "partner_if_made":
-        # 003 변형 6마 local rule: the partner deals (and sits out) only when the
-        # declarer's side won; a void hand was won by nobody, so the declarer deals
-        return _first_partner(seats, previous) if previous.made else previous.declarer
-    if rule == "joker_holder":
-        # pagat 3 players: "The holder of the joker in each hand deals the next." Nobody
-        # held it when it lay in the kitty, or it was not entered: the deal rotates.
-        if previous.joker_holder is not None:
-            return previous.joker_holder
-        return _clockwise_from(seats, previous.dealer)
-    if rule == "rotation":
-        return _clockwise_from(seats, previous.dealer)
-    return previous.dealer  # previous_dealer
-
-
-def _deal_miss_dealer(system: System, seats: Sequence[str], previous: PreviousHand) -> str:
-    rule = system.deal_miss.next_dealer
-    if rule == "demander":
-        # pagat: "a new deal by the player who asked for the redeal"; 003 3.2.2 likewise
-        return previous.demander
-    if rule == "next":
-        return _clockwise_from(seats, previous.dealer)
-    if rule == "previous":
-        return _clockwise_from(seats, previous.dealer, -1)
-    return previous.dealer  # same
+    else:
+        _check_seats(system, seats, previous.dealer, previous.declarer, previous.demander, previous.joker_holder)
+    table = _Table(seats, previous, first_dealer=first_dealer)
+    return table.first_named(flow_rule(system).dealer.at(_moment(previous)))
 
 
 # --- sitting out ---------------------------------------------------------------
@@ -170,7 +196,8 @@ def dealer_sits_out(system: System) -> bool:
     other five and takes no further part in the hand", and under the other method the one
     who deals is the one who sits out) and 003 §3.3.1 ("이전 판에 프렌드가 된 사람이 딜러가
     되어 카드를 분배한 다음 그 판을 쉰다")."""
-    return system.sit_out in ("dealer", "previous_result") and system.players - system.active_players == 1
+    out = flow_rule(system).sitting_out
+    return out is not None and out.count == 1 and out.seats == Moments.every("dealer")
 
 
 def sitting_out_next(
@@ -178,35 +205,21 @@ def sitting_out_next(
 ) -> tuple[str, ...]:
     """Who sits the coming hand out, in seat order; () when everyone is dealt in.
 
-    ``dealer`` and ``previous_result``: the dealer (pagat 6 players: "the dealer deals
-    cards to the other five and takes no further part"; under previous_result the
-    previous hand has already decided who deals). ``declarer_and_partner`` (003 변형
-    7마): the previous declarer and partner. Short of the number who must sit out,
-    the seats clockwise after the dealer fill in. ``knockout``: the declarer's call
-    decides after the deal, so nobody is known yet.
+    The seats the rule names at this moment (scoring.flow_rules), then the seats
+    clockwise after the dealer, up to the number who must sit out.
     """
     _check_seats(system, seats, dealer)
-    count = system.players - system.active_players
-    if system.sit_out in ("none", "knockout") or count == 0:
+    rule = flow_rule(system).sitting_out
+    if rule is None:
         return ()
-    if system.sit_out in ("dealer", "previous_result"):
-        chosen = [dealer]
-    elif previous is not None and previous.has_declarer:
-        chosen = [
-            previous.declarer,
-            *(s for s in _clockwise_after(seats, previous.declarer) if s in previous.partners),
-        ]
-    elif previous is not None and len(previous.sitting_out) == count:
-        # a redeal: the same players sit out again
-        chosen = list(previous.sitting_out)
-    else:
-        chosen = []
+    table = _Table(seats, previous, dealer=dealer, sitting_out_count=rule.count)
+    chosen = [seat for name in rule.seats.at(_moment(previous)) for seat in table.seats_named(name)]
     for seat in _clockwise_after(seats, dealer):
-        if len(chosen) >= count:
+        if len(chosen) >= rule.count:
             break
         if seat not in chosen:
             chosen.append(seat)
-    out = set(chosen[:count])
+    out = set(chosen[: rule.count])
     return tuple(seat for seat in seats if seat in out)
 
 
@@ -229,35 +242,9 @@ def first_bidder(
         sitting_out = sitting_out_next(system, seats, dealer, previous)
     else:
         _check_seats(system, seats, dealer, *sitting_out)
-    seat = _opening_seat(system, seats, dealer, previous)
+    table = _Table(seats, previous, dealer=dealer)
+    seat = table.first_named(flow_rule(system).first_bidder.at(_moment(previous)))
     return next(s for s in [seat, *_clockwise_after(seats, seat)] if s not in sitting_out)
-
-
-def _opening_seat(
-    system: System, seats: Sequence[str], dealer: str, previous: PreviousHand | None
-) -> str:
-    rule = system.first_bidder
-    if rule == "left_of_dealer":
-        # 003 관악 5마: "the dealer calls last", so the seat after the dealer opens, from
-        # the first hand on
-        return _clockwise_from(seats, dealer)
-    if previous is None:
-        # pagat, 001: "the dealer at the first hand" starts the bidding
-        return dealer
-    if previous.kind == "deal_miss" and system.deal_miss.next_dealer == "demander":
-        # pagat: the player who asked for the redeal "is also the first to bid"
-        return previous.demander
-    if rule == "dealer":
-        # 003 3.2.1: the auction starts from the dealer
-        return dealer
-    if previous.has_declarer:
-        if rule == "declarer":
-            # pagat: "the bidding is begun by whoever was the declarer in the previous hand"
-            return previous.declarer
-        # 001: "the first partner on the previous hand ... starts the bidding"
-        return _first_partner(seats, previous)
-    # a throw-in has no declarer to go by: whoever opened it opens the redeal
-    return previous.first_bidder if previous.first_bidder in seats else dealer
 
 
 # --- together --------------------------------------------------------------------

@@ -12,6 +12,7 @@ from functools import lru_cache
 from .auction import auction_request as check_auction
 from .describe import describe
 from .flow import PreviousHand, next_hand
+from .flow_rules import flow_rule
 from .hand import Hand, parse_hand
 from .legality import auction_problems, check
 from .presets import all_presets, get_preset, resolve_system
@@ -133,7 +134,9 @@ def next_request(data: object) -> dict:
 
 def _joker_holder_given(system: System, summary: PreviousHand | None, raw: object) -> None:
     """pagat 3 players: "The holder of the joker in each hand deals the next": say who."""
-    if system.next_dealer != "joker_holder" or summary is None or summary.kind not in ("scored", "void"):
+    if summary is None or summary.kind not in ("scored", "void"):
+        return
+    if "joker_holder" not in flow_rule(system).dealer.after_hand:
         return
     if not (isinstance(raw, dict) and "joker_holder" in raw):
         raise InvalidInput(
@@ -175,7 +178,8 @@ def _problem(field: str, code: str, template: str, **params) -> Problem:
 
 def system_json(slug: str) -> dict:
     """One preset as ``GET /api/v1/systems/<slug>`` and ``python -m scoring systems`` show it:
-    its options, its rules in words and its deal-miss criteria with their exact odds.
+    its options, its rules in words, its deal-miss criteria with their exact odds, and its
+    table flow as data (scoring.flow_rules: what static/js/flow.js steps through offline).
     InvalidInput for an unknown slug. Each caller gets its own copy of the cached answer."""
     return copy.deepcopy(_system_json(get_preset(slug).slug))
 
@@ -196,6 +200,7 @@ def _system_json(slug: str) -> dict:
             for section in describe(system)
         ],
         "deal_miss": deal_miss_summary(system).as_json(),
+        "flow": flow_rule(system).as_json(),
     }
 
 

@@ -112,6 +112,31 @@ class DealMissSerializer(serializers.Serializer):
     probability_exact = serializers.CharField(allow_null=True)
 
 
+class FlowMomentsSerializer(serializers.Serializer):
+    """The seat names to try at each moment (scoring.flow_rules.SEAT_NAMES)."""
+
+    first_hand = serializers.ListField(child=serializers.CharField(), help_text="Before the session's first hand.")
+    after_hand = serializers.ListField(child=serializers.CharField(), help_text="After a hand whose declarer is known.")
+    after_deal_miss = serializers.ListField(child=serializers.CharField())
+    after_all_pass = serializers.ListField(
+        child=serializers.CharField(), help_text="After all passed, or a void hand whose declarer is unknown.")
+
+
+class FlowSittingOutSerializer(FlowMomentsSerializer):
+    count = serializers.IntegerField(help_text="How many sit out each hand.")
+
+
+class FlowRuleSerializer(serializers.Serializer):
+    players = serializers.IntegerField()
+    dealer = FlowMomentsSerializer(help_text="The first seat named deals.")
+    first_bidder = FlowMomentsSerializer(
+        help_text="The first seat named opens the bidding, or the next seat clockwise that is playing.")
+    sitting_out = FlowSittingOutSerializer(
+        allow_null=True,
+        help_text="Every seat named sits out, then the seats clockwise after the dealer up to count; "
+                  "null when nobody is known to sit out before the deal.")
+
+
 class SystemOutputSerializer(serializers.Serializer):
     slug = serializers.CharField()
     name = serializers.CharField()
@@ -120,6 +145,8 @@ class SystemOutputSerializer(serializers.Serializer):
     options = serializers.DictField(help_text="Every option, in the HAND_JSON Options shape.")
     rules_in_words = RuleSectionSerializer(many=True, help_text="The system described in words, section by section.")
     deal_miss = DealMissSerializer()
+    flow = FlowRuleSerializer(help_text="Who deals, bids first and sits out, as data (scoring.flow_rules); "
+                                        "static/js/flow.js steps it on the phone.")
 
 
 # the answers themselves come from scoring.interface, the one function that
@@ -130,7 +157,7 @@ class SystemListView(PublicView):
     @extend_schema(
         operation_id="list_systems", tags=["calculators"],
         responses={200: SystemOutputSerializer(many=True), **READ_ERRORS},
-        summary="Every preset scoring system, with its options, its rules in words and its deal-miss criteria",
+        summary="Every preset scoring system: its options, its rules in words, its deal-miss criteria, its table flow",
     )
     def get(self, request):
         return Response(systems_response())
