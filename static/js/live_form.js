@@ -44,20 +44,23 @@
   }
 
   function moveSeating(dealer, sittingOut) {
-    var dealerRadio = dealer && form.querySelector("input[name='dealer'][value='" + CSS.escape(dealer) + "']");
-    if (dealerRadio && !dealerRadio.checked) {
-      dealerRadio.checked = true;
-      // hand_form.js redraws the dealer's line (and a dealer who sits out moves the tick)
-      dealerRadio.dispatchEvent(new Event("input", { bubbles: true }));
-    }
-    if (form.querySelector("input[name='sitting_out']")) {
+    var boxes = form.querySelectorAll("input[name='sitting_out']");
+    var seatingMoved = boxes.length && checked("sitting_out").sort().join() !== sittingOut.slice().sort().join();
+    if (seatingMoved) {
       tick("sitting_out", sittingOut);
       var names = form.querySelector("[data-sitting-out-names]");
       if (names) { names.textContent = sittingOut.join(", "); }
     }
+    var dealerRadio = dealer && form.querySelector("input[name='dealer'][value='" + CSS.escape(dealer) + "']");
+    // one event, as after one tap: hand_form.js redraws the dealer's line, the preview (htmx) and
+    // the kept draft (drafts.js) follow
+    if (dealerRadio && !dealerRadio.checked) {
+      dealerRadio.checked = true;
+      dealerRadio.dispatchEvent(new Event("input", { bubbles: true }));
+    } else if (seatingMoved) {
+      boxes[0].dispatchEvent(new Event("input", { bubbles: true }));
+    }
     given = { dealer: checked("dealer").join(), sittingOut: checked("sitting_out").sort().join() };
-    // the preview (htmx) and the kept draft (drafts.js) follow, as after a tap
-    form.dispatchEvent(new Event("change", { bubbles: true }));
   }
 
   function say(text) {
