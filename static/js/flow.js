@@ -19,13 +19,12 @@
 //                                                the server's board takes the dealer when
 //                                                nobody is named: pass it so)
 //   {kind: "all_pass", dealer, first_bidder?}    everyone passed
-//   {kind: "scored" (default) | "void", dealer, declarer, partners, made,
+//   {kind: "scored" (default) | "void", dealer, declarer, partners, made?,
 //    sitting_out?, first_bidder?, joker_holder?} a hand in summary
 //   a hand as entered (HAND_JSON, it has a `contract`), with its dealer; `outcome: "void"`
-//                                                makes it void. The phone cannot score it, so
-//                                                where the rule asks whether it was made
-//                                                (MightyFlow.needsMade(rule)) give `made`, or
-//                                                its `result` with `made`.
+//                                                makes it void
+// Whether a hand was made is needed only where MightyFlow.needsMade(rule) (a local rule no
+// preset has): give `made` (or a `result` with `made`) there; the phone cannot score.
 // `joker_holder` must be given (null: the Joker lay buried) after a played hand where the
 // rule says its holder deals next. Anything the engine would refuse throws an Error.
 (function (scope) {
@@ -82,7 +81,9 @@
     if (KINDS.indexOf(kind) === -1) { throw new Error("A previous hand is one of " + KINDS.join(", ") + ", not " + kind + "."); }
     if (!given(past.dealer)) { throw new Error("The previous hand must say who dealt it."); }
     if (kind === "scored" && past.declarer === null) { throw new Error("A scored hand needs its declarer."); }
-    if (kind === "scored" && past.made === null && !(hand && !needsMade(rule))) {
+    // `next` asks every summary whether it was made; offline nobody knows before the server
+    // scores the hand, so here it is asked only where the rule depends on it
+    if (kind === "scored" && past.made === null && needsMade(rule)) {
       throw new Error("A scored hand needs whether it was made.");
     }
     if (kind === "deal_miss" && past.demander === null) { throw new Error("A deal miss needs the player who demanded it."); }

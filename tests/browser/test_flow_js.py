@@ -207,8 +207,6 @@ def _kind(previous) -> str:
         pytest.param("pagat-standard", NAMES[:5], {"kind": "deal_miss", "dealer": "Ann"}, id="deal-miss-who-showed"),
         pytest.param("pagat-standard", NAMES[:4], None, id="too-few-seats"),
         pytest.param("pagat-standard", NAMES[:5], {"kind": "all_pass", "dealer": "Zed"}, id="dealer-not-seated"),
-        pytest.param("pagat-standard", NAMES[:5], {"kind": "scored", "dealer": "Ann", "declarer": "Bo"},
-                     id="scored-needs-made"),
         pytest.param("pagat-standard", NAMES[:5], {"kind": "misdeal", "dealer": "Ann"}, id="unknown-kind"),
     ],
 )
@@ -220,3 +218,23 @@ def test_what_the_engine_refuses_the_phone_refuses(page, slug, seats, previous):
     ((answer,),) = _step_in_the_browser(page, [evening])
 
     assert "error" in answer
+
+
+PARTNER_IF_MADE = {"next_dealer": "partner_if_made"}
+MADE_UNKNOWN = {"kind": "scored", "dealer": "Ann", "declarer": "Bo", "partners": ["Di"]}
+
+
+def test_whether_a_hand_was_made_is_asked_only_where_the_rule_depends_on_it(page):
+    # offline nobody knows before the server scores the hand; pagat's next dealer is the
+    # partner either way, so the phone goes on where `next` (which always asks) would refuse
+    pagat = {"rule": flow_rule(resolve_system("pagat-standard")).as_json(), "seats": NAMES[:5],
+             "steps": [{"previous": MADE_UNKNOWN}]}
+    local = {**pagat, "rule": flow_rule(resolve_system("pagat-standard", PARTNER_IF_MADE)).as_json()}
+
+    ((answer,), (refused,)) = _step_in_the_browser(page, [pagat, local])
+
+    for made in (True, False):
+        engine = next_request({"system": "pagat-standard", "seats": NAMES[:5],
+                               "previous": {**MADE_UNKNOWN, "made": made}})
+        assert answer == engine
+    assert "error" in refused
