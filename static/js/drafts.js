@@ -109,12 +109,15 @@
     return kept;
   }
 
-  function restore(taps) {
+  function restore(taps, onlyThese) {
+    // onlyThese: the fields the taps name, the rest left as the form has them (a contract's taps
+    // leave the hand form's own defaults, such as whose points are counted)
     restoring = true;
     var values = {};
     taps.forEach(function (pair) { (values[pair[0]] = values[pair[0]] || []).push(pair[1]); });
     Array.prototype.forEach.call(form.elements, function (input) {
       if (!input.name || input.type === "hidden" || input.type === "submit" || input.type === "button") { return; }
+      if (onlyThese && !(input.name in values)) { return; }
       var given = values[input.name] || [];
       if (input.type === "radio" || input.type === "checkbox") {
         var checked = given.indexOf(input.value) >= 0;
@@ -180,7 +183,7 @@
       }
       after = contract.id;
       useKey(newKey());
-      restore(contract.fields);
+      restore(contract.fields, true);
       keepDraft(false);
       notice(say.sayAfterContract, false);
     });

@@ -1,0 +1,180 @@
+"""A whole evening's stretch without signal: every action the pages offer waits on the phone, in
+one outbox, and lands on the server once each, in the order it was made, when the signal is back.
+
+Offline is simulated as in test_offline.py: ``set_offline`` for the page, and every request
+refused by a route, since a service worker's own fetches do not see ``set_offline``. "The first
+answers lost" lets each request reach the server, then cuts its answer, as a tunnel does.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, Route, expect
+from playwright.sync_api import Error as PlaywrightError
+
+from mighty_ledger import reads
+from mighty_ledger.models import Contract, Hand, Payment, Revision
+from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
+
+from .steps import board_url, call_card, fill_hand, pick_number, screenshot, tap
+from .test_offline import go_offline, go_online, open_as_app, outbox_replay, wait_until_kept
+
+pytestmark = pytest.mark.browser
+
+# pagat example 1 (RULES.md §9.1): Ann 15 ♦ with Cy, made with 16: +10 −5 +5 −5 −5
+PAGAT_EXAMPLE_1 = {"Ann": 10, "Bo": -5, "Cy": 5, "Di": -5, "Ed": -5}
+# the next hand of the stretch: Di 14 ♠ alone (pagat: no friend), made with 14
+DI_ALONE = {"declarer": "Di", "contract": {"points": 14, "trump": "S"}, "partner_call": {"type": "none"},
+            "partners": [], "points": 14}
+
+
+def lose_first_answers(context: BrowserContext) -> list[str]:
+    """Every API write's first answer is cut after the server has done it; repeats get through."""
+    cut: list[str] = []
+
+    def cut_once(route: Route) -> None:
+        request = route.request
+        asked = f"{request.method} {request.url}"
+        if request.method == "GET" or asked in cut:
+            route.continue_()
+            return
+        cut.append(asked)
+        route.fetch()  # the server does it
+        route.abort("connectionreset")  # the phone never hears
+
+    context.route("**/api/v1/**", cut_once)
+    return cut
+
+
+def wait_until_sent(page: Page) -> None:
+    """Until the outbox is empty; the pages reload themselves meanwhile, as their actions land."""
+    for _ in range(10):
+        try:
+            page.wait_for_function("MightyOutbox.items().then(items => items.length === 0)", timeout=20_000)
+            return
+        except PlaywrightError as error:
+            if "context was destroyed" not in str(error) and "navigat" not in str(error):
+                raise
+    raise AssertionError("the outbox was never emptied")
+
+
+def record_contract(page: Page) -> None:
+    """The auction is over: Ann 15 ♦ calling the ♠A (the hand form's first half)."""
+    page.get_by_test_id("start-hand").click()
+    tap(page, "Declarer", "Ann")
+    pick_number(page, "Contract", 15)
+    tap(page, "Trump", "♦")
+    tap(page, "Partner call", "a card")
+    call_card(page, "AS")
+    page.get_by_test_id("save-contract").click()
+
+
+def next_dealer(page: Page) -> str:
+    return page.get_by_test_id("next-hand").locator("strong").first.inner_text()
+
+
+def test_a_whole_stretch_offline_lands_once_each_in_order_when_the_signal_is_back(page, live_server):
+    session = SessionFactory()
+    for _ in range(2):
+        HandFactory(session=session, entry=MADE_15_DIAMONDS)
+    base = f"/g/{session.group.edit_token}/s/{session.pk}/"
+    open_as_app(page, board_url(live_server, session))
+    # what the table may open without signal, kept while there was one
+    for path in ("hands/new/", "events/new/?kind=deal_miss", "playing/new/", "payments/",
+                 "h/1/", "h/1/edit/", "h/2/", "h/2/edit/"):
+        wait_until_kept(page, base + path)
+
+    go_offline(page.context)
+    pending = page.get_by_test_id("pending-hand")
+
+    # a deal miss: Bo showed the hand, so Bo deals again (pagat)
+    page.get_by_role("link", name="Deal miss").click()
+    tap(page, "Who showed the hand", "Bo")
+    page.get_by_test_id("save-event").click()
+    expect(pending).to_have_count(1)
+    expect(pending.first).to_contain_text("miss")
+    expect(page.get_by_test_id("next-hand")).to_contain_text("Bo deals")
+
+    # the contract, recorded when the auction ends; then its result, from the board's pending contract
+    record_contract(page)
+    contract_card = page.get_by_test_id("pending-contract")
+    expect(contract_card).to_contain_text("Ann 15")
+    contract_card.get_by_test_id("complete-pending").click()
+    expect(page.get_by_role("group", name="Declarer").get_by_label("Ann")).to_be_checked()
+    expect(page.locator("input[name=dealer][value=Bo]")).to_be_checked()
+    tap(page, "Partner", "Cy")
+    pick_number(page, "Points", 16)
+    page.get_by_test_id("save-hand").click()
+    expect(pending).to_have_count(2)
+    expect(contract_card).to_contain_text("result entered")
+
+    # a new hand: the form deals it to Cy, the partner of the hand before (pagat), as the server will
+    page.get_by_test_id("enter-hand").click()
+    expect(page.locator("input[name=dealer][value=Cy]")).to_be_checked()
+    fill_hand(page, DI_ALONE)
+    page.get_by_test_id("save-hand").click()
+    expect(pending).to_have_count(3)
+
+    # a correction of hand 1: the defenders had 4 more points than written (16 → 13)
+    page.locator("#hand-1 th a").click()
+    page.get_by_test_id("edit-hand").click()
+    pick_number(page, "Points", 13)
+    page.get_by_test_id("save-hand").click()
+    expect(page.get_by_test_id("pending-edit")).to_contain_text("corrected")
+
+    # hand 2 deleted, then brought back from its pending row
+    page.locator("#hand-2 th a").click()
+    page.get_by_test_id("delete-hand").click()
+    expect(page.get_by_test_id("pending-delete")).to_contain_text("deleted")
+    page.get_by_test_id("restore-pending").click()
+    expect(page.get_by_test_id("pending-restore")).to_contain_text("restored")
+
+    # a transfer of the settlement marked as paid
+    page.goto(f"{live_server.url}{base}payments/")
+    page.get_by_test_id("payments-owed").get_by_role("button", name="Mark as paid").first.click()
+    expect(page.get_by_test_id("pending-payments")).to_contain_text("pending")
+
+    # still offline, the phone reloads: everything still waits, the board shows it where it lands
+    page.goto(f"{live_server.url}{base}")
+    page.reload()
+    expect(pending).to_have_count(3)
+    expect(page.get_by_test_id("pending-edit")).to_be_visible()
+    expect(page.get_by_test_id("pending-restore")).to_be_visible()
+    expect(page.get_by_test_id("app-status")).to_contain_text("waiting to be sent: 8")
+    offline_next = next_dealer(page)
+    screenshot(page, "offline-everything-pending")
+    assert Hand.objects.filter(session=session).count() == 2
+    assert not Contract.objects.exists() and not Payment.objects.exists()
+
+    cut = lose_first_answers(page.context)
+    go_online(page.context)
+    for _ in range(3):
+        outbox_replay(page)
+    wait_until_sent(page)
+    expect(pending).to_have_count(0)
+    outbox_replay(page)
+    page.reload()
+    expect(page.get_by_test_id("app-status")).not_to_contain_text("waiting")
+
+    assert len(cut) == 8, cut  # every write had its first answer cut
+    hands = list(Hand.objects.filter(session=session).order_by("number"))
+    assert [(hand.number, hand.kind) for hand in hands] == [
+        (1, "scored"), (2, "scored"), (3, "deal_miss"), (4, "scored"), (5, "scored")]
+    assert hands[2].entry["shown_by"] == "Bo"
+    # the contract is completed by hand 4, not left playing beside it
+    (contract,) = Contract.objects.filter(session=session)
+    assert contract.status == Contract.COMPLETED and contract.hand == hands[3]
+    assert hands[3].entry["dealer"] == "Bo" and hands[3].payments == PAGAT_EXAMPLE_1
+    assert hands[4].entry["declarer"] == "Di" and hands[4].entry["dealer"] == "Cy"
+    assert hands[0].entry["points"] == 13 and hands[0].version == 2
+    assert hands[1].deleted_at is None
+    # once each, in the order the table made them
+    changes = [(revision.action, revision.hand.number) for revision in
+               Revision.objects.filter(session=session, subject="hand").order_by("id")][2:]
+    assert changes == [("created", 3), ("created", 4), ("created", 5), ("amended", 1),
+                       ("deleted", 2), ("restored", 2)]
+    (payment,) = Payment.objects.filter(session=session)
+    assert payment.undone_at is None
+    # the phone said who deals next, offline, as the server says it now
+    assert offline_next == reads.next_state(session).dealer
+    expect(page.get_by_test_id("in-progress")).not_to_contain_text("playing now")
