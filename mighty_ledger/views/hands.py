@@ -199,6 +199,7 @@ def _edit_conflict(request: HttpRequest, access, session: Session, form: HandFor
     with the engine's payments (the stored result for theirs, a preview for mine), and the choice.
     Keeping mine posts the same fields again at the version now there, so it is a deliberate edit
     of theirs, kept in the history like any other."""
+    entry = form.entry()  # before the engine's problems, if any, take their fields out of the form
     mine = form.engine_answer(lambda entry: services.hand_preview(session=session, entry=entry))
     kept = [(name, value) for name in request.POST if name not in _NOT_THE_HAND
             for value in request.POST.getlist(name)]
@@ -207,7 +208,7 @@ def _edit_conflict(request: HttpRequest, access, session: Session, form: HandFor
     rows = [(seat, mine_payments.get(seat), theirs_payments.get(seat)) for seat in session.seats]
     return render(request, "table/edit_conflict.html", {
         "access": access, "session": session, "hand": theirs, "theirs": theirs, "form": form,
-        "mine": {"kind": Hand.SCORED, "entry": form.entry()}, "preview": mine,
+        "mine": {"kind": Hand.SCORED, "entry": entry}, "preview": mine,
         "rows": rows, "kept": kept,
     }, status=409)
 

@@ -17,7 +17,7 @@ from mighty_ledger import reads
 from mighty_ledger.models import Revision
 from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
 
-from .steps import PHONE, pick_number, tap
+from .steps import PHONE, pick_number, screenshot, tap
 from .test_live_table import asgi_server, board, save_hand  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.browser
@@ -85,6 +85,7 @@ def test_an_open_hand_form_moves_to_the_next_hand_when_another_phone_saves_one(a
         expect(waiting.locator("[data-dealer-name]")).to_have_text(coming.dealer, timeout=WITHIN_MS)
     expect(waiting.get_by_test_id("live-form-notice")).to_contain_text(
         "Another phone saved hand 1: you are now entering hand 2.")
+    screenshot(waiting, "hand-form-moved")
     assert waiting.url.endswith("/hands/new/") or "/hands/new/?" in waiting.url  # no reload, no Save
     # the taps stay, and the dealer checked is the one shown
     expect(waiting.get_by_role("group", name="Declarer", exact=True).get_by_label("Bo", exact=True)).to_be_checked()
@@ -132,6 +133,8 @@ def test_the_second_phone_to_save_an_edit_chooses_between_both_versions(asgi_ser
     ann = conflict.get_by_role("row").filter(has=second.get_by_role("rowheader", name="Ann", exact=True))
     expect(ann.locator("td")).to_have_text(["−4", "+14"])
     expect(conflict.get_by_test_id("keep-theirs")).to_have_class("button primary")
+    if choice == "keep-mine":
+        screenshot(second, "edit-conflict")
 
     with second.expect_navigation():
         conflict.get_by_test_id(choice).click()

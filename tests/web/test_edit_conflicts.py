@@ -166,3 +166,22 @@ def test_the_view_link_cannot_ask_for_the_coming_hand(client, db):
     response = client.get(reverse("hand_next", args=[session.group.view_token, session.pk]))
 
     assert response.status_code in (403, 404)
+
+
+def test_the_coming_hand_speaks_korean(client, db):
+    session = SessionFactory()
+    HandFactory(session=session)
+    next_url = reverse("hand_next", args=[session.group.edit_token, session.pk])
+
+    response = client.get(next_url, {"shown": 1}, headers={"Accept-Language": "ko"})
+
+    assert "다른 휴대폰에서 1번 판을 저장했습니다. 지금 입력하는 판은 2번 판입니다." in response.content.decode()
+
+
+def test_mine_refused_by_the_engine_offers_no_keep_mine(client, changed_meanwhile):
+    # pagat: the lowest bid is 13; the edit was made (and went stale) on a 12
+    response = client.post(edit_url(changed_meanwhile), form_data(dict(MINE, contract={"points": 12, "trump": "D"}), 1))
+
+    assert response.status_code == 409
+    page = response.content.decode()
+    assert 'data-testid="mine-refused"' in page and 'data-testid="keep-mine"' not in page
