@@ -232,7 +232,9 @@ def hand_next(request: HttpRequest, token: str, pk: int) -> HttpResponse:
         "session": session, "number": number, "dealer": dealer,
         "sitting_out": list(contract.entry.get("sitting_out", [])) if contract is not None else list(state.sitting_out),
         "moved": _asked_number(request.GET.get("shown")) not in (None, number),
-        "saved": session.hands.filter(number=session.hand_count).first() if session.hand_count else None,
+        # the hand just saved is the latest live one, unless it was deleted since
+        "saved": last if last is not None and last.number == session.hand_count
+        else session.hands.filter(number=session.hand_count).first() if session.hand_count else None,
         "dealer_moved": request.GET.get("dealer", dealer) != dealer,
         "contract": contract, "playing": playing,
         # the form says which contract it last heard of from here, and only then is a new one news

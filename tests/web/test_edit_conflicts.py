@@ -44,7 +44,7 @@ def test_a_stale_edit_is_refused_with_both_versions_side_by_side(client, changed
     # both summaries, each with the engine's payments: the stored result for theirs, a preview for mine
     assert response.context["theirs"].entry["points"] == 18
     assert response.context["preview"]["payments"]["Ann"] == -4  # pagat example 2: 15♦ set with 13
-    assert dict((seat, (mine, theirs)) for seat, mine, theirs in response.context["rows"])["Ann"] == (-4, 14)
+    assert {seat: (mine, theirs) for seat, mine, theirs in response.context["rows"]}["Ann"] == (-4, 14)
     hand = session.hands.get(number=1)
     assert hand.entry["points"] == 18 and hand.version == 2
 
@@ -185,3 +185,16 @@ def test_mine_refused_by_the_engine_offers_no_keep_mine(client, changed_meanwhil
     assert response.status_code == 409
     page = response.content.decode()
     assert 'data-testid="mine-refused"' in page and 'data-testid="keep-mine"' not in page
+
+
+def test_the_coming_hand_costs_four_queries(client, django_assert_num_queries, db):
+    # every open form asks after every change at the table: it stays as cheap as this
+    session = SessionFactory()
+    HandFactory(session=session)
+    HandFactory(session=session)
+    next_url = reverse("hand_next", args=[session.group.edit_token, session.pk])
+
+    # 1 the session through the link (its group joined), 2 the latest live hand (the table flow
+    # and "saved hand 2" both read it), 3 the hand in progress the form completes, 4 the one playing now
+    with django_assert_num_queries(4):
+        client.get(next_url, {"shown": 2, "dealer": "Ed", "in_progress": "1", "playing": ""})
