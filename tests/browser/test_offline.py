@@ -45,10 +45,19 @@ def open_as_app(page: Page, url: str) -> None:
     page.wait_for_function("navigator.serviceWorker.controller !== null")
 
 
-def wait_until_kept(page: Page, path: str) -> None:
+def wait_until_settled(page: Page, promise: str, arg=None) -> None:
+    """Until the promise ``promise`` (a function of ``arg``) gives true: wait_for_function takes a
+    promise itself for true, so each poll starts one and looks at what the one before gave."""
     page.wait_for_function(
-        "path => caches.open('pages').then(cache => cache.match(path)).then(Boolean)", arg=path,
+        "([key, arg]) => { const seen = window.__settled = window.__settled || {};"
+        f" ({promise})(arg).then(value => {{ seen[key] = value === true; }}, () => {{ seen[key] = false; }});"
+        " return seen[key] === true; }",
+        arg=[promise + repr(arg), arg], polling=100,
     )
+
+
+def wait_until_kept(page: Page, path: str) -> None:
+    wait_until_settled(page, "path => caches.open('pages').then(cache => cache.match(path)).then(Boolean)", path)
 
 
 def hand_form_path(session) -> str:

@@ -12,12 +12,19 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, Route, expect
 from playwright.sync_api import Error as PlaywrightError
 
-from mighty_ledger import reads
+from mighty_ledger import reads, services
 from mighty_ledger.models import Contract, Hand, Payment, Revision
 from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
 
-from .steps import board_url, call_card, fill_hand, pick_number, screenshot, tap
-from .test_offline import go_offline, go_online, open_as_app, outbox_replay, wait_until_kept
+from .steps import PHONE, board_url, call_card, fill_hand, pick_number, screenshot, tap
+from .test_offline import (
+    go_offline,
+    go_online,
+    open_as_app,
+    outbox_replay,
+    wait_until_kept,
+    wait_until_settled,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -50,12 +57,25 @@ def wait_until_sent(page: Page) -> None:
     """Until the outbox is empty; the pages reload themselves meanwhile, as their actions land."""
     for _ in range(10):
         try:
-            page.wait_for_function("MightyOutbox.items().then(items => items.length === 0)", timeout=20_000)
+            wait_until_settled(page, "() => MightyOutbox.items().then(items => items.length === 0)")
             return
         except PlaywrightError as error:
             if "context was destroyed" not in str(error) and "navigat" not in str(error):
                 raise
     raise AssertionError("the outbox was never emptied")
+
+
+def reload_settled(page: Page) -> None:
+    """Reload, once the page has done reloading itself (it does as soon as its actions land)."""
+    for _ in range(5):
+        try:
+            page.wait_for_load_state()
+            page.reload()
+            return
+        except PlaywrightError as error:
+            if "active page" not in str(error) and "destroyed" not in str(error) and "interrupted" not in str(error):
+                raise
+    raise AssertionError("the page never settled")
 
 
 def record_contract(page: Page) -> None:
@@ -153,7 +173,7 @@ def test_a_whole_stretch_offline_lands_once_each_in_order_when_the_signal_is_bac
     wait_until_sent(page)
     expect(pending).to_have_count(0)
     outbox_replay(page)
-    page.reload()
+    reload_settled(page)
     expect(page.get_by_test_id("app-status")).not_to_contain_text("waiting")
 
     assert len(cut) == 8, cut  # every write had its first answer cut
@@ -178,3 +198,93 @@ def test_a_whole_stretch_offline_lands_once_each_in_order_when_the_signal_is_bac
     # the phone said who deals next, offline, as the server says it now
     assert offline_next == reads.next_state(session).dealer
     expect(page.get_by_test_id("in-progress")).not_to_contain_text("playing now")
+
+
+@pytest.fixture
+def phone(browser):
+    """The conftest's phone, whose console may say 409 once: the side-by-side page answers with it."""
+    context = browser.new_context(viewport=PHONE, locale="en-US", device_scale_factor=1)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert not errors, f"errors in the browser: {errors}"
+
+
+def test_a_correction_another_phone_overtook_waits_as_a_conflict_and_opens_side_by_side(phone, live_server):
+    page = phone
+    session = SessionFactory()
+    hand = HandFactory(session=session, entry=MADE_15_DIAMONDS)
+    base = f"/g/{session.group.edit_token}/s/{session.pk}/"
+    open_as_app(page, board_url(live_server, session))
+    for path in ("h/1/", "h/1/edit/"):
+        wait_until_kept(page, base + path)
+
+    go_offline(page.context)
+    page.locator("#hand-1 th a").click()
+    page.get_by_test_id("edit-hand").click()
+    pick_number(page, "Points", 13)
+    page.get_by_test_id("save-hand").click()
+    expect(page.get_by_test_id("pending-edit")).to_be_visible()
+    # meanwhile another phone, with signal, corrects the same hand: the declarer's team took 18
+    services.hand_amend(hand=hand, entry={**MADE_15_DIAMONDS, "points": 18}, version=1)
+
+    go_online(page.context)
+    outbox_replay(page)
+    conflict = page.get_by_test_id("pending-action")
+    expect(conflict).to_have_attribute("data-state", "conflict")
+    expect(page.get_by_test_id("app-status")).to_contain_text("changed on another phone: 1")
+    outbox_replay(page)  # never sent again by itself
+    reload_settled(page)
+    expect(conflict).to_have_attribute("data-state", "conflict")
+    hand.refresh_from_db()
+    assert (hand.entry["points"], hand.version) == (18, 2)
+
+    # opened, the edit page has this phone's taps at the version they were made on: the server
+    # shows both versions, each with the engine's payments, and the player chooses
+    conflict.get_by_test_id("open-conflict").click()
+    expect(page.get_by_label("Points", exact=True)).to_have_value("13")
+    page.get_by_test_id("save-hand").click()
+    side_by_side = page.get_by_test_id("edit-conflict")
+    expect(side_by_side.get_by_test_id("mine")).to_contain_text("took 13")
+    expect(side_by_side.get_by_test_id("theirs")).to_contain_text("took 18")
+    assert page.evaluate("MightyOutbox.items().then(items => items.length)") == 0
+    hand.refresh_from_db()
+    assert (hand.entry["points"], hand.version) == (18, 2)
+
+
+def test_two_phones_that_saved_hands_offline_keep_both_numbered_as_they_reach_the_server(browser, live_server):
+    session = SessionFactory()
+    phones = []
+    for _ in range(2):
+        context = browser.new_context(viewport=PHONE, locale="en-US")
+        context.set_default_timeout(10_000)
+        phone = context.new_page()
+        open_as_app(phone, board_url(live_server, session))
+        wait_until_kept(phone, f"/g/{session.group.edit_token}/s/{session.pk}/hands/new/")
+        go_offline(context)
+        phones.append(phone)
+    try:
+        for phone, entry in zip(phones, (MADE_15_DIAMONDS, DI_ALONE), strict=True):
+            phone.get_by_test_id("enter-hand").click()
+            fill_hand(phone, entry)
+            phone.get_by_test_id("save-hand").click()
+            expect(phone.get_by_test_id("pending-hand")).to_have_count(1)
+
+        # the second phone finds signal first: its hand is hand 1, the other's hand 2, and each says so
+        for phone, number in ((phones[1], 1), (phones[0], 2)):
+            go_online(phone.context)
+            outbox_replay(phone)
+            wait_until_sent(phone)
+            expect(phone.get_by_test_id("app-status")).to_contain_text(f"saved as hand {number}")
+        hands = list(Hand.objects.filter(session=session).order_by("number"))
+        assert [hand.entry["declarer"] for hand in hands] == ["Di", "Ann"]
+        for phone in phones:
+            reload_settled(phone)
+            expect(phone.locator("#hand-1")).to_contain_text("Di")
+            expect(phone.locator("#hand-2")).to_contain_text("Ann")
+    finally:
+        for phone in phones:
+            phone.context.close()
