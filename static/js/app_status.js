@@ -102,8 +102,9 @@
       justSaved = justSaved || message.saved.length > 0;
       var mine = (message.numbered || []).filter(function (hand) { return hand.session === session; });
       if (mine.length) { numbered = numbered.concat(mine); }
-      // the pages of a session that just got its actions: show them as the server has them
-      if (session && message.saved.indexOf(session) >= 0 && !document.getElementById("hand-form")) {
+      // the board or payments of a session that just got its actions: shown as the server has them
+      var shows = document.getElementById("board-rows") || document.getElementById("payments");
+      if (session && message.saved.indexOf(session) >= 0 && shows) {
         try { window.sessionStorage.setItem(NUMBERED, JSON.stringify(numbered)); } catch (error) { /* storage off */ }
         window.location.reload();
         return Promise.resolve();

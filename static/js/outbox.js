@@ -175,7 +175,8 @@
   }
 
   function missingFirst() {
-    return Promise.resolve({ refused: true, message: "" });
+    // what it follows was discarded from this phone before it was sent: nothing to refer to
+    return Promise.resolve({ refused: true, message: "—" });
   }
 
   function sameValues(sent, kept) {

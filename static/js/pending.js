@@ -349,5 +349,8 @@
     showNext(items);
   }
 
+  // the settlement's payments card arrives after the page (htmx): its pending payments with it
+  document.addEventListener("htmx:afterSwap", function () { Outbox.items().then(show, function () {}); });
+
   window.MightyPending = { show: show, queue: queue, lastTouching: lastTouching, nextAfter: nextAfter, newKey: newKey };
 })();
