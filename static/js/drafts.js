@@ -266,13 +266,24 @@
     if (!window.MightyPending) { return Promise.resolve(); }
     return Outbox.items().then(function (items) {
       var next = window.MightyPending.nextAfter(target[2], items);
-      var seat = next && form.querySelector("input[name='dealer'][value='" + CSS.escape(next.dealer) + "']");
+      if (!next) { return; }
+      restoring = true; // the form's own answer, not a tap: no draft for it
+      var seat = form.querySelector("input[name='dealer'][value='" + CSS.escape(next.dealer) + "']");
       if (seat && !seat.checked) {
         seat.checked = true;
         seat.dispatchEvent(new Event("input", { bubbles: true }));
         seat.dispatchEvent(new Event("change", { bubbles: true }));
       }
-    }, function () {});
+      // and who sits this one out, where the table has more seats than players
+      form.querySelectorAll("input[name='sitting_out']").forEach(function (box) {
+        var out = next.sitting_out.indexOf(box.value) >= 0;
+        if (box.checked !== out) {
+          box.checked = out;
+          box.dispatchEvent(new Event("change", { bubbles: true }));
+        }
+      });
+      restoring = false;
+    }, function () { restoring = false; });
   }
 
   // --- offline: the preview waits, Save queues ----------------------------------------------------

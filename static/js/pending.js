@@ -289,6 +289,7 @@
     })[0];
     if (done) {
       var note = element("p", "muted", (done.kind === "abandon" ? say.sayThrownIn : say.sayResultEntered) + " ");
+      note.dataset.testid = "pending-in-progress";
       note.appendChild(mark(done));
       lines.push(note);
       section.querySelectorAll(".actions").forEach(function (actions) { actions.hidden = true; });

@@ -288,3 +288,28 @@ def test_two_phones_that_saved_hands_offline_keep_both_numbered_as_they_reach_th
     finally:
         for phone in phones:
             phone.context.close()
+
+
+def test_the_hand_in_progress_thrown_in_offline_then_an_all_pass_land_in_that_order(page, live_server):
+    session = SessionFactory()
+    bid = {key: MADE_15_DIAMONDS[key] for key in ("dealer", "declarer", "contract", "partner_call")}
+    contract, _ = services.contract_open(session=session, entry=bid)
+    base = f"/g/{session.group.edit_token}/s/{session.pk}/"
+    open_as_app(page, board_url(live_server, session))
+    wait_until_kept(page, base + "events/new/?kind=all_pass")
+
+    go_offline(page.context)
+    page.get_by_test_id("abandon-hand").click()
+    expect(page.get_by_test_id("pending-in-progress")).to_contain_text("thrown in")
+    expect(page.get_by_test_id("abandon-hand")).to_be_hidden()
+    page.get_by_role("link", name="All passed").click()
+    page.get_by_test_id("save-event").click()
+    expect(page.get_by_test_id("pending-hand")).to_contain_text("pass")
+    expect(page.get_by_test_id("app-status")).to_contain_text("waiting to be sent: 2")
+
+    go_online(page.context)
+    outbox_replay(page)
+    wait_until_sent(page)
+    contract.refresh_from_db()
+    assert contract.status == Contract.ABANDONED and contract.hand is None
+    assert [hand.kind for hand in Hand.objects.filter(session=session)] == ["all_pass"]
