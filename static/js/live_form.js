@@ -19,6 +19,7 @@
   var seen = form.elements.seen_hand_count;
   var inProgress = form.elements.in_progress;
   var busy = false;
+  var leaving = false; // saved: this phone's own hand is on its way, and the page with it
   var again = false;
   var tapped = false;
   var playing = null; // the contract being played, as last heard (null: not asked yet)
@@ -87,6 +88,7 @@
   }
 
   function ask() {
+    if (leaving) { return; }
     if (busy) { again = true; return; }
     busy = true;
     var url = new URL(form.dataset.nextUrl, window.location.href);
@@ -99,7 +101,7 @@
         if (!response.ok) { return null; } // a restart, a deleted session: the next change asks again
         return response.text().then(function (html) {
           var next = new DOMParser().parseFromString(html, "text/html").getElementById("next-hand");
-          if (next) { apply(next); }
+          if (next && !leaving) { apply(next); }
         });
       })
       .catch(function () { /* offline: the outbox and drafts.js have the form; the next change asks */ })
@@ -112,6 +114,14 @@
   // a tap by the player: a script's own events (this one's, drafts.js's) are not trusted
   form.addEventListener("input", function (event) { if (event.isTrusted) { tapped = true; } });
   form.addEventListener("change", function (event) { if (event.isTrusted) { tapped = true; } });
+
+  // the stream tells of this phone's own save too, while the page is leaving: the form stays as sent
+  form.addEventListener("submit", function (event) {
+    leaving = true;
+    // a Save drafts.js held back (a field still empty, offline) leaves the page where it is
+    window.setTimeout(function () { if (event.defaultPrevented) { leaving = false; } }, 0);
+  });
+  window.addEventListener("pageshow", function (event) { if (event.persisted) { leaving = false; } });
 
   document.addEventListener("live:changed", ask);
 })();
