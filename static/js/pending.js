@@ -229,6 +229,7 @@
 
   function showMarks(items) {
     document.querySelectorAll(".outbox-mark-holder").forEach(function (holder) { holder.remove(); });
+    document.querySelectorAll("#board-rows tr[data-pending]").forEach(function (row) { delete row.dataset.pending; });
     var last = {}; // hand number → the last waiting entry touching it
     items.forEach(function (item) {
       if (TOUCHES_A_HAND[item.kind] && !Outbox.stopped(item)) { last[item.number] = item; }
