@@ -237,8 +237,9 @@ def hand_next(request: HttpRequest, token: str, pk: int) -> HttpResponse:
         else session.hands.filter(number=session.hand_count).first() if session.hand_count else None,
         "dealer_moved": request.GET.get("dealer", dealer) != dealer,
         "contract": contract, "playing": playing,
-        # the form says which contract it last heard of from here, and only then is a new one news
-        "playing_new": playing is not None and request.GET.get("playing", str(playing.pk)) != str(playing.pk),
+        # news: the stream said a contract changed, or it is not the one the form last heard of
+        "playing_new": playing is not None and (request.GET.get("what") == "contract_changed"
+                                                or request.GET.get("playing", str(playing.pk)) != str(playing.pk)),
     })
     response["Cache-Control"] = "no-store"
     return response

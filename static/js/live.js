@@ -97,10 +97,10 @@
 
   // --- asking the page again --------------------------------------------------------------
 
-  function refresh(seen) {
+  function refresh(seen, what) {
     if (told) {
       if (seen !== null && seen !== undefined) { revision = String(seen); }
-      document.dispatchEvent(new CustomEvent("live:changed", { detail: { revision: revision } }));
+      document.dispatchEvent(new CustomEvent("live:changed", { detail: { revision: revision, what: what || "" } }));
       return;
     }
     if (busy) { again = true; return; }
@@ -145,7 +145,7 @@
     });
     source.addEventListener("change", function (event) {
       var change = JSON.parse(event.data);
-      if (change.what === "resync" || newer(change.revision)) { refresh(change.revision); }
+      if (change.what === "resync" || newer(change.revision)) { refresh(change.revision, change.what); }
     });
     source.addEventListener("error", function () {
       document.dispatchEvent(new CustomEvent("live:closed"));

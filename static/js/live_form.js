@@ -19,6 +19,7 @@
   var seen = form.elements.seen_hand_count;
   var inProgress = form.elements.in_progress;
   var busy = false;
+  var contractChanged = false; // a contract was recorded, completed or thrown in since the last ask
   var leaving = false; // saved: this phone's own hand is on its way, and the page with it
   var again = false;
   var tapped = false;
@@ -87,7 +88,9 @@
     say(line ? line.textContent.replace(/\s+/g, " ").trim() : "");
   }
 
-  function ask() {
+  function ask(event) {
+    var what = (event && event.detail && event.detail.what) || "";
+    if (what === "contract_changed") { contractChanged = true; }
     if (leaving) { return; }
     if (busy) { again = true; return; }
     busy = true;
@@ -96,6 +99,8 @@
     url.searchParams.set("dealer", given.dealer);
     if (inProgress && inProgress.value) { url.searchParams.set("in_progress", inProgress.value); }
     if (playing !== null) { url.searchParams.set("playing", playing); }
+    if (contractChanged) { url.searchParams.set("what", "contract_changed"); }
+    contractChanged = false;
     fetch(url.pathname + url.search, { cache: "no-store", credentials: "same-origin" })
       .then(function (response) {
         if (!response.ok) { return null; } // a restart, a deleted session: the next change asks again

@@ -198,3 +198,42 @@ def test_the_coming_hand_costs_four_queries(client, django_assert_num_queries, d
     # and "saved hand 2" both read it), 3 the hand in progress the form completes, 4 the one playing now
     with django_assert_num_queries(4):
         client.get(next_url, {"shown": 2, "dealer": "Ed", "in_progress": "1", "playing": ""})
+
+
+# --- the hand in progress, while a form is open ----------------------------------------------------------
+
+ANN_15_DIAMONDS = {key: MADE_15_DIAMONDS[key] for key in services.CONTRACT_FIELDS if key in MADE_15_DIAMONDS}
+
+
+def test_a_new_hand_form_hears_that_another_phone_recorded_the_contract(client, db):
+    session = SessionFactory()
+    services.contract_open(session=session, entry=ANN_15_DIAMONDS)
+    next_url = reverse("hand_next", args=[session.group.edit_token, session.pk])
+
+    response = client.get(next_url, {"shown": 1, "what": "contract_changed"})
+
+    assert "Another phone recorded the contract: Ann 15♦ is being played now." in response.content.decode()
+
+
+def test_a_result_form_hears_that_another_phone_completed_its_hand(client, db):
+    session = SessionFactory()
+    contract, _ = services.contract_open(session=session, entry=ANN_15_DIAMONDS)
+    services.contract_complete(contract=contract, result=MADE_15_DIAMONDS, version=contract.version)
+    next_url = reverse("hand_next", args=[session.group.edit_token, session.pk])
+
+    response = client.get(next_url, {"shown": 1, "in_progress": contract.pk})
+
+    page = response.content.decode()
+    assert "Another phone already completed this hand as hand 1." in page
+    assert 'data-dealer="Ed"' in page  # the contract's dealer: the result form is of that deal
+
+
+def test_a_result_form_hears_that_another_phone_threw_its_hand_in(client, db):
+    session = SessionFactory()
+    contract, _ = services.contract_open(session=session, entry=ANN_15_DIAMONDS)
+    services.contract_abandon(contract=contract)
+    next_url = reverse("hand_next", args=[session.group.edit_token, session.pk])
+
+    response = client.get(next_url, {"shown": 1, "in_progress": contract.pk})
+
+    assert "Another phone threw this hand in. Saving yours records it as a new hand." in response.content.decode()
