@@ -17,7 +17,7 @@ from mighty_ledger import reads
 from mighty_ledger.models import Revision
 from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
 
-from .steps import PHONE, pick_number, screenshot, tap
+from .steps import PHONE, fill_hand, pick_number, screenshot, tap
 from .test_live_table import asgi_server, board, save_hand  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.browser
@@ -92,6 +92,11 @@ def test_an_open_hand_form_moves_to_the_next_hand_when_another_phone_saves_one(a
     assert waiting.locator("input[name=dealer]:checked").get_attribute("value") == coming.dealer
     # hand 1 might be the very hand being tapped in here: Save still asks before adding a second one
     assert waiting.locator("input[name=seen_hand_count]").input_value() == "0"
+    fill_hand(waiting, {**MADE_15_DIAMONDS, "declarer": "Bo"})
+    expect(waiting.get_by_test_id("preview")).to_contain_text("Made")  # the last preview is in
+    waiting.get_by_test_id("save-hand").click()
+    expect(waiting.get_by_test_id("meanwhile")).to_contain_text("Hand 1 was just entered from another phone")
+    assert session.hands.count() == 1
 
 
 def test_an_untouched_form_counts_the_hand_saved_meanwhile_as_seen(asgi_server, phones):  # noqa: F811
