@@ -18,6 +18,7 @@ from mighty_ledger.models import Revision
 from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
 
 from .steps import PHONE, fill_hand, pick_number, screenshot, tap
+from .test_every_page import check
 from .test_live_table import asgi_server, board, save_hand  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.browser
@@ -85,6 +86,9 @@ def test_an_open_hand_form_moves_to_the_next_hand_when_another_phone_saves_one(a
         expect(waiting.locator("[data-dealer-name]")).to_have_text(coming.dealer, timeout=WITHIN_MS)
     expect(waiting.get_by_test_id("live-form-notice")).to_contain_text(
         "Another phone saved hand 1: you are now entering hand 2.")
+    found: list[str] = []
+    check(waiting, "hand form moved", found)
+    assert found == []
     screenshot(waiting, "hand-form-moved")
     assert waiting.url.endswith("/hands/new/") or "/hands/new/?" in waiting.url  # no reload, no Save
     # the taps stay, and the dealer checked is the one shown
@@ -138,7 +142,10 @@ def test_the_second_phone_to_save_an_edit_chooses_between_both_versions(asgi_ser
     ann = conflict.get_by_role("row").filter(has=second.get_by_role("rowheader", name="Ann", exact=True))
     expect(ann.locator("td")).to_have_text(["−4", "+14"])
     expect(conflict.get_by_test_id("keep-theirs")).to_have_class("button primary")
-    if choice == "keep-mine":
+    if choice == "keep-mine":  # the page as every page is checked: axe, thumb-sized taps, 360 px
+        found: list[str] = []
+        check(second, "edit conflict", found)
+        assert found == []
         screenshot(second, "edit-conflict")
 
     with second.expect_navigation():
