@@ -189,10 +189,16 @@ def test_a_whole_stretch_offline_lands_once_each_in_order_when_the_signal_is_bac
     assert hands[0].entry["points"] == 13 and hands[0].version == 2
     assert hands[1].deleted_at is None
     # once each, in the order the table made them
-    changes = [(revision.action, revision.hand.number) for revision in
-               Revision.objects.filter(session=session, subject="hand").order_by("id")][2:]
-    assert changes == [("created", 3), ("created", 4), ("created", 5), ("amended", 1),
-                       ("deleted", 2), ("restored", 2)]
+    changes = [(revision.subject, revision.action, revision.hand.number if revision.hand else None)
+               for revision in Revision.objects.filter(session=session).order_by("id")][3:]
+    assert changes == [
+        ("hand", "created", 3),  # the deal miss
+        ("contract", "created", None), ("hand", "created", 4), ("contract", "amended", 4),  # completed by hand 4
+        ("hand", "created", 5),
+        ("hand", "amended", 1),
+        ("hand", "deleted", 2), ("hand", "restored", 2),
+        ("payment", "created", None),
+    ]
     (payment,) = Payment.objects.filter(session=session)
     assert payment.undone_at is None
     # the phone said who deals next, offline, as the server says it now
