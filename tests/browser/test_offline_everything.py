@@ -8,6 +8,8 @@ answers lost" lets each request reach the server, then cuts its answer, as a tun
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 from playwright.sync_api import BrowserContext, Page, Route, expect
 from playwright.sync_api import Error as PlaywrightError
@@ -319,3 +321,35 @@ def test_the_hand_in_progress_thrown_in_offline_then_an_all_pass_land_in_that_or
     contract.refresh_from_db()
     assert contract.status == Contract.ABANDONED and contract.hand is None
     assert [hand.kind for hand in Hand.objects.filter(session=session)] == ["all_pass"]
+
+
+def test_payments_marked_and_undone_offline_land_once_each_though_their_answers_are_lost(page, live_server):
+    session = SessionFactory()
+    HandFactory(session=session, entry=MADE_15_DIAMONDS)  # pagat example 1: Bo, Di and Ed pay 5 each
+    marked = services.payment_record(session=session, payer="Bo", payee="Ann", amount=Decimal(5))
+    base = f"/g/{session.group.edit_token}/s/{session.pk}/"
+    open_as_app(page, board_url(live_server, session))
+    wait_until_kept(page, base + "payments/")
+
+    go_offline(page.context)
+    page.goto(f"{live_server.url}{base}payments/")
+    # Bo's payment was a mistake; Di's is marked, then undone as well before the signal is back
+    page.get_by_test_id("payments-marked").get_by_role("button", name="Undo").click()
+    expect(page.get_by_test_id("pending-unpay")).to_contain_text("payment undone")
+    owed = page.get_by_test_id("payments-owed").locator("li", has_text="Di pays")
+    owed.get_by_role("button", name="Mark as paid").click()
+    waiting = page.get_by_test_id("pending-payments")
+    expect(waiting).to_contain_text("Di paid")
+    waiting.get_by_role("button", name="Undo").click()
+    expect(waiting).to_contain_text("payment undone")
+    expect(page.get_by_test_id("app-status")).to_contain_text("waiting to be sent: 3")
+
+    cut = lose_first_answers(page.context)
+    go_online(page.context)
+    for _ in range(3):
+        outbox_replay(page)
+    wait_until_sent(page)
+    assert len(cut) == 3, cut
+    payments = list(Payment.objects.filter(session=session).order_by("pk"))
+    assert [(payment.payer, payment.undone_at is not None) for payment in payments] == [("Bo", True), ("Di", True)]
+    assert payments[0] == marked
