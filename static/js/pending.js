@@ -187,7 +187,7 @@
     note.colSpan = columns;
     if (item.state === "refused" || item.state === "conflict") {
       note.appendChild(element("p", "problem", item.message)).dataset.testid = "refused-message";
-      if (item.state === "conflict" && item.kind === "edit" && item.fields) {
+      if (item.state === "conflict" && item.kind === "edit") {
         // the hand's edit page with these taps and the old version: the server shows both sides
         note.appendChild(button(say.sayOpen, function () {
           window.location.assign(item.formUrl + "#conflict-" + item.id);

@@ -171,7 +171,30 @@
     }, function () {});
   }
 
+  function openConflict() {
+    // a correction of a deal miss another phone overtook (#conflict-<id>): this phone's values at
+    // the version they were made on, so saving shows what the hand is now, and nothing is lost
+    var form = document.getElementById("event-form");
+    var asked = /^#conflict-(\d+)$/.exec(window.location.hash);
+    if (!form || !asked) { return; }
+    Outbox.item(Number(asked[1])).then(function (item) {
+      if (!item || item.kind !== "edit") { return; }
+      Object.keys(item.entry).forEach(function (name) {
+        var field = form.elements[name];
+        if (field && field.length && !field.tagName) {
+          Array.prototype.forEach.call(field, function (input) { input.checked = input.value === String(item.entry[name]); });
+        } else if (field) {
+          field.value = item.entry[name] === null ? "" : item.entry[name];
+        }
+      });
+      if (form.elements.version) { form.elements.version.value = item.version; }
+      notice(form, say.sayConflictOpen);
+      form.addEventListener("submit", function () { Outbox.discard(item.id); });
+    }, function () {});
+  }
+
   document.addEventListener("outbox:changed", refreshWaiting);
   refreshWaiting();
   dealerAfterWaiting();
+  openConflict();
 })();

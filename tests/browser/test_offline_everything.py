@@ -353,3 +353,30 @@ def test_payments_marked_and_undone_offline_land_once_each_though_their_answers_
     payments = list(Payment.objects.filter(session=session).order_by("pk"))
     assert [(payment.payer, payment.undone_at is not None) for payment in payments] == [("Bo", True), ("Di", True)]
     assert payments[0] == marked
+
+
+def test_a_deal_miss_corrected_offline_that_another_phone_changed_opens_with_both(phone, live_server):
+    page = phone
+    session = SessionFactory()
+    miss, _ = services.hand_record(session=session, entry={"dealer": "Ann", "shown_by": "Bo"}, kind=Hand.DEAL_MISS)
+    base = f"/g/{session.group.edit_token}/s/{session.pk}/"
+    open_as_app(page, board_url(live_server, session))
+    wait_until_kept(page, base + "h/1/edit/")
+
+    go_offline(page.context)
+    page.goto(f"{live_server.url}{base}h/1/edit/")
+    tap(page, "Who showed the hand", "Cy")
+    page.get_by_test_id("save-event").click()
+    expect(page.get_by_test_id("pending-edit")).to_be_visible()
+    services.hand_amend(hand=miss, entry={"dealer": "Ann", "shown_by": "Di"}, version=1)
+
+    go_online(page.context)
+    outbox_replay(page)
+    conflict = page.get_by_test_id("pending-action")
+    expect(conflict).to_have_attribute("data-state", "conflict")
+    conflict.get_by_test_id("open-conflict").click()
+    expect(page.locator("input[name=shown_by][value=Cy]")).to_be_checked()
+    page.get_by_test_id("save-event").click()
+    expect(page.get_by_test_id("stale")).to_contain_text("deal miss by Di")
+    miss.refresh_from_db()
+    assert (miss.entry["shown_by"], miss.version) == ("Di", 2)
