@@ -221,6 +221,9 @@ def hand_next(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     only what moved."""
     access = edit_access(token, pk)
     session = access.session(pk)
+    editing = _asked_number(request.GET.get("editing"))
+    if editing is not None:
+        return _changed_meanwhile(request, session, editing, _asked_number(request.GET.get("version")))
     last = reads.last_hand(session)
     state = reads.next_state(session, last)
     contract = _asked_contract(session, request.GET.get("in_progress"))
@@ -241,6 +244,16 @@ def hand_next(request: HttpRequest, token: str, pk: int) -> HttpResponse:
         "playing_new": playing is not None and (request.GET.get("what") == "contract_changed"
                                                 or request.GET.get("playing", str(playing.pk)) != str(playing.pk)),
     })
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _changed_meanwhile(request: HttpRequest, session: Session, number: int, version: int | None) -> HttpResponse:
+    """For a correction left open: whether another phone changed (or deleted) that hand since the
+    version the form holds. Saving it then shows both side by side; this only says so beforehand."""
+    hand = session.hands.filter(number=number).first()
+    changed = hand is not None and version is not None and hand.version != version
+    response = render(request, "partials/next_hand.html", {"editing": True, "changed": hand if changed else None})
     response["Cache-Control"] = "no-store"
     return response
 

@@ -1,6 +1,7 @@
 // A hand form left open follows the table: when another phone saves a hand, edits or deletes
 // one, or records the contract, the form's hand number, dealer and seating move at once, with
-// one line saying what happened, before the player taps Save.
+// one line saying what happened, before the player taps Save. A correction of a saved hand
+// left open only says that another phone changed that hand (Save then shows both side by side).
 //
 // The session's event stream (live.js, told with regions "none") says only that something
 // changed; the form then asks the server for the coming hand (GET hands/next/, the
@@ -75,6 +76,10 @@
     var data = next.dataset;
     var titleText = next.querySelector("[data-title]");
     var line = next.querySelector("[data-notice]");
+    if ("editing" in data) { // a correction: its number and dealer are the hand's own; it is only told
+      say(line ? line.textContent.replace(/\s+/g, " ").trim() : "");
+      return;
+    }
     if (data.number !== number && title && titleText) {
       number = data.number;
       title.textContent = titleText.textContent.trim();
@@ -95,6 +100,10 @@
     if (busy) { again = true; return; }
     busy = true;
     var url = new URL(form.dataset.nextUrl, window.location.href);
+    if (form.dataset.editing) {
+      url.searchParams.set("editing", form.dataset.editing);
+      url.searchParams.set("version", (form.elements.version && form.elements.version.value) || "");
+    }
     url.searchParams.set("shown", number);
     url.searchParams.set("dealer", given.dealer);
     if (inProgress && inProgress.value) { url.searchParams.set("in_progress", inProgress.value); }

@@ -116,7 +116,8 @@ def test_an_untouched_form_counts_the_hand_saved_meanwhile_as_seen(asgi_server, 
 
 
 def edit_hand_one(page, server, session, points: int) -> None:
-    page.goto(f"{board(server, session)}h/1/edit/")
+    with page.expect_response(lambda response: response.url.endswith("/events/")):  # it hears the table
+        page.goto(f"{board(server, session)}h/1/edit/")
     with page.expect_response("**/hands/preview/"):  # its preview in before Save
         pick_number(page, "Points", points)
 
@@ -131,6 +132,9 @@ def test_the_second_phone_to_save_an_edit_chooses_between_both_versions(asgi_ser
 
     first.get_by_test_id("save-hand").click()
     first.wait_for_url("**/s/*/")
+    # the second phone is told before its Save
+    expect(second.get_by_test_id("live-form-notice")).to_contain_text(
+        "Another phone changed hand 1 meanwhile: Ann 15♦ · Cy · took 18.", timeout=WITHIN_MS)
     with second.expect_response("**/h/1/edit/") as refused:
         second.get_by_test_id("save-hand").click()
 

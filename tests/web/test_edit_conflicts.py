@@ -237,3 +237,14 @@ def test_a_result_form_hears_that_another_phone_threw_its_hand_in(client, db):
     response = client.get(next_url, {"shown": 1, "in_progress": contract.pk})
 
     assert "Another phone threw this hand in. Saving yours records it as a new hand." in response.content.decode()
+
+
+def test_a_correction_left_open_hears_that_another_phone_changed_its_hand(client, changed_meanwhile):
+    session = changed_meanwhile
+    next_url = reverse("hand_next", args=[session.group.edit_token, session.pk])
+
+    changed = client.get(next_url, {"editing": 1, "version": 1}).content.decode()
+    unchanged = client.get(next_url, {"editing": 1, "version": 2}).content.decode()
+
+    assert "Another phone changed hand 1 meanwhile: Ann 15♦ · Cy · took 18." in changed
+    assert "Another phone" not in unchanged
