@@ -259,7 +259,8 @@ def _changed_meanwhile(request: HttpRequest, session: Session, number: int, vers
 
 
 def _asked_number(raw: str | None) -> int | None:
-    return int(raw) if raw and raw.isdigit() and len(raw) < 10 else None
+    # ASCII digits only: "²" is a digit to str.isdigit, and not to int()
+    return int(raw) if raw and raw.isascii() and raw.isdigit() and len(raw) < 10 else None
 
 
 def _asked_contract(session: Session, raw: str | None):

@@ -248,3 +248,13 @@ def test_a_correction_left_open_hears_that_another_phone_changed_its_hand(client
 
     assert "Another phone changed hand 1 meanwhile: Ann 15♦ · Cy · took 18." in changed
     assert "Another phone" not in unchanged
+
+
+@pytest.mark.parametrize("odd", ["²", "-1", "99999999999999999999", "\x00", "1.5"])
+def test_the_coming_hand_shrugs_off_what_no_form_sends(client, db, odd):
+    session = SessionFactory()
+    next_url = reverse("hand_next", args=[session.group.edit_token, session.pk])
+
+    response = client.get(next_url, {"shown": odd, "in_progress": odd, "editing": odd, "version": odd})
+
+    assert response.status_code in (200, 400)
