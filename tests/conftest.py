@@ -25,6 +25,16 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(autouse=True)
+def _the_default_language_after_each_test():
+    """A test that switches to Korean (a request with the language cookie, a rendered Korean
+    page) leaves the thread's language behind; the next test starts in the default again."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _a_fresh_cache():
     """Each test starts with an empty cache. A test's rows are rolled back and their ids
     used again by the next test, so cached fragments and counts keyed by a session's id
