@@ -122,7 +122,8 @@
   }
 
   function showNext(items) {
-    var board = document.getElementById("next-hand");
+    // the scoreboard's "Next: Ann deals" (a hand form's own #next-hand is live_form.js's)
+    var board = document.getElementById("board-rows") && document.getElementById("next-hand");
     var next = board && nextAfter(session, items);
     if (!next) { return; }
     var named = board.querySelectorAll("p strong");
