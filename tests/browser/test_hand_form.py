@@ -11,7 +11,16 @@ from mighty_ledger.models import Hand
 from tests.factories import HandFactory, SessionFactory
 from tests.web.test_table import PAGAT_EXAMPLES
 
-from .steps import board_url, call_card, pick_number, preview_payment, screenshot, signed, tap, totals_row
+from .steps import (
+    board_url,
+    call_card,
+    pick_number,
+    preview_payment,
+    screenshot,
+    signed,
+    tap,
+    totals_row,
+)
 
 pytestmark = pytest.mark.browser
 
