@@ -51,7 +51,7 @@ def bulk_session(group, *, seats: list[str], hands: int, title: str = ""):
     totals from the same ledger replay the services use, so the rows are what
     hand_record would have stored.
     """
-    from mighty_ledger import services
+    from mighty_ledger import reads, services
     from mighty_ledger.models import Hand
     from scoring.ledger import replay
 
@@ -65,7 +65,7 @@ def bulk_session(group, *, seats: list[str], hands: int, title: str = ""):
     entries = [made, {**made, "points": 12}]
     scored = [services.scored_hand(session, entry) for entry in entries]
     examples = [Hand(kind=Hand.SCORED, result=s.result, sides=s.sides) for s in scored]
-    ledger = [services.hand_ledger_entry(example) for example in examples]
+    ledger = [reads.hand_ledger_entry(example) for example in examples]
     steps = replay(seats, (ledger[i % 2] for i in range(hands)))
     Hand.objects.bulk_create(
         (

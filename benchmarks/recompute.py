@@ -17,7 +17,7 @@ def run() -> list[str]:
     django_on_sqlite()
     from mighty_ledger import services
     from mighty_ledger.models import Session
-    from mighty_ledger.services import hand_ledger_entry
+    from mighty_ledger.reads import hand_ledger_entry
     from scoring.ledger import replay
 
     group = services.group_create(name="Recompute bench")

@@ -12,11 +12,12 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from scoring.interface import score_hand
 from scoring.ledger import replay
 from scoring.problems import InvalidInput
 
 from .models import Hand, Session
-from .services import hand_ledger_entry, scored_hand
+from .reads import hand_ledger_entry, hand_request
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,7 @@ def result_differences(session: Session, hands: list[Hand]) -> Iterator[Differen
         if hand.kind != Hand.SCORED:
             continue
         try:
-            now = _as_stored(scored_hand(session, hand.entry).result)
+            now = _as_stored(score_hand(hand_request(session, hand.entry)).as_json())
         except InvalidInput as error:
             codes = ", ".join(sorted({p.code for p in error.problems}))
             yield Difference(session, hand.number, f"the engine now refuses this hand ({codes})")

@@ -20,8 +20,8 @@ from django.db import models, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from .actors import actor_label
 from .models import Group, Hand, Player, Revision, Season, Session, new_token
-from .services.changes import actor_label
 
 FORMAT = "mighty-ledger/group"
 VERSION = 1

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from scoring.flow import PreviousHand, TableState, next_hand
+from scoring.ledger import LedgerEntry
 from scoring.settle import Settlement, Stakes, Transfer, hand_transfers, settle_session
 from scoring.systems import System, build_system
 from scoring.words import from_message
@@ -21,6 +22,20 @@ from .models import Group, Hand, Player, Revision, Session
 
 # a phone gets the latest hands; earlier ones load on demand
 BOARD_ROWS = 50
+
+
+def hand_request(session: Session, entry: dict) -> dict:
+    """The HAND_JSON request the engine sees: the session's seats and frozen system always win."""
+    return {**entry, "system": session.preset, "options": session.system_options, "seats": session.seats}
+
+
+def hand_ledger_entry(hand: Hand) -> LedgerEntry:
+    """What a stored hand changes in the ledger: its payments, and who takes the pot."""
+    if hand.kind == Hand.SCORED:
+        return LedgerEntry("scored", dict(hand.result["payments"]), tuple(hand.sides["winners"]))
+    if hand.kind == Hand.DEAL_MISS:
+        return LedgerEntry("deal_miss", {}, fine=hand.entry.get("fine", 0), dealer=hand.entry.get("dealer"))
+    return LedgerEntry("all_pass", {})
 
 
 def system_of(session: Session) -> System:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from dataclasses import dataclass
 
 from django.http import Http404
@@ -15,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from scoring.problems import InvalidInput, Problem
 
+from ..actors import API_LABEL
 from ..live import session_changed
 from ..models import Group, Hand, Revision, Session
 
@@ -56,19 +56,6 @@ class Actor:
     def from_token(cls, kind: str, token: str) -> Actor:
         right, _, channel = kind.partition(" ")
         return cls(API_LABEL if channel == "api" else f"{right} link")
-
-
-API_LABEL = "API"
-# revisions and payments stored before labels lost their token fragment: "edit link …abcd", "edit api …abcd"
-_OLD_LABEL = re.compile(r"^(?P<right>edit|view) (?P<channel>link|api) …\S*$")
-
-
-def actor_label(stored: str) -> str:
-    """A stored "by" as it is shown: labels written with a token fragment lose the fragment."""
-    old = _OLD_LABEL.match(stored or "")
-    if old is None:
-        return stored
-    return API_LABEL if old["channel"] == "api" else f"{old['right']} link"
 
 
 SYSTEM = Actor("system")

@@ -11,6 +11,7 @@ from scoring.problems import InvalidInput
 from scoring.systems import build_system
 
 from ..models import Contract, Hand, Revision, Session
+from ..reads import hand_request
 from .changes import (
     SYSTEM,
     Actor,
@@ -20,7 +21,7 @@ from .changes import (
     locked,
     revise,
 )
-from .hands import hand_preview, hand_record, hand_request
+from .hands import hand_preview, hand_record
 
 # the HAND_JSON fields known when the auction ends; partners, discards and points come after the last trick
 CONTRACT_FIELDS = ("dealer", "sitting_out", "declarer", "bid", "contract", "partner_call")

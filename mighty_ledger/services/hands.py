@@ -13,11 +13,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.interface import score_hand
-from scoring.ledger import LedgerEntry, replay
+from scoring.ledger import replay
 from scoring.problems import InvalidInput, Problem
 from scoring.words import as_message
 
 from ..models import Hand, Revision, Session
+from ..reads import hand_ledger_entry, hand_request
 from .appending import append_hand
 from .changes import (
     SYSTEM,
@@ -32,11 +33,6 @@ from .changes import (
     revision_row,
 )
 from .groups import name_normalised
-
-
-def hand_request(session: Session, entry: dict) -> dict:
-    """The HAND_JSON request the engine sees: the session's seats and frozen system always win."""
-    return {**entry, "system": session.preset, "options": session.system_options, "seats": session.seats}
 
 
 def hand_preview(*, session: Session, entry: dict) -> dict:
@@ -174,15 +170,6 @@ def hand_fingerprint(*, session: Session, entry: dict, kind: str = Hand.SCORED) 
     else:
         raise invalid("kind", "bad_kind", _("A record is a hand, a deal miss or an all-pass."))
     return fingerprint_of(kind, stored)
-
-
-def hand_ledger_entry(hand: Hand) -> LedgerEntry:
-    """What a stored hand changes in the ledger: its payments, and who takes the pot."""
-    if hand.kind == Hand.SCORED:
-        return LedgerEntry("scored", dict(hand.result["payments"]), tuple(hand.sides["winners"]))
-    if hand.kind == Hand.DEAL_MISS:
-        return LedgerEntry("deal_miss", {}, fine=hand.entry.get("fine", 0), dealer=hand.entry.get("dealer"))
-    return LedgerEntry("all_pass", {})
 
 
 def _replay(session: Session) -> None:

@@ -13,8 +13,8 @@ from django import template
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from ..actors import API_LABEL, actor_label
 from ..models import Revision
-from ..services.changes import API_LABEL, actor_label
 from .ledger import contract
 from .money import amount_text
 
