@@ -41,7 +41,7 @@ graceful_timeout = 10
 preload_app = True
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-") or None
 # every /g/<token>/ path, Referer and Authorization header is written with the token masked
-logger_class = "mighty_ledger.redact.MaskedAccessLogger"
+logger_class = "mighty_ledger.http.redact.MaskedAccessLogger"
 errorlog = "-"
 # gunicorn's control socket (gunicornc) defaults to one path per user: both masters would bind
 # it, and each take it over again when a worker restarts. One per master, named by what it serves.

@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from .models import Group, Hand, Player, Revision, Session
+from mighty_ledger.models import Group, Hand, Player, Revision, Session
 
 
 class PlayerInline(admin.TabularInline):

@@ -313,4 +313,4 @@ class Season(models.Model):
 
 
 # the one-time keys of page forms and API requests live with the code that uses them
-from .request_keys import RequestKey  # noqa: E402, F401
+from mighty_ledger.http.request_keys import RequestKey  # noqa: E402, F401

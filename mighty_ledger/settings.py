@@ -83,21 +83,21 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # after whitenoise, so static files keep their long cache and are never counted
-    "mighty_ledger.middleware.NoStoreMiddleware",
-    "mighty_ledger.middleware.RequestGuardMiddleware",
+    "mighty_ledger.http.middleware.NoStoreMiddleware",
+    "mighty_ledger.http.middleware.RequestGuardMiddleware",
     "csp.middleware.CSPMiddleware",
-    "mighty_ledger.ratelimit.RateLimitMiddleware",
+    "mighty_ledger.http.ratelimit.RateLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     # Django's, trusting Sec-Fetch-Site where no-referrer leaves Origin null
-    "mighty_ledger.middleware.SameOriginCsrfMiddleware",
+    "mighty_ledger.http.middleware.SameOriginCsrfMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # last, so it sees a view's database error before anything else turns it into a 500
-    "mighty_ledger.middleware.DatabaseOutageMiddleware",
+    "mighty_ledger.http.middleware.DatabaseOutageMiddleware",
 ]
 
 ROOT_URLCONF = "mighty_ledger.urls"
@@ -117,6 +117,13 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "csp.context_processors.nonce",
             ],
+            # the pages' own tags live with the pages (mighty_ledger/pages/templatetags), where
+            # Django does not look by itself: every module there is a library of that name
+            "libraries": {
+                path.stem: f"mighty_ledger.pages.templatetags.{path.stem}"
+                for path in (BASE_DIR / "mighty_ledger" / "pages" / "templatetags").glob("*.py")
+                if path.stem != "__init__"
+            },
         },
     },
 ]
@@ -160,8 +167,8 @@ if REDIS_URL:
     CACHES = {
         "default": {
             # Django's RedisCache, failing open: with Redis down, pages are served uncached and
-            # the rate limits let requests by, with a warning in the log (mighty_ledger/cache.py)
-            "BACKEND": "mighty_ledger.cache.FailOpenRedisCache",
+            # the rate limits let requests by, with a warning in the log (mighty_ledger/http/cache.py)
+            "BACKEND": "mighty_ledger.http.cache.FailOpenRedisCache",
             "LOCATION": REDIS_URL,
             # a Redis that does not answer must cost a request a fraction of a second, not 30
             "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.5},
@@ -205,7 +212,7 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "mighty_ledger.api.exceptions.api_exception_handler",
     # RATE_LIMITS below, counted by django-ratelimit in the shared cache
-    "DEFAULT_THROTTLE_CLASSES": ["mighty_ledger.ratelimit.RuleThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": ["mighty_ledger.http.ratelimit.RuleThrottle"],
 }
 
 # Bodies the API takes: a hand is about 1 KB; the JSON parser recurses, so depth is capped too
@@ -270,10 +277,10 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 # warning is silenced only while the operator has not chosen a value.
 SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_SECONDS else ["security.W004"]
 # security.W003 looks for Django's CSRF middleware by name; ours is that class with one
-# more way to tell the site's own forms (mighty_ledger.middleware.SameOriginCsrfMiddleware)
+# more way to tell the site's own forms (mighty_ledger.http.middleware.SameOriginCsrfMiddleware)
 SILENCED_SYSTEM_CHECKS += ["security.W003"]
 
-# Rate limits per client address (mighty_ledger/ratelimit.py), counted by
+# Rate limits per client address (mighty_ledger/http/ratelimit.py), counted by
 # django-ratelimit in the default cache: with REDIS_URL every gunicorn worker
 # shares the counts; the in-memory cache counts per process, right only for a
 # single-process server, so gunicorn.conf.py refuses several workers without Redis.
@@ -303,7 +310,7 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     # a link's token is its whole right: "Not Found: /g/<token>/" and the like are written masked
-    "filters": {"mask_links": {"()": "mighty_ledger.redact.MaskLinks"}},
+    "filters": {"mask_links": {"()": "mighty_ledger.http.redact.MaskLinks"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["mask_links"]}},
     "loggers": {
         # masked at the source too, for whatever other handler a deployment adds

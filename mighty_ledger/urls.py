@@ -1,8 +1,8 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from mighty_ledger import views
-from mighty_ledger.views import app
+from mighty_ledger.pages import views
+from mighty_ledger.pages.views import app
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -21,13 +21,13 @@ urlpatterns = [
     path("g/<str:token>/s/<int:pk>/hands/entry/", app.hand_entry, name="hand_entry"),
     path("g/<str:token>/s/<int:pk>/playing/entry/", app.contract_entry, name="contract_entry"),
     # the table app: groups, sessions, hands, scoreboard, settlement (reached by capability links)
-    path("", include("mighty_ledger.views.table_urls")),
+    path("", include("mighty_ledger.pages.views.table_urls")),
     # rules in words, preset comparison, the redeal calculator (public)
-    path("", include("mighty_ledger.views.rules_urls")),
+    path("", include("mighty_ledger.pages.views.rules_urls")),
     # a group's history as a JSON download
-    path("", include("mighty_ledger.views.export_urls")),
+    path("", include("mighty_ledger.pages.views.export_urls")),
     # statistics, player pages, charts, the hands as CSV and payments
-    path("", include("mighty_ledger.views.stats_urls")),
+    path("", include("mighty_ledger.pages.views.stats_urls")),
     # the rating table, seasons, and the invitation to the table by QR code
-    path("", include("mighty_ledger.views.ratings_urls")),
+    path("", include("mighty_ledger.pages.views.ratings_urls")),
 ]

@@ -6,7 +6,7 @@
 - a view token on a write: 403.
 
 The token's group is the only group a request can reach: every lookup goes
-through the ``Access`` that ``access_for`` returns (mighty_ledger/access.py).
+through the ``Access`` that ``access_for`` returns (mighty_ledger/http/access.py).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
-from ..access import Access, access_for
+from mighty_ledger.http.access import Access, access_for
 
 
 class BearerLinkAuthentication(BaseAuthentication):

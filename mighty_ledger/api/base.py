@@ -20,12 +20,11 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from mighty_ledger.api.auth import BearerLinkAuthentication, HasLink
+from mighty_ledger.api.exceptions import api_exception_handler
+from mighty_ledger.api.serializers import ErrorsSerializer
+from mighty_ledger.http.access import Access
 from scoring.problems import InvalidInput, Problem
-
-from ..access import Access
-from .auth import BearerLinkAuthentication, HasLink
-from .exceptions import api_exception_handler
-from .serializers import ErrorsSerializer
 
 # the schema's error responses, all in the HAND_JSON error shape
 ERROR = OpenApiResponse(ErrorsSerializer, description="The error shape: {\"errors\": [{\"field\", \"code\", \"message\"}]}.")
@@ -35,7 +34,7 @@ FORBIDDEN = OpenApiResponse(ErrorsSerializer, description="A view token tried to
 NOT_FOUND = OpenApiResponse(ErrorsSerializer, description="Unknown token, or nothing with this id in the token's group.")
 READ_ERRORS = {400: BAD_REQUEST, 401: UNAUTHENTICATED, 404: NOT_FOUND, 405: ERROR, 406: ERROR}
 WRITE_ERRORS = {400: BAD_REQUEST, 401: UNAUTHENTICATED, 403: FORBIDDEN, 404: NOT_FOUND, 405: ERROR, 406: ERROR, 415: ERROR}
-# the calculators and group creation are rate limited per address in production (mighty_ledger/ratelimit.py)
+# the calculators and group creation are rate limited per address in production (mighty_ledger/http/ratelimit.py)
 RATE_LIMITED = OpenApiResponse(ErrorsSerializer, description="Too many requests from this address; see Retry-After.")
 PUBLIC_ERRORS = {400: BAD_REQUEST, 405: ERROR, 406: ERROR, 415: ERROR, 429: RATE_LIMITED}
 

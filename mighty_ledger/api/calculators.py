@@ -13,19 +13,8 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from scoring.interface import (
-    auction_request,
-    check_request,
-    next_request,
-    redeal_request,
-    score_request,
-    system_json,
-    systems_response,
-)
-from scoring.problems import InvalidInput
-
-from .base import PUBLIC_ERRORS, READ_ERRORS, PublicView
-from .serializers import (
+from mighty_ledger.api.base import PUBLIC_ERRORS, READ_ERRORS, PublicView
+from mighty_ledger.api.serializers import (
     AuctionRequestSerializer,
     AuctionResultSerializer,
     CheckResultSerializer,
@@ -36,6 +25,16 @@ from .serializers import (
     RedealResultSerializer,
     ScoreResultSerializer,
 )
+from scoring.interface import (
+    auction_request,
+    check_request,
+    next_request,
+    redeal_request,
+    score_request,
+    system_json,
+    systems_response,
+)
+from scoring.problems import InvalidInput
 
 
 class ScoreView(PublicView):

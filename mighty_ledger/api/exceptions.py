@@ -13,11 +13,10 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from mighty_ledger.http.ratelimit import too_many_message
+from mighty_ledger.http.request_keys import RequestInProgress
+from mighty_ledger.services import IdempotencyConflict, StaleVersion
 from scoring.problems import InvalidInput, Problem
-
-from ..ratelimit import too_many_message
-from ..request_keys import RequestInProgress
-from ..services import IdempotencyConflict, StaleVersion
 
 
 def problem(field: str, code: str, message: str) -> dict:
@@ -54,7 +53,7 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
     if isinstance(exc, InvalidInput):
         return Response(exc.as_json(), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, StaleVersion):
-        from .serializers import hand_json
+        from mighty_ledger.api.serializers import hand_json
 
         hand = exc.hand
         body = errors_body(problem(

@@ -17,11 +17,8 @@ from drf_spectacular.utils import (
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from scoring.problems import InvalidInput, Problem
-
-from .. import services
-from ..models import Hand
-from .base import (
+from mighty_ledger import services
+from mighty_ledger.api.base import (
     HAND_NUMBER,
     IDEMPOTENCY_KEY,
     PAGE_PARAMETERS,
@@ -35,13 +32,15 @@ from .base import (
     refuse_nul,
     version_asked,
 )
-from .idempotency import Made, create_once, once_responses
-from .serializers import (
+from mighty_ledger.api.idempotency import Made, create_once, once_responses
+from mighty_ledger.api.serializers import (
     HandEntrySerializer,
     HandOutputSerializer,
     StaleVersionSerializer,
     hand_json,
 )
+from mighty_ledger.models import Hand
+from scoring.problems import InvalidInput, Problem
 
 
 def _entry_from(body: object, *, drop: tuple[str, ...] = ()) -> dict:

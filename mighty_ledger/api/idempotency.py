@@ -27,9 +27,10 @@ from drf_spectacular.utils import OpenApiResponse
 from rest_framework import status
 from rest_framework.renderers import JSONRenderer
 
-from .. import request_keys, services
-from .base import WRITE_ERRORS, idempotency_key_of
-from .serializers import ErrorsSerializer
+from mighty_ledger import services
+from mighty_ledger.api.base import WRITE_ERRORS, idempotency_key_of
+from mighty_ledger.api.serializers import ErrorsSerializer
+from mighty_ledger.http import request_keys
 
 REPLAYED = {"Idempotent-Replayed": "true"}
 

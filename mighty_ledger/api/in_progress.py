@@ -19,11 +19,8 @@ from drf_spectacular.utils import (
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from scoring.problems import InvalidInput, Problem
-
-from .. import services
-from ..models import Contract
-from .base import (
+from mighty_ledger import services
+from mighty_ledger.api.base import (
     IDEMPOTENCY_KEY,
     PAGE_PARAMETERS,
     READ_ERRORS,
@@ -33,9 +30,11 @@ from .base import (
     paginated,
     refuse_nul,
 )
-from .exceptions import errors_body, problem
-from .idempotency import Made, create_once, once_responses
-from .serializers import BidSerializer, PartnerCallSerializer, ProblemSerializer
+from mighty_ledger.api.exceptions import errors_body, problem
+from mighty_ledger.api.idempotency import Made, create_once, once_responses
+from mighty_ledger.api.serializers import BidSerializer, PartnerCallSerializer, ProblemSerializer
+from mighty_ledger.models import Contract
+from scoring.problems import InvalidInput, Problem
 
 CONTRACT_ID = OpenApiParameter("contract_id", OpenApiTypes.INT, OpenApiParameter.PATH)
 

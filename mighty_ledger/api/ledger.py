@@ -22,13 +22,8 @@ from drf_spectacular.utils import (
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from scoring.problems import InvalidInput, Problem
-from scoring.settle import Transfer
-
-from .. import reads, services
-from ..models import Player, Revision, Session
-from ..ratelimit import client_address
-from .base import (
+from mighty_ledger import reads, services
+from mighty_ledger.api.base import (
     IDEMPOTENCY_KEY,
     PAGE_PARAMETERS,
     PUBLIC_ERRORS,
@@ -44,9 +39,9 @@ from .base import (
     refuse_nul,
     version_asked,
 )
-from .exceptions import errors_body, problem
-from .idempotency import Made, create_once, once_responses
-from .serializers import (
+from mighty_ledger.api.exceptions import errors_body, problem
+from mighty_ledger.api.idempotency import Made, create_once, once_responses
+from mighty_ledger.api.serializers import (
     MoneyTransferSerializer,
     ProblemSerializer,
     RevisionOutputSerializer,
@@ -55,7 +50,11 @@ from .serializers import (
     revision_json,
     session_json,
 )
-from .stats import PaymentSerializer, session_payments_json
+from mighty_ledger.api.stats import PaymentSerializer, session_payments_json
+from mighty_ledger.http.ratelimit import client_address
+from mighty_ledger.models import Player, Revision, Session
+from scoring.problems import InvalidInput, Problem
+from scoring.settle import Transfer
 
 # --- groups and players ------------------------------------------------------------------
 

@@ -6,7 +6,7 @@ descending, the package's floats unrounded. Filters as the statistics take
 them (``session``, ``since``, ``system``) and ``season`` (a season's id,
 ``current`` or ``all``); without ``season`` every hand of the group is rated. A filter
 rates only the hands it selects, from the starting rating. Read from the state
-kept by mighty_ledger/ratings.py, as the pages are.
+kept by mighty_ledger/reads/ratings.py, as the pages are.
 """
 
 from __future__ import annotations
@@ -17,11 +17,10 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 
+from mighty_ledger.api.base import READ_ERRORS, LinkView
+from mighty_ledger.api.stats import StatsView
+from mighty_ledger.reads import ratings, seasons, stats
 from scoring.problems import InvalidInput, Problem
-
-from .. import ratings, seasons, stats
-from .base import READ_ERRORS, LinkView
-from .stats import StatsView
 
 
 @extend_schema_serializer(component_name="PlayerRating")

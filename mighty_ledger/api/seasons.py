@@ -11,16 +11,10 @@ from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from .. import seasons
-from ..services.seasons import season_create
-from .base import (
-    IDEMPOTENCY_KEY,
-    READ_ERRORS,
-    LinkView,
-    TextField,
-    refuse_nul,
-)
-from .idempotency import Made, create_once, once_responses
+from mighty_ledger.api.base import IDEMPOTENCY_KEY, READ_ERRORS, LinkView, TextField, refuse_nul
+from mighty_ledger.api.idempotency import Made, create_once, once_responses
+from mighty_ledger.reads import seasons
+from mighty_ledger.services.seasons import season_create
 
 
 @extend_schema_serializer(component_name="Season")

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from .. import reads
-from ..models import Hand, Revision, Session
+from mighty_ledger import reads
+from mighty_ledger.models import Hand, Revision, Session
 
 TRUMPS = ["S", "H", "D", "C", "NT"]
 

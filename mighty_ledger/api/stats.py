@@ -18,13 +18,13 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 
+from mighty_ledger import services
+from mighty_ledger.api.base import IDEMPOTENCY_KEY, READ_ERRORS, SESSION_ID, WRITE_ERRORS, LinkView
+from mighty_ledger.api.idempotency import Made, create_once, once_responses
+from mighty_ledger.models import Payment, Session
+from mighty_ledger.reads import kept_counts, stats
 from scoring.presets import get_preset
 from scoring.problems import InvalidInput, Problem
-
-from .. import kept_counts, services, stats
-from ..models import Payment, Session
-from .base import IDEMPOTENCY_KEY, READ_ERRORS, SESSION_ID, WRITE_ERRORS, LinkView
-from .idempotency import Made, create_once, once_responses
 
 
 def _invalid(field: str, code: str, message: str) -> InvalidInput:

@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import base, calculators, hands, in_progress, ledger, ratings, seasons, stats
+from mighty_ledger.api import base, calculators, hands, in_progress, ledger, ratings, seasons, stats
 
 app_name = "api"
 

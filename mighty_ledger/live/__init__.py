@@ -11,13 +11,16 @@ and never reads the database per event.
 Brokers (``brokers.py``): Redis pub/sub when REDIS_URL is set, PostgreSQL
 LISTEN/NOTIFY when the database is PostgreSQL, and an in-process broker for a
 single development process on SQLite.
+
+May import: the models and ``http`` (outages, masked links). Never the write side or a face:
+the services call this package, not the other way round.
 """
 
 from __future__ import annotations
 
 from django.db import transaction
 
-from .brokers import Change, broker
+from mighty_ledger.live.brokers import Change, broker
 
 __all__ = ["Change", "broker", "session_changed"]
 

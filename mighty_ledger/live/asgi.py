@@ -19,9 +19,9 @@ from contextlib import aclosing, suppress
 from django.db import InterfaceError, OperationalError
 from django.urls import Resolver404, resolve
 
-from ..middleware import DATABASE_RETRY_AFTER_SECONDS
-from .streams import HEADERS, Gone, events, open_group_stream, open_session_stream
-from .views import group_events, session_events
+from mighty_ledger.http.middleware import DATABASE_RETRY_AFTER_SECONDS
+from mighty_ledger.live.streams import HEADERS, Gone, events, open_group_stream, open_session_stream
+from mighty_ledger.live.views import group_events, session_events
 
 logger = logging.getLogger(__name__)
 

@@ -21,8 +21,8 @@ from django.conf import settings
 from django.db import close_old_connections
 from django.db.models import Q
 
-from ..models import Group, Session
-from .brokers import Broker, Watch, broker
+from mighty_ledger.live.brokers import Broker, Watch, broker
+from mighty_ledger.models import Group, Session
 
 LIFETIME = 600.0  # seconds before a stream ends and the browser reconnects (plus up to 10% jitter)
 RETRY_MS = 2000  # how long the browser waits before reconnecting after a stream ends

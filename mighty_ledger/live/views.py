@@ -14,7 +14,7 @@ from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.views.decorators.http import require_GET
 
-from .streams import (
+from mighty_ledger.live.streams import (
     HEADERS,
     Gone,
     events,

@@ -13,7 +13,7 @@ import logging
 
 from uvicorn_worker import UvicornWorker
 
-from ..redact import MaskLinks
+from mighty_ledger.http.redact import MaskLinks
 
 # uvicorn.error carries "Exception in ASGI application" with the request it failed on
 MASKED_LOGGERS = ("uvicorn.access", "uvicorn.error")

@@ -13,10 +13,19 @@ records a revision and, once committed, tells the phones at the table.
 - ``payments``: transfers of a settlement marked as paid
 - ``contracts``: the hand in progress
 - ``changes``: what every write shares (who, the revision, the news, the lock, the refusals)
+
+May import: the models, the read side (``reads``), ``live`` (to tell the table) and
+``scoring``. Never a face (``pages``, ``api``).
 """
 
-from .changes import SYSTEM, Actor, IdempotencyConflict, SessionGone, StaleVersion
-from .contracts import (
+from mighty_ledger.services.changes import (
+    SYSTEM,
+    Actor,
+    IdempotencyConflict,
+    SessionGone,
+    StaleVersion,
+)
+from mighty_ledger.services.contracts import (
     CONTRACT_FIELDS,
     ContractInProgress,
     StaleContract,
@@ -26,7 +35,7 @@ from .contracts import (
     contract_outlook,
     contract_snapshot,
 )
-from .groups import (
+from mighty_ledger.services.groups import (
     StaleSession,
     group_create,
     group_delete,
@@ -37,7 +46,7 @@ from .groups import (
     session_restore,
     session_start,
 )
-from .hands import (
+from mighty_ledger.services.hands import (
     ScoredHand,
     hand_amend,
     hand_delete,
@@ -48,7 +57,12 @@ from .hands import (
     hand_snapshot,
     scored_hand,
 )
-from .payments import PaymentBeyondOwed, payment_record, payment_undo, payment_unit
+from mighty_ledger.services.payments import (
+    PaymentBeyondOwed,
+    payment_record,
+    payment_undo,
+    payment_unit,
+)
 
 __all__ = [
     "CONTRACT_FIELDS", "SYSTEM", "Actor", "ContractInProgress", "IdempotencyConflict", "PaymentBeyondOwed", "ScoredHand", "StaleSession",

@@ -21,7 +21,7 @@ import json
 
 from django.db import connection, transaction
 
-from ..models import Hand, Revision, Session
+from mighty_ledger.models import Hand, Revision, Session
 
 # the three writes of a new hand, one statement; %(name)s parameters only
 APPEND_HAND = """

@@ -12,11 +12,10 @@ from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from mighty_ledger.live import session_changed
+from mighty_ledger.models import Group, Hand, Revision, Session
+from mighty_ledger.reads.actors import API_LABEL
 from scoring.problems import InvalidInput, Problem
-
-from ..actors import API_LABEL
-from ..live import session_changed
-from ..models import Group, Hand, Revision, Session
 
 
 class StaleVersion(Exception):

@@ -6,13 +6,9 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from scoring.interface import hand_problems
-from scoring.problems import InvalidInput
-from scoring.systems import build_system
-
-from ..models import Contract, Hand, Revision, Session
-from ..reads import hand_request
-from .changes import (
+from mighty_ledger.models import Contract, Hand, Revision, Session
+from mighty_ledger.reads import hand_request
+from mighty_ledger.services.changes import (
     SYSTEM,
     Actor,
     IdempotencyConflict,
@@ -21,7 +17,10 @@ from .changes import (
     locked,
     revise,
 )
-from .hands import hand_preview, hand_record
+from mighty_ledger.services.hands import hand_preview, hand_record
+from scoring.interface import hand_problems
+from scoring.problems import InvalidInput
+from scoring.systems import build_system
 
 # the HAND_JSON fields known when the auction ends; partners, discards and points come after the last trick
 CONTRACT_FIELDS = ("dealer", "sitting_out", "declarer", "bid", "contract", "partner_call")

@@ -11,12 +11,19 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from mighty_ledger.models import Group, Player, Revision, Session, new_token
+from mighty_ledger.services.changes import (
+    SYSTEM,
+    Actor,
+    announce,
+    invalid,
+    locked,
+    revise,
+    set_deleted,
+)
 from scoring.presets import get_preset
 from scoring.problems import InvalidInput, Problem
 from scoring.systems import system_as_options
-
-from ..models import Group, Player, Revision, Session, new_token
-from .changes import SYSTEM, Actor, announce, invalid, locked, revise, set_deleted
 
 
 class StaleSession(Exception):

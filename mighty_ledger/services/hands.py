@@ -12,15 +12,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring.interface import score_hand
-from scoring.ledger import replay
-from scoring.problems import InvalidInput, Problem
-from scoring.words import as_message
-
-from ..models import Hand, Revision, Session
-from ..reads import hand_ledger_entry, hand_request
-from .appending import append_hand
-from .changes import (
+from mighty_ledger.models import Hand, Revision, Session
+from mighty_ledger.reads import hand_ledger_entry, hand_request
+from mighty_ledger.services.appending import append_hand
+from mighty_ledger.services.changes import (
     SYSTEM,
     Actor,
     IdempotencyConflict,
@@ -32,7 +27,11 @@ from .changes import (
     revise,
     revision_row,
 )
-from .groups import name_normalised
+from mighty_ledger.services.groups import name_normalised
+from scoring.interface import score_hand
+from scoring.ledger import replay
+from scoring.problems import InvalidInput, Problem
+from scoring.words import as_message
 
 
 def hand_preview(*, session: Session, entry: dict) -> dict:
@@ -176,7 +175,7 @@ def _replay(session: Session) -> None:
     """Recompute every live hand's payments, running totals and pot, in order.
 
     The hands already recorded may change here, so the session's ``replays`` moves on:
-    statistics counted hand by hand (mighty_ledger/kept_counts.py) count it again."""
+    statistics counted hand by hand (mighty_ledger/reads/kept_counts.py) count it again."""
     hands = list(session.hands.live().in_order())
     steps = replay(session.seats, (hand_ledger_entry(hand) for hand in hands))
     changed = []

@@ -10,13 +10,12 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from mighty_ledger.models import Payment, Revision, Session
+from mighty_ledger.reads import stakes_of
+from mighty_ledger.reads.balance import payment_room
+from mighty_ledger.services.changes import SYSTEM, Actor, announce, invalid, locked, revise
+from mighty_ledger.services.groups import name_normalised
 from scoring.problems import InvalidInput, Problem
-
-from ..balance import payment_room
-from ..models import Payment, Revision, Session
-from ..reads import stakes_of
-from .changes import SYSTEM, Actor, announce, invalid, locked, revise
-from .groups import name_normalised
 
 
 class PaymentBeyondOwed(Exception):

@@ -7,9 +7,9 @@ import datetime
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from ..models import Group, Revision, Season
-from .changes import SYSTEM, Actor, invalid, revise
-from .groups import name_normalised
+from mighty_ledger.models import Group, Revision, Season
+from mighty_ledger.services.changes import SYSTEM, Actor, invalid, revise
+from mighty_ledger.services.groups import name_normalised
 
 NAME_MAX = 80
 

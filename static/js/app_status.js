@@ -143,7 +143,7 @@
   }
 
   function rememberGroup() {
-    // the installed icon opens this group (/start, mighty_ledger/views/app.py)
+    // the installed icon opens this group (/start, mighty_ledger/pages/views/app.py)
     if (!token) { return; }
     var secure = window.location.protocol === "https:" ? "; secure" : "";
     document.cookie = "last_group=" + encodeURIComponent(token) + "; path=" + (say.start || "/start") +

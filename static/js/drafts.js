@@ -23,7 +23,7 @@
   if (!Outbox || !status) { return; }
   var say = status.dataset;
   var USED_KEYS = "used-keys"; // keys already sent: a kept copy of the form must not reuse one
-  // the one-time key field the hand form carries (mighty_ledger/views/table.py)
+  // the one-time key field the hand form carries (templates/partials/request_key.html)
   var KEY_FIELDS = "input[name='request_key'], input[name='idempotency_key']";
   var NEW_HAND = /^\/g\/([^/]+)\/s\/(\d+)\/hands\/new\/$/;
   // what else this form saves: the contract when the auction ends, a correction of hand 3
@@ -343,7 +343,7 @@
       formUrl: action,
       boardUrl: sessionBase,
       entryUrl: sessionBase + entryPath,
-      // opened from the hand in progress: saving completes it (mighty_ledger/views/in_progress.py)
+      // opened from the hand in progress: saving completes it (mighty_ledger/pages/views/in_progress.py)
       inProgress: (form.elements.in_progress && form.elements.in_progress.value) || "",
       key: key,
       fields: fields(),

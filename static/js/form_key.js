@@ -2,7 +2,7 @@
 //
 // With ?key=<the form's key> in the address, Back, a reload or a tab the phone brings back asks
 // the server about this very key, and a form already saved answers "saved as hand 8" instead
-// of a fresh form carrying the old taps (mighty_ledger/request_keys.py). A page the browser
+// of a fresh form carrying the old taps (mighty_ledger/http/request_keys.py). A page the browser
 // kept in memory (the back-forward cache) comes back without asking anyone: if its key was
 // used meanwhile, it is loaded again, so the server says what became of it.
 (function () {

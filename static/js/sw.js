@@ -1,6 +1,6 @@
 // The service worker: the ledger keeps working when the table has no signal.
 //
-// Served at /sw.js by mighty_ledger/views/app.py, which puts `self.APP_SHELL` (the static
+// Served at /sw.js by mighty_ledger/pages/views/app.py, which puts `self.APP_SHELL` (the static
 // files to keep, the pages to keep, this version) in front of this file.
 // - Static files: cache first. Their names carry a hash of their contents in production,
 //   so a kept file is never stale; a page kept by an older version finds its files here

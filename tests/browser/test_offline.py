@@ -267,7 +267,7 @@ def test_a_half_filled_hand_survives_a_reload(page, live_server):
 
 
 def test_a_new_version_waits_for_the_player_instead_of_taking_over_mid_hand(page, live_server, monkeypatch):
-    from mighty_ledger.views import app
+    from mighty_ledger.pages.views import app
 
     session = SessionFactory()
     open_as_app(page, board_url(live_server, session))

@@ -107,11 +107,11 @@ def redis_server():
 
 @pytest.fixture
 def redis_cache(redis_server, settings):
-    """The production cache (mighty_ledger.cache) on the test Redis, emptied before and after."""
+    """The production cache (mighty_ledger.http.cache) on the test Redis, emptied before and after."""
     if redis_server.process is None:
         redis_server.start()
     settings.CACHES = {"default": {
-        "BACKEND": "mighty_ledger.cache.FailOpenRedisCache", "LOCATION": redis_server.url,
+        "BACKEND": "mighty_ledger.http.cache.FailOpenRedisCache", "LOCATION": redis_server.url,
         "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.5},
     }}
     from django.core.cache import cache

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from mighty_ledger import exports, services
-from mighty_ledger.views import stats as stats_views
+from mighty_ledger import services
+from mighty_ledger.pages.views import stats as stats_views
+from mighty_ledger.reads import exports
 from tests.factories import GroupFactory, SessionFactory
 
 # names a spreadsheet would run as formulas; "Ed" is a plain one

@@ -186,7 +186,7 @@ def test_the_web_delete_that_loses_the_race_shows_a_404_page(client):
 
 @pytest.mark.django_db(transaction=True)
 def test_the_web_hand_form_that_loses_the_race_shows_a_404_page(client):
-    from mighty_ledger.forms import HandForm
+    from mighty_ledger.pages.forms import HandForm
 
     session = SessionFactory()
     data = {name: "on" if value is True else value
@@ -225,7 +225,7 @@ def test_a_contract_write_that_loses_the_race_with_a_session_delete_is_404(suffi
 
 
 def web_form(session, action: str) -> tuple[str, dict]:
-    from mighty_ledger.forms import HandForm
+    from mighty_ledger.pages.forms import HandForm
 
     base = f"/g/{session.group.edit_token}/s/{session.pk}"
     hand = {name: "on" if value is True else value

@@ -15,9 +15,10 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
-from mighty_ledger import request_keys, services
-from mighty_ledger.forms import HandForm
+from mighty_ledger import services
+from mighty_ledger.http import request_keys
 from mighty_ledger.models import Group, Hand, Payment, Player, Session
+from mighty_ledger.pages.forms import HandForm
 from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
 
 from .conftest import Api

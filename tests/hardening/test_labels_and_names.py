@@ -8,8 +8,8 @@ import pytest
 from django.apps import apps as django_apps
 
 from mighty_ledger import services
-from mighty_ledger.actors import actor_label
 from mighty_ledger.models import Payment, Revision
+from mighty_ledger.reads.actors import actor_label
 from scoring.problems import InvalidInput
 from tests.factories import MADE_15_DIAMONDS, GroupFactory, HandFactory, SessionFactory
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from gunicorn.config import Config
 
-from mighty_ledger.redact import MaskedAccessLogger, mask_links
+from mighty_ledger.http.redact import MaskedAccessLogger, mask_links
 
 TOKEN = "k7Qm2xV9pL4sR8tW1yZ3bN6cF0dH5jG2aE9uI7oP4qY"
 
@@ -74,7 +74,7 @@ def test_gunicorn_is_configured_with_the_masking_logger(monkeypatch):
 
     config = runpy.run_path(str(Path(__file__).resolve().parents[2] / "gunicorn.conf.py"))
 
-    assert config["logger_class"] == "mighty_ledger.redact.MaskedAccessLogger"
+    assert config["logger_class"] == "mighty_ledger.http.redact.MaskedAccessLogger"
 
 
 def test_the_two_masters_of_make_serve_each_have_their_own_control_socket(monkeypatch):

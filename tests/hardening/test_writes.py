@@ -14,9 +14,10 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from mighty_ledger import request_keys, services
+from mighty_ledger import services
+from mighty_ledger.http import request_keys
+from mighty_ledger.http.request_keys import RequestKey
 from mighty_ledger.models import Hand, Revision, Session
-from mighty_ledger.request_keys import RequestKey
 from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
 
 from .conftest import Api, assert_error_shape

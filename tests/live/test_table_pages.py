@@ -10,8 +10,8 @@ from django.urls import reverse
 from django.utils.html import escape, strip_tags
 
 from mighty_ledger import services
-from mighty_ledger.forms import HandForm
 from mighty_ledger.models import Contract
+from mighty_ledger.pages.forms import HandForm
 from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
 
 pytestmark = pytest.mark.django_db

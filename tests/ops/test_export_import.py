@@ -129,14 +129,14 @@ def test_an_unknown_link_downloads_nothing(db, client):
     pytest.param("목요일", "목요일", id="korean-name-exact"),
 ])
 def test_a_csv_text_cell_a_spreadsheet_would_run_is_written_after_a_quote(name, cell):
-    from mighty_ledger.exports import spreadsheet_safe
+    from mighty_ledger.reads.exports import spreadsheet_safe
 
     assert spreadsheet_safe(name) == cell
 
 
 def test_the_csv_export_is_safe_to_open_and_keeps_numbers_exact(db):
     from mighty_ledger import services
-    from mighty_ledger.exports import hands_csv
+    from mighty_ledger.reads.exports import hands_csv
     from tests.factories import SessionFactory
 
     group = services.group_create(name="Thursday", player_names=["=1+1", "-Bo", "@Cy", "Di", "Ed"])
@@ -157,13 +157,13 @@ def test_the_csv_export_is_safe_to_open_and_keeps_numbers_exact(db):
     # a loss stays a number a spreadsheet can sum: -10, never '-10
     assert cells["'=1+1 payment"].lstrip("-").isdigit() and cells["'=1+1 payment"].startswith("-")
     # the JSON export keeps every name as stored
-    from mighty_ledger.exports import group_export
+    from mighty_ledger.reads.exports import group_export
 
     assert {p["name"] for p in group_export(group, include_tokens=False)["players"]} >= {"=1+1", "-Bo"}
 
 
 def test_an_old_document_with_token_fragments_in_its_revisions_is_imported_without_them(played_group):
-    from mighty_ledger.exports import group_export, group_import
+    from mighty_ledger.reads.exports import group_export, group_import
 
     document = group_export(played_group, include_tokens=False)
     for row in document["revisions"]:

@@ -101,4 +101,4 @@ def test_the_csrf_check_that_runs_is_djangos():
 
     csrf = [path for path in settings.MIDDLEWARE if issubclass(import_string(path), CsrfViewMiddleware)]
 
-    assert csrf == ["mighty_ledger.middleware.SameOriginCsrfMiddleware"]
+    assert csrf == ["mighty_ledger.http.middleware.SameOriginCsrfMiddleware"]

@@ -8,7 +8,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
 from mighty_ledger import services
-from mighty_ledger.access import access_for, access_for_edit
+from mighty_ledger.http.access import access_for, access_for_edit
 from mighty_ledger.models import Session
 from tests.factories import SessionFactory
 

@@ -13,7 +13,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from mighty_ledger.views import app
+from mighty_ledger.pages.views import app
 from tests.factories import MADE_15_DIAMONDS, SessionFactory
 
 STATIC = Path(settings.BASE_DIR) / "static"

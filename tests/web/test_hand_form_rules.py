@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mighty_ledger.forms import HandForm
+from mighty_ledger.pages.forms import HandForm
 from scoring.interface import check_request, next_request
 from scoring.presets import resolve_system
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import segno
 from django.urls import reverse
 
-from mighty_ledger.views.invite import qr_svg
+from mighty_ledger.pages.views.invite import qr_svg
 from tests.factories import SessionFactory
 
 

@@ -10,9 +10,10 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mighty_ledger import kept_counts, services, stats
+from mighty_ledger import services
 from mighty_ledger.api.stats import stats_json
 from mighty_ledger.models import Hand, Session
+from mighty_ledger.reads import kept_counts, stats
 from tests.api.conftest import Api
 from tests.factories import GroupFactory, HandFactory, SessionFactory
 from tests.web.test_stats import EVENING

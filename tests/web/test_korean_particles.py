@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from mighty_ledger.korean import particle, with_particles
-from mighty_ledger.templatetags.ledger import josa
+from mighty_ledger.pages.korean import particle, with_particles
+from mighty_ledger.pages.templatetags.ledger import josa
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,7 @@
 The rule, as the README states it: outside scoring/, no module rounds money
 (no ``quantize``, no ``ROUND_…``) or computes a payment, a
 share or a transfer; the money functions of scoring.settle are imported by the
-read modules alone (mighty_ledger/reads.py, stats.py and balance.py), and
+read modules alone (mighty_ledger/reads/__init__.py, stats.py and balance.py), and
 pages and API take their figures from those. Two faces that each rounded money
 their own way once showed one table two different evenings.
 """
@@ -20,7 +20,7 @@ import scoring.settle
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = ROOT / "mighty_ledger"
-READ_SIDE = {"mighty_ledger/reads.py", "mighty_ledger/stats.py", "mighty_ledger/balance.py"}
+READ_SIDE = {"mighty_ledger/reads/__init__.py", "mighty_ledger/reads/stats.py", "mighty_ledger/reads/balance.py"}
 
 # what scoring.settle and scoring.ledger compute; their data (Transfer, POT, currency facts) is free to use
 MONEY_FUNCTIONS = {
@@ -86,6 +86,6 @@ def test_nothing_outside_scoring_rounds_money(path):
 
 
 def test_the_read_side_does_take_its_money_from_the_engine():
-    reads = ast.parse((PROJECT / "reads.py").read_text(encoding="utf-8"))
+    reads = ast.parse((PROJECT / "reads" / "__init__.py").read_text(encoding="utf-8"))
 
     assert {"settle_session", "hand_transfers"} <= set(money_imports(reads))

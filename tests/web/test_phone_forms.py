@@ -6,9 +6,9 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from mighty_ledger.forms import EventForm
-from mighty_ledger.forms.sessions import SessionStartForm, option_name
 from mighty_ledger.models import Group
+from mighty_ledger.pages.forms import EventForm
+from mighty_ledger.pages.forms.sessions import SessionStartForm, option_name
 from scoring.presets import all_presets, resolve_system
 
 SEATS = ["Ann", "Bo", "Cy", "Di", "Ed"]
@@ -36,7 +36,7 @@ def test_the_deal_miss_form_asks_for_a_fine_only_when_the_rules_have_one():
 
 
 def test_a_board_column_tells_apart_names_that_begin_alike():
-    from mighty_ledger.templatetags.ledger import short_name
+    from mighty_ledger.pages.templatetags.ledger import short_name
 
     seats = ["Jiyoon", "Jiyoung", "Bo", "Dongmin", "Dongho"]
 

@@ -19,8 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from mighty_ledger import ratings, services, stats
+from mighty_ledger import services
 from mighty_ledger.models import Hand
+from mighty_ledger.reads import ratings, stats
 from mighty_ledger.services.seasons import season_create
 from tests.factories import MADE_15_DIAMONDS, SEATS, GroupFactory, HandFactory, SessionFactory
 

@@ -1,7 +1,7 @@
 import pytest
 from django.urls import reverse
 
-from mighty_ledger.preset_names import PRESET_NAMES
+from mighty_ledger.pages.preset_names import PRESET_NAMES
 from scoring.presets import preset_slugs
 
 # pagat: ♠A counts 0 and 2–9 nothing, so this hand's value is 0, at or under ½

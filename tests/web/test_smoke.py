@@ -66,7 +66,7 @@ def test_database_url_chooses_the_database(monkeypatch):
 def test_redis_url_switches_the_cache_to_redis_that_fails_open(monkeypatch):
     settings = settings_with_env(monkeypatch, REDIS_URL="redis://127.0.0.1:6379/0")
 
-    assert settings["CACHES"]["default"]["BACKEND"] == "mighty_ledger.cache.FailOpenRedisCache"
+    assert settings["CACHES"]["default"]["BACKEND"] == "mighty_ledger.http.cache.FailOpenRedisCache"
     assert settings["CACHES"]["default"]["LOCATION"] == "redis://127.0.0.1:6379/0"
 
 

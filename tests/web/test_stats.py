@@ -17,8 +17,9 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mighty_ledger import services, stats
+from mighty_ledger import services
 from mighty_ledger.models import Hand, Session
+from mighty_ledger.reads import stats
 from scoring.problems import InvalidInput
 from tests.factories import (
     MADE_15_DIAMONDS,

@@ -15,9 +15,10 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from mighty_ledger import balance, reads, services, stats
+from mighty_ledger import reads, services
 from mighty_ledger.models import Payment
-from mighty_ledger.templatetags.money import amount_text, format_money, share_text
+from mighty_ledger.pages.templatetags.money import amount_text, format_money, share_text
+from mighty_ledger.reads import balance, stats
 from scoring.problems import InvalidInput
 from tests.factories import GroupFactory, SessionFactory
 from tests.web.test_stats import EVENING, play

@@ -7,8 +7,8 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from mighty_ledger import services
-from mighty_ledger.forms import HandForm
 from mighty_ledger.models import Group, Hand, Revision
+from mighty_ledger.pages.forms import HandForm
 from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory, bulk_hands
 
 # --- helpers -----------------------------------------------------------------------------------

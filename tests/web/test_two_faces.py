@@ -14,7 +14,7 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from mighty_ledger.templatetags.money import format_money
+from mighty_ledger.pages.templatetags.money import format_money
 from tests.api.conftest import Api
 from tests.factories import MADE_15_DIAMONDS, SEATS
 

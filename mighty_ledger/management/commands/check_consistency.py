@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from mighty_ledger.consistency import differences
 from mighty_ledger.models import Hand, Session
+from mighty_ledger.reads.consistency import differences
 
 
 class Command(BaseCommand):

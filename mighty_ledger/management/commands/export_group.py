@@ -8,8 +8,8 @@ import sys
 from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Q
 
-from mighty_ledger.exports import group_export, hands_csv
 from mighty_ledger.models import Group
+from mighty_ledger.reads.exports import group_export, hands_csv
 
 
 class Command(BaseCommand):

@@ -1,0 +1,108 @@
+"""Capability links: a group is reached only through its edit or view token.
+
+Every view and API call fetches its objects through these guards, so no URL
+can reach another group's data, and a view link can never change anything.
+There is one way to look up a link, ``access_for``: with the session a URL
+names, it reads the link and that session in one query.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q
+from django.http import Http404
+
+from mighty_ledger.models import Group, Hand, Session
+from mighty_ledger.services import Actor
+
+EDIT, VIEW = "edit", "view"
+# tokens are 43 characters; anything longer is not a link, and is refused before a query
+TOKEN_MAX_LENGTH = 64
+
+
+@dataclass(frozen=True)
+class Access:
+    group: Group
+    right: str  # EDIT or VIEW
+    token: str
+    # the live session the request's URL names, read with the link in the same query
+    named_session: Session | None = None
+
+    @property
+    def can_edit(self) -> bool:
+        return self.right == EDIT
+
+    def actor(self, channel: str = "link") -> Actor:
+        return Actor.from_token(f"{self.right} {channel}", self.token)
+
+    def require_edit(self) -> None:
+        if not self.can_edit:
+            raise PermissionDenied("This is a view-only link.")
+
+    def session(self, pk: int, *, include_deleted: bool = False) -> Session:
+        if self.named_session is not None and self.named_session.pk == pk:
+            return self.named_session  # live, of this group: good whether or not deleted ones count
+        if not _is_row_id(pk):
+            raise Http404("No such session in this group.")
+        sessions = Session.objects.filter(group=self.group)
+        if not include_deleted:
+            sessions = sessions.live()
+        try:
+            return sessions.get(pk=pk)
+        except Session.DoesNotExist:
+            raise Http404("No such session in this group.") from None
+
+    def hand(self, session: Session, number: int) -> Hand:
+        try:
+            return Hand.objects.get(session=session, number=number)
+        except (Hand.DoesNotExist, ValueError, TypeError):
+            raise Http404("No such hand in this session.") from None
+
+
+def _by_link(token: str, prefix: str = "") -> Q:
+    # one query for either link: tokens are unique, and an edit token never equals a view token
+    return Q(**{f"{prefix}edit_token": token}) | Q(**{f"{prefix}view_token": token})
+
+
+def access_for(token: str, *, session_id: int | None = None, include_deleted: bool = False) -> Access:
+    """The group and right a token gives; 404 for an unknown token (it reveals nothing).
+
+    With ``session_id`` (the session a URL names), that session is read in the
+    same query when it is a live session of the group, and ``Access.session``
+    hands it out without another query. ``include_deleted`` reaches a deleted
+    group (to restore it).
+    """
+    if not token or len(token) > TOKEN_MAX_LENGTH or "\x00" in token:
+        raise Http404("Unknown link.")
+    if session_id is not None and _is_row_id(session_id) and not include_deleted:
+        # at most one row (the primary key): no ordering to compile or sort by
+        session = next(iter(
+            Session.objects.live().select_related("group")
+            .filter(_by_link(token, "group__"), group__deleted_at__isnull=True, pk=session_id)
+            .order_by()[:1]
+        ), None)
+        if session is not None:
+            return _access(session.group, token, session)
+    groups = Group.objects.all() if include_deleted else Group.objects.live()
+    try:
+        group = groups.get(_by_link(token))
+    except Group.DoesNotExist:
+        raise Http404("Unknown link.") from None
+    return _access(group, token)
+
+
+def _access(group: Group, token: str, session: Session | None = None) -> Access:
+    return Access(group, EDIT if group.edit_token == token else VIEW, token, session)
+
+
+def _is_row_id(pk: object) -> bool:
+    # a URL's digits can exceed a 64-bit id, which SQLite cannot even compare against
+    return isinstance(pk, int) and not isinstance(pk, bool) and 0 < pk < 2**63
+
+
+def access_for_edit(token: str, *, session_id: int | None = None) -> Access:
+    access = access_for(token, session_id=session_id)
+    access.require_edit()
+    return access

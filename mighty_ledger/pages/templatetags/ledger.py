@@ -1,0 +1,181 @@
+"""Small filters for the table pages: cards, trumps, signed numbers, a hand in one line."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+from django import template
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext as _
+
+from mighty_ledger.pages.forms import CALL_LABELS, card_label, engine_words, trump_label
+from mighty_ledger.pages.korean import particle, with_particles
+from scoring.settle import POT
+
+register = template.Library()
+
+
+@register.filter
+def get(mapping, key):
+    return (mapping or {}).get(key)
+
+
+@register.filter
+def words(value):
+    """``{{ problem|words }}``: an engine sentence (problem, explanation line, warning,
+    deal-miss reason) in the reader's language; any other value as it is."""
+    return engine_words(value)
+
+
+@register.filter
+def josa(name: str, pair: str) -> str:
+    """``{{ seat|josa:"이/가" }}``: the name with the Korean particle its last sound takes."""
+    with_final, without_final = pair.split("/")
+    return f"{name}{particle(name, f'{with_final}({without_final})')}"
+
+
+@register.filter
+def particles(text) -> str:
+    """A message with its two-form Korean particles ("은(는)") resolved by the word in front."""
+    return with_particles(text)
+
+
+@register.filter
+def party(name: str) -> str:
+    """A seat in a settlement, or the deal-miss pot (scoring.settle.POT) in the reader's language."""
+    return _("pot") if name == POT else name
+
+
+@register.filter
+def card(code: str) -> str:
+    return card_label(code)
+
+
+@register.filter
+def points(value) -> str:
+    """A total as the board prints it, with the real minus sign (−59), as money and payments are."""
+    if value is None:
+        return ""
+    return str(value).replace("-", "−")
+
+
+@register.filter
+def signed(value) -> str:
+    if value is None:
+        return ""
+    return f"+{value}" if value > 0 else str(value).replace("-", "−")
+
+
+@register.simple_tag
+def seat_cells(hand, seats) -> str:
+    """A board row's cells, one per seat: the running total and, when the hand moved it, the payment.
+
+    Drawn here rather than by a loop in the template: fifty rows of five seats are most of the
+    nodes the board renders after each hand, and every phone at the table asks for it then."""
+    payments, totals = hand.payments or {}, hand.running_totals or {}
+    return format_html_join("", '<td class="num"><span class="total">{}</span>{}</td>', (
+        (points(totals.get(seat)),
+         format_html('<span class="paid">{}</span>', signed(payments[seat])) if payments.get(seat) else "")
+        for seat in seats
+    ))
+
+
+@register.filter
+def as_json(value) -> str:
+    """A value for a data- attribute that JavaScript reads with JSON.parse (the template escapes it)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+@register.filter
+def payment_summary(payments: dict) -> str:
+    """A hand's payments in one line for the save bar: "Ann +10 · Cy +5 · others −5".
+
+    The amount most seats share (the defenders', as a rule) is said once, as "others"."""
+    if not payments:
+        return ""
+    common, count = Counter(payments.values()).most_common(1)[0]
+    shared = count > 1 and count < len(payments)
+    named = sorted(
+        ((seat, amount) for seat, amount in payments.items() if not (shared and amount == common)),
+        key=lambda item: -abs(item[1]),
+    )
+    parts = [f"{seat} {signed(amount)}" for seat, amount in named]
+    if shared:
+        parts.append(_("others %(amount)s") % {"amount": signed(common)})
+    return " · ".join(parts)
+
+
+@register.filter
+def short_name(name: str, seats=None) -> str:
+    """A seat's name in a narrow column: four characters, or as many more as tell it apart from
+    the other seats ("Jiyo" and "Jiyou" for Jiyoon and Jiyoung); the full name goes in a title."""
+    if len(name) <= 4:
+        return name
+    others = [seat for seat in (seats or []) if seat != name]
+    for length in range(4, len(name)):
+        prefix = name[:length]
+        if not any(other.startswith(prefix) for other in others):
+            return prefix
+    return name
+
+
+@register.filter
+def contract(entry: dict) -> str:
+    points = (entry or {}).get("contract", {})
+    if not points:
+        return ""
+    trump = points.get("trump", "")
+    # a suit sign sits against the number (15♦); the word for no trump needs a space (16 NT)
+    gap = " " if trump == "NT" else ""
+    return f"{points.get('points')}{gap}{trump_label(trump)}"
+
+
+@register.filter
+def contract_marked(entry: dict) -> str:
+    """The contract with its suit sign in the suit's colour: 15<span class="suit-D">♦</span>."""
+    trump = (entry or {}).get("contract", {}).get("trump", "")
+    text = contract(entry)
+    sign = trump_label(trump)
+    if trump == "NT" or not text.endswith(sign):
+        return text
+    return format_html('{}<span class="suit-sign suit-{}">{}</span>', text[: -len(sign)], trump, sign)
+
+
+@register.filter
+def partner_call(entry: dict) -> str:
+    call = (entry or {}).get("partner_call", {})
+    kind = call.get("type")
+    if kind == "card":
+        return " ".join(card_label(code) for code in call.get("cards", []))
+    if kind == "player":
+        return str(call.get("seat") or "")
+    return str(CALL_LABELS.get(kind, ""))
+
+
+@register.filter
+def summary(snapshot: dict | None) -> str:
+    """A hand as a revision shows it: kind, declarer and contract, partner, points."""
+    if not snapshot:
+        return "—"
+    entry = snapshot.get("entry") or {}
+    kind = snapshot.get("kind", "scored")
+    if kind == "deal_miss":
+        text = _("deal miss by %(seat)s") % {"seat": entry.get("shown_by")}
+    elif kind == "all_pass":
+        text = _("all passed")
+    else:
+        partners = ", ".join(entry.get("partners", [])) or _("alone")
+        if "defender_points" in entry:
+            taken = _("defenders %(points)s") % {"points": entry["defender_points"]}
+        else:
+            taken = _("took %(points)s") % {"points": entry.get("points")}
+        text = f"{entry.get('declarer')} {contract(entry)} · {partners} · {taken}"
+    if snapshot.get("deleted"):
+        text += " · " + _("deleted")
+    return text
+
+
+@register.filter
+def hand_summary(hand) -> str:
+    return summary({"kind": hand.kind, "entry": hand.entry, "deleted": hand.deleted_at is not None})

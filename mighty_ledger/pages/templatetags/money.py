@@ -1,0 +1,94 @@
+"""Money as the players read it: 10,500원 in Korean, ₩10,500 or $105.00 in English.
+
+One formatting function for every page and for the text the players share, so
+the settlement, the group's balance and the chat message always agree.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django import template
+from django.utils.translation import get_language, ngettext
+from django.utils.translation import gettext as _
+
+from mighty_ledger.reads.balance import in_seat_order
+from scoring.settle import CURRENCY_SYMBOLS, currency_code, minor_unit
+
+register = template.Library()
+
+MINUS = "−"  # U+2212, the sign the pages print for points too
+# the symbol written before the amount, the engine's first for each code (₩ for KRW, not 원);
+# a currency without one is written after the amount, as its code
+SYMBOLS = {code: symbol for symbol, code in reversed(CURRENCY_SYMBOLS.items())}
+# Korean writes these as a word after the number: 10,500원, 1,000엔
+KOREAN_WORDS = {"KRW": "원", "JPY": "엔"}
+
+
+def format_money(amount: Decimal | int, currency: str, language: str | None = None) -> str:
+    """An amount with its currency for the reader's language, grouped by thousands, one minus sign."""
+    code = currency_code(currency)
+    places = 0 if minor_unit(currency) == 1 else 2
+    digits = f"{abs(Decimal(amount)):,.{places}f}"
+    sign = MINUS if amount < 0 else ""
+    korean = (language or get_language() or "").startswith("ko")
+    if korean and code in KOREAN_WORDS:
+        return f"{sign}{digits}{KOREAN_WORDS[code]}"
+    if code in SYMBOLS:
+        return f"{sign}{SYMBOLS[code]}{digits}"
+    return f"{sign}{digits} {code}".rstrip()
+
+
+@register.filter
+def money(amount, currency: str = "") -> str:
+    """``{{ amount|money:session.currency }}``; empty for no amount."""
+    if amount is None or amount == "":
+        return ""
+    return format_money(Decimal(amount), currency)
+
+
+@register.simple_tag
+def amount_text(amount, unit: str, currency: str) -> str:
+    """A transfer's amount in what the table settles in: money, chips or points."""
+    if unit == "money":
+        return format_money(Decimal(amount), currency)
+    if isinstance(amount, Decimal) and amount == amount.to_integral_value():
+        amount = int(amount)
+    if unit == "chips":
+        return ngettext("%(count)s chip", "%(count)s chips", amount) % {"count": amount}
+    return ngettext("%(count)s point", "%(count)s points", amount) % {"count": amount}
+
+
+@register.simple_tag
+def share_text(session, settlement) -> str:
+    """The night in a few lines for the group's chat: the evening, then who pays whom."""
+    transfers, unit = in_seat_order(settlement.settling_transfers, session.seats), settlement.unit
+    title = f"{session.played_on:%Y-%m-%d}" + (f" · {session.title}" if session.title else "")
+    lines = [_("Mighty, %(evening)s") % {"evening": title}]
+    totals = getattr(settlement, "totals", None) or session.totals
+    # most points first, ties in seat order (PostgreSQL's jsonb keeps no key order)
+    ranked = sorted(((seat, totals.get(seat, 0)) for seat in session.seats), key=lambda item: -item[1])
+    lines.append(", ".join(f"{seat} {_signed(points)}" for seat, points in ranked))
+    for transfer in transfers:
+        lines.append(_("%(payer)s pays %(payee)s %(amount)s") % {
+            "payer": _party(transfer.frm), "payee": _party(transfer.to),
+            "amount": amount_text(transfer.amount, unit, session.currency),
+        })
+    if not transfers:
+        lines.append(_("Nobody owes anything."))
+    return "\n".join(lines)
+
+
+def _party(name: str) -> str:
+    # the deal-miss pot settles as a party of its own
+    return _("the pot") if name == "pot" else name
+
+
+def _signed(points: int) -> str:
+    return f"+{points}" if points > 0 else str(points).replace("-", MINUS)
+
+
+@register.filter
+def line_count(text: str) -> int:
+    """``rows="{{ text|line_count }}"``: a box tall enough to show the whole shared text."""
+    return len(str(text).splitlines()) or 1

@@ -1,0 +1,309 @@
+"""Entering, previewing, showing, editing, deleting, restoring and reverting a hand or an event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from mighty_ledger import reads, services
+from mighty_ledger.http.request_keys import ALREADY_SAVED, form_key, once_per_form_key
+from mighty_ledger.models import Hand, Revision, Session
+from mighty_ledger.pages.forms import EventForm, HandForm, set_aside_missing
+from mighty_ledger.pages.views.conditional import conditional as _conditional
+from mighty_ledger.pages.views.in_progress import ask_first, record_hand, saved_meanwhile
+from mighty_ledger.pages.views.links import board_url, edit_access, view_access
+from scoring.problems import InvalidInput
+
+
+def _hand_form(session: Session, data=None, **kwargs) -> HandForm:
+    return HandForm(data, seats=session.seats, system=reads.system_of(session), **kwargs)
+
+
+def _new_hand_initial(session: Session, form: HandForm, declarer: str | None = None) -> dict:
+    """The dealer from the table flow and the declarer tapped on the board. The last hand's call
+    is only suggested (``form.suggested``): a value nobody tapped is never saved."""
+    last = reads.last_hand(session)
+    state = reads.next_state(session, last)
+    initial = {"dealer": state.dealer, "sitting_out": list(state.sitting_out)}
+    if declarer in session.seats:
+        initial["declarer"] = declarer
+    if last is not None and last.kind == Hand.SCORED:
+        form.suggested = form.remembered_call(last.entry)
+    return initial
+
+
+def _saved(form, save: Callable[[], object]) -> bool:
+    """Run ``save``; its refusals go on the form (the engine's beside their fields). True when saved."""
+    try:
+        save()
+    except InvalidInput as error:
+        form.add_problems(error.problems)
+    except services.IdempotencyConflict:
+        form.add_error(None, ALREADY_SAVED)
+    else:
+        return True
+    return False
+
+
+def hand_saved_page(request: HttpRequest, key: str, token: str, pk: int, **_kwargs) -> HttpResponse | None:
+    """The hand (or deal miss) a form's key saved, shown instead of the form brought back with it."""
+    access = edit_access(token, pk)
+    session = access.session(pk)
+    # the form's key is the hand's Idempotency-Key, however it reached the server (the form, the outbox)
+    hand = session.hands.filter(idempotency_key=key).first()
+    if hand is None:
+        return None
+    return render(request, "table/form_saved.html",
+                  {"access": access, "session": session, "hand": hand, "key": key})
+
+
+def _render_hand_form(request, access, session, form, *, hand=None, preview=None, stale=None):
+    return render(request, "table/hand_form.html", {
+        "access": access, "session": session, "form": form, "hand": hand,
+        "preview": preview, "stale": stale,
+    })
+
+
+@require_http_methods(["GET", "POST"])
+@once_per_form_key(saved_page=hand_saved_page)
+def hand_new(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    access = edit_access(token, pk)
+    session = access.session(pk)
+    if request.method == "GET":
+        form = _hand_form(session)
+        form.initial = _new_hand_initial(session, form, request.GET.get("declarer"))
+        form.initial["seen_hand_count"] = session.hand_count  # another phone saving first is asked about
+        return _render_hand_form(request, access, session, form)
+    form = _hand_form(session, request.POST)
+    if form.is_valid():
+        meanwhile = saved_meanwhile(session, form)
+        if meanwhile is not None:
+            return ask_first(request, "table/hand_form.html", {"access": access, "session": session, "hand": None,
+                                                               "preview": None, "stale": None}, form, meanwhile)
+        # the form's one-time key is the hand's too: the outbox may send the same hand by the API
+        if _saved(form, lambda: record_hand(session=session, form=form, idempotency_key=form_key(request),
+                                            by=access.actor())):
+            return redirect(board_url(access, session))
+    return _render_hand_form(request, access, session, form)
+
+
+@require_POST
+def hand_preview(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    """The live preview: every seat's payment, the explanation, and each problem beside its field."""
+    access = edit_access(token, pk)
+    session = access.session(pk)
+    form = _hand_form(session, request.POST)
+    # scored without saving; problems go beside their fields
+    preview = form.engine_answer(lambda entry: services.hand_preview(session=session, entry=entry))
+    if request.htmx:
+        missing = set_aside_missing(form)
+        return render(request, "partials/hand_preview.html",
+                      {"form": form, "preview": preview, "missing": missing, "oob": True})
+    return _render_hand_form(request, access, session, form, preview=preview)
+
+
+@require_http_methods(["GET", "POST"])
+@once_per_form_key(saved_page=hand_saved_page)
+def event_new(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    access = edit_access(token, pk)
+    session = access.session(pk)
+    system = reads.system_of(session)
+    if request.method == "POST":
+        form = EventForm(request.POST, seats=session.seats, system=system)
+        if form.is_valid() and _saved(form, lambda: services.hand_record(
+            session=session, entry=form.entry(), kind=form.cleaned_data["kind"],
+            idempotency_key=form_key(request), by=access.actor(),
+        )):
+            return redirect(board_url(access, session))
+    else:
+        state = reads.next_state(session)
+        kind = request.GET.get("kind") if request.GET.get("kind") in ("deal_miss", "all_pass") else "deal_miss"
+        form = EventForm(initial={"kind": kind, "dealer": state.dealer}, seats=session.seats, system=system)
+    return render(request, "table/event_form.html", {"access": access, "session": session, "form": form})
+
+
+@require_GET
+def hand_detail(request: HttpRequest, token: str, pk: int, number: int) -> HttpResponse:
+    access = view_access(token, pk)
+    session = access.session(pk)
+
+    def page() -> HttpResponse:
+        view = reads.hand_view(access.hand(session, number))
+        return render(request, "table/hand_detail.html", {
+            "access": access, "session": session, "hand": view.hand,
+            "explanation": view.explanation, "transfers": view.transfers,
+        })
+
+    return _conditional(request, reads.session_stamp(session, access.right), page)
+
+
+@require_http_methods(["GET", "POST"])
+def hand_edit(request: HttpRequest, token: str, pk: int, number: int) -> HttpResponse:
+    access = edit_access(token, pk)
+    session = access.session(pk)
+    hand = access.hand(session, number)
+    system = reads.system_of(session)
+    scored = hand.kind == Hand.SCORED
+    if request.method == "GET":
+        if scored:
+            form = _hand_form(session, initial=HandForm.initial_from(hand.entry, hand.version))
+            return _render_hand_form(request, access, session, form, hand=hand)
+        initial = {**hand.entry, "kind": hand.kind, "version": hand.version}
+        form = EventForm(initial=initial, seats=session.seats, system=system)
+        return render(request, "table/event_form.html",
+                      {"access": access, "session": session, "form": form, "hand": hand})
+    if scored:
+        form = _hand_form(session, request.POST)
+    else:
+        form = EventForm(request.POST, seats=session.seats, system=system)
+    stale = None
+    if form.is_valid():
+        try:
+            services.hand_amend(hand=hand, entry=form.entry(), version=form.cleaned_data["version"] or 0,
+                                by=access.actor())
+        except InvalidInput as error:
+            form.add_problems(error.problems)
+        except services.StaleVersion as error:
+            # someone else saved this hand first: never overwrite silently
+            if scored:
+                return _edit_conflict(request, access, session, form, error.hand)
+            stale = error.hand
+            data = request.POST.copy()
+            data["version"] = stale.version
+            form = EventForm(data, seats=session.seats, system=system)
+            form.is_valid()
+            return render(request, "table/event_form.html", {"access": access, "session": session, "form": form,
+                                                             "hand": hand, "stale": stale}, status=409)
+        else:
+            messages.success(request, _("Hand %(number)s was changed.") % {"number": hand.number})
+            return redirect(board_url(access, session))
+    if scored:
+        return _render_hand_form(request, access, session, form, hand=hand, stale=stale)
+    return render(request, "table/event_form.html",
+                  {"access": access, "session": session, "form": form, "hand": hand, "stale": stale})
+
+
+# what the page posted that is not the hand itself: the keep-mine form sends the rest again as it came
+_NOT_THE_HAND = {"csrfmiddlewaretoken", "version", "confirm"}
+
+
+def _edit_conflict(request: HttpRequest, access, session: Session, form: HandForm, theirs: Hand) -> HttpResponse:
+    """Another phone changed the hand while this edit was open: both versions side by side, each
+    with the engine's payments (the stored result for theirs, a preview for mine), and the choice.
+    Keeping mine posts the same fields again at the version now there, so it is a deliberate edit
+    of theirs, kept in the history like any other."""
+    entry = form.entry()  # before the engine's problems, if any, take their fields out of the form
+    mine = form.engine_answer(lambda entry: services.hand_preview(session=session, entry=entry))
+    kept = [(name, value) for name in request.POST if name not in _NOT_THE_HAND
+            for value in request.POST.getlist(name)]
+    theirs_payments = theirs.payments or {}
+    mine_payments = (mine or {}).get("payments") or {}
+    rows = [(seat, mine_payments.get(seat), theirs_payments.get(seat)) for seat in session.seats]
+    return render(request, "table/edit_conflict.html", {
+        "access": access, "session": session, "hand": theirs, "theirs": theirs, "form": form,
+        "mine": {"kind": Hand.SCORED, "entry": entry}, "preview": mine,
+        "rows": rows, "kept": kept,
+    }, status=409)
+
+
+@require_GET
+def hand_next(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    """The coming hand as the table stands now, for a hand form left open (static/js/live_form.js):
+    its number, dealer and who sits out, and one line saying what another phone did. The form
+    says what it shows (``shown``, ``dealer``, ``in_progress``, ``playing``) so the line names
+    only what moved."""
+    access = edit_access(token, pk)
+    session = access.session(pk)
+    editing = _asked_number(request.GET.get("editing"))
+    if editing is not None:
+        return _changed_meanwhile(request, session, editing, _asked_number(request.GET.get("version")))
+    last = reads.last_hand(session)
+    state = reads.next_state(session, last)
+    contract = _asked_contract(session, request.GET.get("in_progress"))
+    playing = session.contracts.open().first()
+    # completing a hand in progress: its dealer is the contract's, whatever was saved since
+    dealer = contract.entry.get("dealer") if contract is not None else state.dealer
+    number = session.hand_count + 1
+    response = render(request, "partials/next_hand.html", {
+        "session": session, "number": number, "dealer": dealer,
+        "sitting_out": list(contract.entry.get("sitting_out", [])) if contract is not None else list(state.sitting_out),
+        "moved": _asked_number(request.GET.get("shown")) not in (None, number),
+        # the hand just saved is the latest live one, unless it was deleted since
+        "saved": last if last is not None and last.number == session.hand_count
+        else session.hands.filter(number=session.hand_count).first() if session.hand_count else None,
+        "dealer_moved": request.GET.get("dealer", dealer) != dealer,
+        "contract": contract, "playing": playing,
+        # news: the stream said a contract changed, or it is not the one the form last heard of
+        "playing_new": playing is not None and (request.GET.get("what") == "contract_changed"
+                                                or request.GET.get("playing", str(playing.pk)) != str(playing.pk)),
+    })
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _changed_meanwhile(request: HttpRequest, session: Session, number: int, version: int | None) -> HttpResponse:
+    """For a correction left open: whether another phone changed (or deleted) that hand since the
+    version the form holds. Saving it then shows both side by side; this only says so beforehand."""
+    hand = session.hands.filter(number=number).first()
+    changed = hand is not None and version is not None and hand.version != version
+    response = render(request, "partials/next_hand.html", {"editing": True, "changed": hand if changed else None})
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _asked_number(raw: str | None) -> int | None:
+    # ASCII digits only: "²" is a digit to str.isdigit, and not to int()
+    return int(raw) if raw and raw.isascii() and raw.isdigit() and len(raw) < 10 else None
+
+
+def _asked_contract(session: Session, raw: str | None):
+    number = _asked_number(raw)
+    return session.contracts.filter(pk=number).first() if number else None
+
+
+@require_POST
+def hand_delete(request: HttpRequest, token: str, pk: int, number: int) -> HttpResponse:
+    access = edit_access(token, pk)
+    session = access.session(pk)
+    hand = services.hand_delete(hand=access.hand(session, number), by=access.actor())
+    # the message carries an Undo (base.html): the hand is back with one tap
+    messages.success(request, _("Hand %(number)s was deleted.") % {"number": hand.number},
+                     extra_tags=f"undo-hand-{hand.number}")
+    return redirect(board_url(access, session))
+
+
+@require_POST
+def hand_revert(request: HttpRequest, token: str, pk: int, number: int, revision: int) -> HttpResponse:
+    """Undo an edit from the history: the hand as it was before that change, saved as a new edit."""
+    access = edit_access(token, pk)
+    session = access.session(pk)
+    hand = access.hand(session, number)
+    # the revision is looked up through the hand the link reaches, so no URL reaches another group's
+    change = Revision.objects.filter(pk=revision, hand=hand, action=Revision.AMENDED).first()
+    if change is None or not (change.before or {}).get("entry"):
+        return HttpResponse(status=404)
+    try:
+        services.hand_amend(hand=hand, entry=change.before["entry"], version=hand.version, by=access.actor())
+    except (InvalidInput, services.StaleVersion):
+        messages.error(request, _("Hand %(number)s could not be put back: it changed meanwhile, or the rules "
+                                  "now refuse it.") % {"number": hand.number})
+    else:
+        messages.success(request, _("Hand %(number)s is back as it was before that change.")
+                         % {"number": hand.number})
+    return redirect("session_history", token, session.pk)
+
+
+@require_POST
+def hand_restore(request: HttpRequest, token: str, pk: int, number: int) -> HttpResponse:
+    access = edit_access(token, pk)
+    session = access.session(pk)
+    services.hand_restore(hand=access.hand(session, number), by=access.actor())
+    if request.POST.get("next") == "board":  # the Undo beside "Hand 3 was deleted."
+        return redirect(board_url(access, session))
+    return redirect("hand_detail", token, session.pk, number)

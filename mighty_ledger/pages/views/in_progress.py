@@ -1,0 +1,250 @@
+"""The hand in progress on the pages: the contract when the auction ends, the board's
+"playing now" banner, completing it through the ordinary hand form, throwing it in.
+
+A form remembers how many hands the session had when it was opened; saving after
+another phone saved one (or opened a hand in progress) asks first, with both
+choices as buttons, and saves only when the player says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django import forms
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from mighty_ledger import reads, services
+from mighty_ledger.http.access import Access, access_for
+from mighty_ledger.http.request_keys import (
+    ALREADY_SAVED,
+    form_key,
+    once_per_form_key,
+    shown_form_key,
+)
+from mighty_ledger.models import Contract, Hand, Session
+from mighty_ledger.pages.forms import HandForm, set_aside_missing
+from scoring.problems import InvalidInput
+
+# what only the last trick tells: the contract form leaves these to the hand form
+RESULT_FIELDS = ("partners", "discards", "points_side", "points", "joker_holder")
+
+
+class ContractForm(HandForm):
+    """The hand form without what only the last trick tells: partners, discards and points."""
+
+    replacing = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in RESULT_FIELDS:
+            if name in self.fields:
+                self.fields[name].required = False
+
+    def shown_fields(self):
+        """The hand form's fields this page draws: none of what the last trick tells."""
+        return [field for field in super().shown_fields() if field.name not in RESULT_FIELDS]
+
+    def _ask_for_the_partner(self, cleaned: dict) -> None:
+        pass  # nobody knows the partner until the called card is played
+
+    def entry(self) -> dict:
+        return {key: value for key, value in super().entry().items() if key in services.CONTRACT_FIELDS}
+
+
+@dataclass(frozen=True)
+class Meanwhile:
+    """What another phone saved after this form was opened: a hand, or a hand in progress."""
+
+    hand: Hand | None = None
+    contract: Contract | None = None
+    opening: bool = False  # the form opens a hand in progress rather than saving a hand
+
+    @property
+    def next_number(self) -> int:
+        return self.hand.number + 1 if self.hand is not None else 0
+
+
+# --- guards ---------------------------------------------------------------------------------------
+
+
+def _edit(token: str, pk: int) -> tuple[Access, Session]:
+    access = access_for(token, session_id=pk)
+    access.require_edit()
+    return access, access.session(pk)
+
+
+def _contract(session: Session, contract_id: int) -> Contract:
+    try:
+        return session.contracts.get(pk=contract_id)
+    except Contract.DoesNotExist:
+        raise Http404("No such hand in progress in this session.") from None
+
+
+def _board(access: Access, session: Session) -> HttpResponse:
+    return redirect("session_board", access.token, session.pk)
+
+
+# --- "another phone saved first" ------------------------------------------------------------------------
+
+
+def saved_meanwhile(session: Session, form: HandForm, *, opening: bool = False) -> Meanwhile | None:
+    """The hand another phone saved since ``form`` was opened, unless the player said to save theirs too."""
+    seen = form.cleaned_data.get("seen_hand_count")
+    if seen is None or form.cleaned_data.get("confirm") or session.hand_count <= seen:
+        return None
+    latest = session.hands.latest_first().first()
+    return Meanwhile(hand=latest, opening=opening) if latest is not None else None
+
+
+def ask_first(request: HttpRequest, template: str, context: dict, form: HandForm, meanwhile: Meanwhile) -> HttpResponse:
+    """The form again, as the player filled it, with what was saved meanwhile and the two choices.
+    It still remembers the session as it was when opened, so the plain Save asks again: only the
+    deliberate "also save mine" adds a second hand."""
+    data = form.data.copy()
+    data.pop("confirm", None)
+    again = type(form)(data, seats=context["session"].seats, system=form.system)
+    again.is_valid()
+    return render(request, template, {**context, "form": again, "meanwhile": meanwhile}, status=409)
+
+
+def record_hand(*, session: Session, form: HandForm, idempotency_key: str | None = None,
+                by: services.Actor) -> Hand:
+    """Save the hand form: it completes the hand in progress it was opened from while that is
+    still being played, and is otherwise recorded as the session's next hand."""
+    contract_id = form.cleaned_data.get("in_progress")
+    contract = session.contracts.open().filter(pk=contract_id).first() if contract_id else None
+    if contract is not None:
+        try:
+            completed, _ = services.contract_complete(contract=contract, result=form.entry(),
+                                                      idempotency_key=idempotency_key, by=by)
+            return completed.hand
+        except services.StaleContract:
+            pass  # completed or thrown in a moment ago: the player still saves what they entered
+    hand, _ = services.hand_record(session=session, entry=form.entry(), idempotency_key=idempotency_key, by=by)
+    return hand
+
+
+# --- the pages --------------------------------------------------------------------------------------------
+
+
+def _contract_form(session: Session, data=None, **kwargs) -> ContractForm:
+    return ContractForm(data, seats=session.seats, system=reads.system_of(session), **kwargs)
+
+
+def _render_contract_form(request, access, session, form, *, status: int = 200, **context) -> HttpResponse:
+    return render(request, "table/contract_form.html",
+                  {"access": access, "session": session, "form": form, **context}, status=status)
+
+
+def contract_saved_page(request: HttpRequest, key: str, token: str, pk: int) -> HttpResponse | None:
+    """The contract a form's key recorded (and the hand that completed it), instead of the form again."""
+    access, session = _edit(token, pk)
+    contract = session.contracts.filter(idempotency_key=key).select_related("hand").first()
+    if contract is None:
+        return None
+    return render(request, "table/form_saved.html",
+                  {"access": access, "session": session, "contract": contract, "hand": contract.hand, "key": key})
+
+
+@require_http_methods(["GET", "POST"])
+@once_per_form_key(saved_page=contract_saved_page)
+def contract_new(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    """The auction is over: record the declarer, the contract and the partner call for every phone."""
+    access, session = _edit(token, pk)
+    if request.method == "GET":
+        state = reads.next_state(session)
+        form = _contract_form(session, initial={
+            "dealer": state.dealer, "sitting_out": list(state.sitting_out), "seen_hand_count": session.hand_count,
+        })
+        playing = session.contracts.open().first()
+        return _render_contract_form(request, access, session, form, playing=playing)
+    form = _contract_form(session, request.POST)
+    if form.is_valid():
+        context = {"access": access, "session": session}
+        meanwhile = saved_meanwhile(session, form, opening=True)
+        if meanwhile is not None:
+            return ask_first(request, "table/contract_form.html", context, form, meanwhile)
+        try:
+            services.contract_open(session=session, entry=form.entry(), replacing=form.cleaned_data["replacing"],
+                                   idempotency_key=form_key(request), by=access.actor())
+        except InvalidInput as error:
+            form.add_problems(error.problems)
+        except services.IdempotencyConflict:
+            form.add_error(None, ALREADY_SAVED)
+        except services.ContractInProgress as error:
+            return ask_first(request, "table/contract_form.html", context, form,
+                             Meanwhile(contract=error.contract, opening=True))
+        else:
+            return _board(access, session)
+    return _render_contract_form(request, access, session, form)
+
+
+@require_POST
+def contract_preview(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    """What each side would win or lose at each count, as the contract is tapped in."""
+    access, session = _edit(token, pk)
+    form = _contract_form(session, request.POST)
+    outlook = form.engine_answer(lambda entry: services.contract_outlook(session=session, entry=entry))
+    if request.htmx:
+        missing = set_aside_missing(form)
+        return render(request, "partials/in_progress_outlook.html",
+                      {"form": form, "outlook": outlook, "missing": missing, "preview": True, "oob": True})
+    return _render_contract_form(request, access, session, form, outlook=outlook)
+
+
+@require_GET
+def contract_complete(request: HttpRequest, token: str, pk: int, contract_id: int) -> HttpResponse:
+    """After the last trick: the ordinary hand form, filled in from the contract; saving completes it."""
+    access, session = _edit(token, pk)
+    contract = _contract(session, contract_id)
+    key = shown_form_key(request)
+    saved = session.hands.filter(idempotency_key=key).first() if key else None
+    if saved is not None:
+        # this form's key saved a hand (as a new one, if the contract was thrown in meanwhile)
+        return render(request, "table/form_saved.html",
+                      {"access": access, "session": session, "hand": saved, "key": key})
+    if contract.status == Contract.COMPLETED and contract.hand is not None:
+        # Back or a reload after saving it: say which hand it became, never a fresh form to save again
+        return render(request, "table/form_saved.html",
+                      {"access": access, "session": session, "contract": contract, "hand": contract.hand})
+    if contract.status != Contract.OPEN:
+        messages.info(request, _("This hand was already completed or thrown in."))
+        return _board(access, session)
+    initial = {**HandForm.initial_from(contract.entry), "in_progress": contract.pk,
+               "seen_hand_count": session.hand_count}
+    form = HandForm(initial=initial, seats=session.seats, system=reads.system_of(session))
+    return render(request, "table/hand_form.html", {"access": access, "session": session, "form": form,
+                                                     "hand": None, "preview": None, "stale": None})
+
+
+@require_POST
+def contract_abandon(request: HttpRequest, token: str, pk: int, contract_id: int) -> HttpResponse:
+    """Throw the hand in progress in: nothing is scored."""
+    access, session = _edit(token, pk)
+    contract = _contract(session, contract_id)
+    raw = request.POST.get("version", "")
+    version = int(raw) if raw.isdigit() and len(raw) < 10 else None
+    try:
+        services.contract_abandon(contract=contract, version=version, by=access.actor())
+    except services.StaleContract as error:
+        if error.contract.status == Contract.COMPLETED:
+            messages.info(request, _("This hand was already completed from another phone."))
+        elif error.contract.status == Contract.ABANDONED:
+            messages.info(request, _("This hand was already thrown in from another phone."))
+    else:
+        messages.success(request, _("The hand was thrown in; nothing was scored."))
+    return _board(access, session)
+
+
+def contract_url(access: Access, session: Session, name: str, contract: Contract) -> str:
+    return reverse(name, args=[access.token, session.pk, contract.pk])
+
+
+def playing_now(session: Session) -> Contract | None:
+    """The hand being played in the session, shown at the top of its board. One query."""
+    return session.contracts.open().first()

@@ -1,0 +1,74 @@
+"""The rating table and the group's seasons, as pages.
+
+Like the statistics, the ratings page reads the filters (period, system,
+season) through ``views.stats.selection_of`` and its figures from the state
+kept by ``mighty_ledger.reads.ratings``: after a hand, that hand is read and rated,
+nothing before it. A phone that already holds the page gets 304.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from mighty_ledger.http.access import access_for
+from mighty_ledger.http.request_keys import once_per_form_key
+from mighty_ledger.pages.views.conditional import conditional
+from mighty_ledger.pages.views.stats import selection_of
+from mighty_ledger.reads import ratings, seasons
+from mighty_ledger.services.seasons import season_create
+from scoring.problems import InvalidInput, Problem
+
+
+@require_http_methods(["GET", "HEAD"])
+def group_ratings(request: HttpRequest, token: str) -> HttpResponse:
+    """Every player's rating over the selected hands (their record in each role is on the statistics
+    page, beside the same table)."""
+    access = access_for(token)
+    chosen = selection_of(request, access)
+
+    def page() -> HttpResponse:
+        return render(request, "table/ratings.html", {
+            "access": access, "group": access.group,
+            "ratings": ratings.ratings_for(access.group, chosen.filters, chosen.selected), **chosen.context(),
+        })
+
+    return conditional(request, f"ratings|{access.right}|{chosen.stamp}", page)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@once_per_form_key
+def group_seasons(request: HttpRequest, token: str) -> HttpResponse:
+    """The group's seasons, and (with the edit link) a form to name a new one."""
+    access = access_for(token)
+    problems = []
+    if request.method == "POST":
+        access.require_edit()
+        try:
+            starts = datetime.date.fromisoformat(request.POST.get("starts", ""))
+        except ValueError:
+            starts = None
+        try:
+            if starts is None:
+                raise InvalidInput([Problem("starts", "bad_date", _("Give the day the season starts."))])
+            season = season_create(group=access.group, name=request.POST.get("name", ""), starts=starts,
+                                   by=access.actor())
+        except InvalidInput as error:
+            problems = list(error.problems)
+        else:
+            messages.success(request, _("Season “%(name)s” starts on %(date)s.")
+                             % {"name": season.name, "date": season.starts.isoformat()})
+            return redirect("group_seasons", token)
+    season_list = seasons.group_seasons(access.group)
+    return render(request, "table/seasons.html", {
+        "access": access, "group": access.group, "seasons": season_list[::-1],
+        "current": seasons.current_season(season_list), "problems": problems,
+        "errors": {problem.field: problem.message for problem in problems},
+        "values": request.POST if problems else {},
+    }, status=400 if problems else 200)
+

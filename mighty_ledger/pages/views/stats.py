@@ -1,0 +1,368 @@
+"""The group's record and the evening's story: statistics, player pages, charts, sharing, payments.
+
+Every view reaches its objects through the link (``access_for``), reads through
+``mighty_ledger.reads.stats`` (its counts kept by ``mighty_ledger.reads.kept_counts``) or
+``mighty_ledger.reads`` and renders; payments go through the services. Like the
+scoreboard, a page a phone already holds is answered 304 (views/conditional.py),
+and the statistics page's body is a template fragment cached under every
+session's revision: a page seen before costs the link's query and one small
+query for the sessions, whatever the number of hands. After a hand only that
+hand is read and counted (kept_counts.py), and the body drawn again.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+from collections import Counter
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.functional import SimpleLazyObject
+from django.utils.http import content_disposition_header, urlencode
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from mighty_ledger import reads, services
+from mighty_ledger.http.access import Access, access_for
+from mighty_ledger.http.request_keys import once_per_form_key
+from mighty_ledger.models import Hand, Payment, Session
+from mighty_ledger.pages.forms import trump_label
+from mighty_ledger.pages.views.conditional import conditional
+from mighty_ledger.pages.views.rules import preset_name
+from mighty_ledger.reads import balance, charts, kept_counts, ratings, seasons, stats
+from mighty_ledger.reads.exports import SpreadsheetWriter
+from scoring.presets import get_preset
+from scoring.problems import InvalidInput
+
+# --- filters ---------------------------------------------------------------------------------
+
+
+def _filters(request: HttpRequest, sessions: list[Session]) -> tuple[stats.Filters, str, str]:
+    """The page's filters from the query string: (filters, period, system). Unknown values mean all."""
+    period = request.GET.get("period", "all")
+    system = request.GET.get("system", "")
+    if system not in {s.preset for s in sessions}:
+        system = ""
+    session_id = since = None
+    if period.startswith("s") and period[1:].isdigit() and int(period[1:]) in {s.pk for s in sessions}:
+        session_id = int(period[1:])
+    elif period == "30d":
+        since = timezone.localdate() - datetime.timedelta(days=stats.RECENT_DAYS)
+    else:
+        period = "all"
+    return stats.Filters(session_id=session_id, since=since, system=system or None), period, system
+
+
+def _stamp(sessions: list[Session], season_list: list[seasons.SeasonSpan] = ()) -> str:
+    """What a statistics page shows: the sessions it counts, each at its revision, and the seasons
+    (a new one changes which is current, and the choices)."""
+    return ";".join([f"{s.pk}.{s.created_at.timestamp()}.{s.revision}" for s in sessions]
+                    + [f"season.{s.pk}.{s.starts}.{s.name}" for s in season_list])
+
+
+def _query(period: str, system: str, season: str = "") -> str:
+    """The filters as the page's own links carry them: only what was understood, never what was typed."""
+    return urlencode({key: value for key, value in (("period", period), ("system", system), ("season", season))
+                      if value and (value != "all" or key == "season")})
+
+
+def _filter_context(sessions, period, system, stamp: str, season: str = "",
+                    season_list: list[seasons.SeasonSpan] = ()) -> dict:
+    """The filters' choices, and what the page's cached body is keyed by besides the link and language:
+    every session of the group at its revision (``stamp``: the choices list them all) and the filters."""
+    systems = sorted({s.preset for s in sessions})
+    choices = [("all", _("All time")), ("30d", _("Last 30 days"))] + [
+        (f"s{s.pk}", f"{s.played_on:%Y-%m-%d}" + (f" · {s.title}" if s.title else "")) for s in sessions[::-1]
+    ]
+    return {
+        "period_choices": choices, "period": period, "system": system,
+        "query": _query(period, system, season if season_list else ""),
+        "stamp": hashlib.sha256(stamp.encode()).hexdigest(),
+        "trumps": [trump_label(trump) for trump in stats.TRUMPS],
+        "systems": [(slug, preset_name(get_preset(slug))) for slug in systems],
+        "season": season, "season_choices": [(str(s.pk), s.name) for s in season_list[::-1]],
+    }
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What a statistics, ratings or player page shows: the group's sessions (the choices), its
+    seasons, the filters understood from the query and the sessions they select."""
+
+    sessions: list[Session]
+    seasons: list[seasons.SeasonSpan]
+    filters: stats.Filters
+    period: str
+    system: str
+    season: str
+    selected: list[Session]
+    stamp: str
+
+    def context(self) -> dict:
+        return _filter_context(self.sessions, self.period, self.system, self.stamp, self.season, self.seasons)
+
+
+def selection_of(request: HttpRequest, access: Access) -> Selection:
+    """The page's selection: two queries (every live session of the group, its seasons). No season
+    asked is the current one, except for a page asked for one session: that session, whichever
+    season it was played in."""
+    sessions = stats.group_sessions(access.group)
+    season_list = seasons.group_seasons(access.group)
+    filters, period, system = _filters(request, sessions)
+    asked = request.GET.get("season")
+    if asked is None and filters.session_id is not None:
+        asked = seasons.ALL
+    season, season_value = seasons.chosen_season(season_list, asked)
+    if season is not None:
+        filters = season.narrow(filters)
+    return Selection(sessions, season_list, filters, period, system, season_value,
+                     [session for session in sessions if filters.selects(session)], _stamp(sessions, season_list))
+
+
+# --- the statistics page and the player pages ---------------------------------------------------
+
+
+@require_GET
+def group_stats(request: HttpRequest, token: str) -> HttpResponse:
+    """The group's statistics table, the contracts, partnerships and the season's chart."""
+    access = access_for(token)
+    # two queries: every live session of the group and its seasons, for the filters' choices and the cache key
+    chosen = selection_of(request, access)
+    filters, selected, stamp = chosen.filters, chosen.selected, chosen.stamp
+
+    def page() -> HttpResponse:
+        # counted and drawn only when the page's body is not cached for this state (table/stats.html)
+        if filters.session_id is not None and selected:
+            # one session: its hands one by one; several: the season, session by session
+            chart, chart_kind = SimpleLazyObject(lambda: session_chart_of(selected[0])), "hands"
+        else:
+            chart, chart_kind = SimpleLazyObject(lambda: season_chart(selected)), "season"
+        return render(request, "table/stats.html", {
+            "access": access, "group": access.group, "stats": SimpleLazyObject(lambda: kept_counts.stats_for(selected)),
+            "ratings": SimpleLazyObject(lambda: ratings.ratings_for(access.group, filters, selected)),
+            "chart": chart, "chart_kind": chart_kind, **chosen.context(),
+        })
+
+    return conditional(request, f"stats|{access.right}|{stamp}", page)
+
+
+@require_GET
+def player_page(request: HttpRequest, token: str, name: str) -> HttpResponse:
+    """One player's record in the group: roles, sessions, friends, biggest hands."""
+    access = access_for(token)
+    if not access.group.players.filter(name=name).exists():
+        raise Http404("No such player in this group.")
+    # two queries: every live session of the group and its seasons, for the filters' choices and the cache key
+    chosen = selection_of(request, access)
+    selected, stamp = chosen.selected, chosen.stamp
+
+    def page() -> HttpResponse:
+        record = kept_counts.stats_for(selected)
+        best, worst = stats.best_and_worst_friend(record, name)
+        rated = ratings.ratings_for(access.group, chosen.filters, selected)
+        return render(request, "table/player.html", {
+            "access": access, "group": access.group, "name": name, "player": record.player(name),
+            "pairs": record.pairs_of(name), "best_friend": best, "worst_friend": worst, "stats": record,
+            "rating": rated.player(name), "rating_chart": rating_trend_chart(name, rated.trend_of(name)),
+            **chosen.context(),
+        })
+
+    return conditional(request, f"player|{access.right}|{stamp}", page)
+
+
+# --- charts -----------------------------------------------------------------------------------------
+
+
+def _tooltip_hand(name: str, label: str, points: str) -> str:
+    return _("%(name)s after hand %(number)s: %(points)s") % {"name": name, "number": label, "points": points}
+
+
+def _tooltip_session(name: str, label: str, points: str) -> str:
+    return _("%(name)s after %(session)s: %(points)s") % {"name": name, "session": label, "points": points}
+
+
+def session_chart_of(session: Session) -> charts.Chart | None:
+    """The running totals of every seat over the session's live hands (one query)."""
+    steps = [(str(point.hand), point.totals) for point in stats.series_of([session])]
+    return charts.score_chart(session.seats, steps, tooltip=_tooltip_hand)
+
+
+def _tooltip_rating(name: str, label: str, rating: str) -> str:
+    return _("%(name)s's rating after %(session)s: %(rating)s") % {"name": name, "session": label, "rating": rating}
+
+
+def rating_trend_chart(name: str, trend: list[tuple[Session, float]]) -> charts.Chart | None:
+    """One player's rating after each session of the selection, from the starting rating."""
+    steps = [(f"{session.played_on:%Y-%m-%d}", value) for session, value in trend]
+    return charts.trend_chart(name, steps, start=ratings.ordinal(ratings.MODEL.mu, ratings.MODEL.sigma),
+                              tooltip=_tooltip_rating)
+
+
+def _season_labels(sessions: list[Session]) -> list[str]:
+    """Each session (oldest first) as the season chart names it: its date, and when an evening
+    holds more than one, its title or its place that evening, so no date is read twice as one."""
+    per_day = Counter(session.played_on for session in sessions)
+    seen: Counter = Counter()
+    labels = []
+    for session in sessions:
+        label = f"{session.played_on:%Y-%m-%d}"
+        seen[session.played_on] += 1
+        if per_day[session.played_on] > 1:
+            label += f" · {session.title}" if session.title else f" #{seen[session.played_on]}"
+        labels.append(label)
+    return labels
+
+
+def season_chart(sessions: list[Session]) -> charts.Chart | None:
+    """Every player's cumulative total over the season's sessions, from their stored totals."""
+    season = charts.season_steps(sessions)
+    steps = list(zip(_season_labels([session for session, _ in season]), (totals for _, totals in season),
+                     strict=True))
+    names = sorted({name for _, totals in steps for name in totals}, key=lambda n: (-steps[-1][1].get(n, 0), n)) \
+        if steps else []
+    return charts.score_chart(names, steps, tooltip=_tooltip_session)
+
+
+@require_GET
+def session_chart(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    """The score over time on the scoreboard, loaded by htmx after the board.
+
+    Without JavaScript the scoreboard's link leads to the statistics of this session,
+    which draw the same chart over its hands.
+    """
+    access = access_for(token, session_id=pk)
+    session = access.session(pk)
+    if not request.htmx:
+        return redirect(reverse("group_stats", args=[token]) + f"?period=s{session.pk}")
+    return conditional(request, reads.session_stamp(session, access.right, "chart"), lambda: render(
+        request, "partials/chart_session.html",
+        {"access": access, "session": session, "chart": session_chart_of(session)},
+    ))
+
+
+# --- the hands as CSV -----------------------------------------------------------------------------
+
+
+def _contract(entry: dict) -> str:
+    contract = entry.get("contract") or {}
+    return f"{contract.get('points', '')} {contract.get('trump', '')}".strip()
+
+
+@require_GET
+def session_hands_csv(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    """The session's live hands, one row each, for a spreadsheet: what was played and what it paid."""
+    access = access_for(token, session_id=pk)
+    session = access.session(pk)
+    seats = session.seats
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    name = slugify(f"{access.group.name} {session.played_on:%Y-%m-%d}", allow_unicode=True) or "session"
+    response["Content-Disposition"] = content_disposition_header(True, f"{name}-hands.csv")
+    # a spreadsheet opening the file as UTF-8 needs the byte-order mark to read Korean names
+    response.write("\ufeff")
+    writer = SpreadsheetWriter(response)  # names like =HYPERLINK(…) are shown, never run
+    writer.writerow([
+        "number", "kind", "dealer", "declarer", "contract", "partners", "sitting_out", "points", "made",
+        "runs", *(f"{seat} payment" for seat in seats), *(f"{seat} total" for seat in seats),
+    ])
+    hands = session.hands.live().in_order().values_list("number", "kind", "entry", "result", "payments",
+                                                         "running_totals")
+    for number, kind, entry, result, payments, totals in hands:
+        result = result or {}
+        made = result.get("made")
+        writer.writerow([
+            number, kind, entry.get("dealer", ""), entry.get("declarer", ""), _contract(entry),
+            " ".join(entry.get("partners", [])), " ".join(entry.get("sitting_out", [])),
+            result.get("points", entry.get("points", "")) if kind == Hand.SCORED else "",
+            "" if made is None else ("yes" if made else "no"),
+            " ".join(d for d in result.get("doubles", []) if d in ("run", "back_run")),
+            *(payments.get(seat, 0) for seat in seats), *(totals.get(seat, 0) for seat in seats),
+        ])
+    return response
+
+
+# --- payments ----------------------------------------------------------------------------------------
+
+
+def payments_context(access: Access, session: Session) -> dict:
+    """The settlement's transfers, each with what was marked as paid, and the payments to undo."""
+    owed = balance.session_payments(session)
+    return {"access": access, "session": session, "settlement": owed.settlement, "unit": owed.settlement.unit,
+            "rows": owed.rows, "payments": owed.payments}
+
+
+@require_GET
+def session_payments(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    """Mark-as-paid buttons for the settlement's transfers (a partial for htmx, else a page)."""
+    access = access_for(token, session_id=pk)
+    session = access.session(pk)
+    template = "partials/share_payments.html" if request.htmx else "table/payments.html"
+    return render(request, template, payments_context(access, session))
+
+
+def _back(request: HttpRequest, access: Access, session: Session) -> HttpResponse:
+    if request.htmx:
+        return render(request, "partials/share_payments.html", payments_context(access, session))
+    return redirect(reverse("session_payments", args=[access.token, session.pk]))
+
+
+@require_POST
+@once_per_form_key
+def payment_mark(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    access = access_for(token, session_id=pk)
+    access.require_edit()
+    session = access.session(pk)
+    try:
+        amount = Decimal(request.POST.get("amount", ""))
+    except InvalidOperation:
+        amount = Decimal(0)
+    try:
+        services.payment_record(session=session, payer=request.POST.get("payer", ""),
+                                payee=request.POST.get("payee", ""), amount=amount,
+                                overpay=request.POST.get("overpay") == "1", by=access.actor())
+    except services.PaymentBeyondOwed as beyond:
+        # asked inline, with what is owed; confirming posts the same payment again with overpay=1
+        template = "partials/share_payments.html" if request.htmx else "table/payments.html"
+        return render(request, template, {**payments_context(access, session), "beyond": beyond})
+    except InvalidInput as error:
+        for problem in error.problems:
+            messages.error(request, problem.message)
+        if request.htmx:
+            return render(request, "partials/share_payments.html",
+                          {**payments_context(access, session), "problems": error.problems}, status=400)
+    return _back(request, access, session)
+
+
+@require_POST
+def payment_undo(request: HttpRequest, token: str, pk: int, payment_id: int) -> HttpResponse:
+    access = access_for(token, session_id=pk)
+    access.require_edit()
+    session = access.session(pk)
+    try:
+        payment = session.payments.get(pk=payment_id)
+    except Payment.DoesNotExist:
+        raise Http404("No such payment in this session.") from None
+    try:
+        services.payment_undo(payment=payment, by=access.actor())
+    except InvalidInput as error:
+        for problem in error.problems:
+            messages.error(request, problem.message)
+    return _back(request, access, session)
+
+
+# --- the group page's season chart and balance -------------------------------------------------------
+
+
+def group_page_extras(access: Access, sessions: list[Session]) -> dict:
+    """The season's chart and what is still owed across sessions, for the group page (one query)."""
+    return {
+        "season_chart": season_chart(sessions),
+        "balances": balance.group_balance(sessions, balance.standing_payments(sessions)),
+        "stats_url": reverse("group_stats", args=[access.token]),
+    }

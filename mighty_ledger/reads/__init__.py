@@ -1,0 +1,245 @@
+"""The read side: what a group, a session or a hand means, for pages and API alike.
+
+Pages and the API both call these functions, so they can never disagree about
+a session: the same totals, money, chips, transfers and next dealer. Each reads
+what the services stored and asks ``scoring`` for the rest; none computes a
+payment, a share of money, a rounding or a transfer itself (those are
+``scoring.settle``'s), and no read scores a hand again.
+
+This module holds the board's reads (a session, its rows, settlement, hands,
+history, next dealer, the group overview); beside it: ``stats`` and
+``kept_counts`` (statistics, counted hand by hand), ``ratings`` and ``seasons``,
+``balance`` (what is still owed), ``charts``, ``exports`` (a group's file, and
+its import), ``consistency`` (stored results against the engine) and ``actors``.
+
+May import: the models, ``http`` and ``scoring``. Never the write side
+(``services``) or a face (``pages``, ``api``): a read changes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from mighty_ledger.models import Group, Hand, Player, Revision, Session
+from scoring.flow import PreviousHand, TableState, next_hand
+from scoring.ledger import LedgerEntry
+from scoring.settle import Settlement, Stakes, Transfer, hand_transfers, settle_session
+from scoring.systems import System, build_system
+from scoring.words import from_message
+
+# a phone gets the latest hands; earlier ones load on demand
+BOARD_ROWS = 50
+
+
+def hand_request(session: Session, entry: dict) -> dict:
+    """The HAND_JSON request the engine sees: the session's seats and frozen system always win."""
+    return {**entry, "system": session.preset, "options": session.system_options, "seats": session.seats}
+
+
+def hand_ledger_entry(hand: Hand) -> LedgerEntry:
+    """What a stored hand changes in the ledger: its payments, and who takes the pot."""
+    if hand.kind == Hand.SCORED:
+        return LedgerEntry("scored", dict(hand.result["payments"]), tuple(hand.sides["winners"]))
+    if hand.kind == Hand.DEAL_MISS:
+        return LedgerEntry("deal_miss", {}, fine=hand.entry.get("fine", 0), dealer=hand.entry.get("dealer"))
+    return LedgerEntry("all_pass", {})
+
+
+def system_of(session: Session) -> System:
+    """The system frozen into the session when it started."""
+    return build_system(session.system_options)
+
+
+def stakes_of(session: Session) -> Stakes:
+    return Stakes(
+        stake_per_point=session.stake_per_point, currency=session.currency,
+        rounding_unit=session.rounding_unit, chips_start=session.chips_start,
+        chips_per_point=session.chips_per_point,
+    )
+
+
+# --- who deals next ------------------------------------------------------------
+
+
+def _previous(session: Session, hand: Hand | None) -> PreviousHand | None:
+    if hand is None:
+        return None
+    entry = hand.entry
+    dealer = entry.get("dealer") or session.first_dealer
+    if hand.kind == Hand.DEAL_MISS:
+        return PreviousHand("deal_miss", dealer, demander=entry.get("shown_by") or dealer)
+    if hand.kind == Hand.ALL_PASS:
+        return PreviousHand("all_pass", dealer)
+    made = (hand.result or {}).get("made")
+    return PreviousHand(
+        "void" if made is None else "scored",
+        dealer,
+        declarer=entry.get("declarer"),
+        partners=tuple(entry.get("partners", [])),
+        made=made,
+        sitting_out=tuple(entry.get("sitting_out", [])),
+        joker_holder=entry.get("joker_holder"),
+    )
+
+
+def last_hand(session: Session) -> Hand | None:
+    """The latest live hand or event, the one the next deal follows."""
+    return session.hands.live().latest_first().first()
+
+
+def next_state(session: Session, last: Hand | None = None) -> TableState:
+    """Who deals, bids first and sits out on the coming hand (scoring.flow decides).
+
+    ``last`` saves a query when the caller already holds the latest live hand.
+    """
+    last = last if last is not None else last_hand(session)
+    return next_hand(system_of(session), session.seats, _previous(session, last), first_dealer=session.first_dealer)
+
+
+# --- settling up -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HandSettlement:
+    number: int
+    kind: str
+    payments: dict
+    transfers: list[Transfer]
+
+
+@dataclass(frozen=True)
+class SessionSettlement:
+    """The session's settlement (scoring.settle's) with the currency and each hand's transfers."""
+
+    settlement: Settlement
+    currency: str
+    stakes: Stakes
+    hands: list[HandSettlement]
+
+    def __getattr__(self, name: str):
+        # totals, pot, money, chips, transfers…: the engine's settlement says them
+        if name.startswith("_") or name == "settlement":
+            raise AttributeError(name)
+        return getattr(self.settlement, name)
+
+
+def session_settlement(session: Session, *, per_hand: bool = True) -> SessionSettlement:
+    """Totals, money or chips when played for them, the fewest transfers, and each hand's own."""
+    hands = []
+    if per_hand:
+        rows = session.hands.live().in_order().values_list("number", "kind", "payments")
+        hands = [HandSettlement(number, kind, payments, hand_transfers(payments))
+                 for number, kind, payments in rows]
+    stakes = stakes_of(session)
+    # in seat order, as the table sits: the stored totals come back in whatever order the database keeps
+    totals = {seat: session.totals[seat] for seat in session.seats if seat in session.totals}
+    return SessionSettlement(settle_session(totals, stakes), session.currency, stakes, hands)
+
+
+# --- the scoreboard ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Board:
+    session: Session
+    rows: list[Hand]  # oldest first, at most BOARD_ROWS
+    earlier: bool  # hands before the first row exist
+    last: Hand | None
+    next: TableState
+    settlement: SessionSettlement
+
+    @property
+    def earlier_before(self) -> int | None:
+        return self.rows[0].number if self.rows else None
+
+
+def board_rows(session: Session, *, before: int | None = None) -> tuple[list[Hand], bool]:
+    """The latest BOARD_ROWS hands (before a hand number), oldest first, and whether earlier ones exist."""
+    # a row shows the contract, made or set, the payments and the running totals; not the sentences
+    hands = session.hands.live().latest_first().defer("explanation", "sides", "request_fingerprint")
+    if before is not None:
+        hands = hands.filter(number__lt=before)
+    # one more than shown, to know whether earlier hands exist without counting them
+    rows = list(hands[: BOARD_ROWS + 1])
+    return rows[:BOARD_ROWS][::-1], len(rows) > BOARD_ROWS
+
+
+def session_board(session: Session, *, before: int | None = None) -> Board:
+    """The scoreboard: the latest hands, the totals in points, money and chips, and who deals next."""
+    rows, earlier = board_rows(session, before=before)
+    last = rows[-1] if rows and before is None else last_hand(session)
+    return Board(session, rows, earlier, last, next_state(session, last),
+                 session_settlement(session, per_hand=False))
+
+
+# --- one hand ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HandView:
+    hand: Hand
+    explanation: list  # sentences the page translates (scoring.words), or stored English
+    transfers: list[Transfer]  # who pays whom for this hand alone; none for a deleted hand
+
+
+def hand_view(hand: Hand) -> HandView:
+    explanation = [from_message(line) for line in hand.explanation] or list(
+        (hand.result or {}).get("explanation") or []
+    )
+    transfers = hand_transfers(hand.payments) if hand.deleted_at is None else []
+    return HandView(hand, explanation, transfers)
+
+
+# --- history -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SessionHistory:
+    revisions: list[Revision]
+    deleted: list[Hand]
+
+
+def session_history(session: Session) -> SessionHistory:
+    return SessionHistory(
+        list(Revision.objects.filter(session=session).select_related("hand")),
+        list(session.hands.deleted().in_order()),
+    )
+
+
+# --- the group -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GroupOverview:
+    group: Group
+    players: list[Player]
+    sessions: list[Session]  # live, newest first
+    deleted_sessions: list[Session]
+    season: list[tuple[str, int]]  # every player's points over the live sessions, best first
+
+    @property
+    def stamp(self) -> str:
+        """Changes whenever anything on the group page does: for conditional requests."""
+        return ":".join(f"{s.pk}.{s.revision}" for s in self.sessions) + f"|{len(self.players)}"
+
+
+def group_overview(group: Group) -> GroupOverview:
+    players = list(group.players.all())
+    sessions = list(Session.objects.filter(group=group).newest_first())
+    live = [s for s in sessions if s.deleted_at is None]
+    # stored totals, never re-summed from hands
+    season = {player.name: 0 for player in players}
+    for session in live:
+        for name, points in session.totals.items():
+            season[name] = season.get(name, 0) + points
+    return GroupOverview(
+        group, players, live, [s for s in sessions if s.deleted_at is not None],
+        sorted(season.items(), key=lambda item: -item[1]),
+    )
+
+
+def session_stamp(session: Session, *parts: object) -> str:
+    """An ETag for a page of the session: it changes with every write to the session's hands."""
+    created: datetime = session.created_at
+    return ":".join(str(part) for part in (session.pk, created.timestamp(), session.revision, *parts))

@@ -1,0 +1,118 @@
+"""What is still owed: the payments marked against a session's settlement, and the group's
+balance across sessions.
+
+Read side, like reads.py and stats.py. The sums are the engine's
+(``scoring.settle.still_owed`` and ``left_to_pay``): unpaid amounts carry from
+one session to the next, and money in different currencies, chips and points
+are never added together. Payments never enter the statistics.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from mighty_ledger.models import Payment, Session
+from mighty_ledger.reads import SessionSettlement, session_settlement
+from scoring.settle import Transfer, currency_code, left_to_pay, most_payable, still_owed
+
+
+@dataclass(frozen=True)
+class Balance:
+    """What each player is up (+) or down (−) in one unit after the payments marked so far."""
+
+    unit: str  # Payment.MONEY, CHIPS or POINTS
+    currency: str
+    amounts: dict[str, Decimal]
+    transfers: list[Transfer]  # the fewest transfers that would square it
+
+
+def group_balance(sessions: Iterable[Session], payments: Iterable[Payment]) -> list[Balance]:
+    """Each session's settlement, less what was marked as paid, per unit and currency.
+
+    The engine adds them up (scoring.settle.still_owed): unpaid amounts carry from
+    one session to the next. Money in different currencies, chips and points are
+    never added together.
+    """
+    settlements: dict[tuple[str, str], list] = defaultdict(list)
+    for session in sessions:
+        settlement = session_settlement(session, per_hand=False)
+        unit = payment_unit_of(settlement)
+        # "원" and "KRW" are one currency
+        settlements[(unit, currency_code(session.currency) if unit == Payment.MONEY else "")].append(
+            settlement.settlement)
+    paid: dict[tuple[str, str], list[Transfer]] = defaultdict(list)
+    for payment in payments:
+        key = (payment.unit, currency_code(payment.currency) if payment.unit == Payment.MONEY else "")
+        paid[key].append(Transfer(payment.payer, payment.payee, payment.amount))
+    balances = []
+    for unit, currency in sorted({*settlements, *paid}):
+        owed, transfers = still_owed(settlements[(unit, currency)], paid[(unit, currency)])
+        if owed:
+            balances.append(Balance(unit, currency, owed, transfers))
+    return balances
+
+
+def payment_unit_of(settlement: SessionSettlement) -> str:
+    """The unit a settlement is paid in, as a payment records it."""
+    return {"money": Payment.MONEY, "chips": Payment.CHIPS}.get(settlement.unit, Payment.POINTS)
+
+
+@dataclass(frozen=True)
+class PaymentRow:
+    """One transfer of a session's settlement, what was marked as paid against it, and what is left."""
+
+    transfer: Transfer
+    paid: Decimal
+    left: Decimal
+    markable: bool  # between two seats: the deal-miss pot settles as a party, but nobody hands it money
+
+
+@dataclass(frozen=True)
+class SessionPayments:
+    settlement: SessionSettlement
+    rows: list[PaymentRow]
+    payments: list[Payment]  # standing, oldest first
+
+
+def in_seat_order(transfers: Iterable[Transfer], seats: Sequence[str]) -> list[Transfer]:
+    """Transfers by payer, then payee, as they sit at the table (the pot after every seat):
+    PostgreSQL's jsonb keeps no key order, so the stored totals cannot give it."""
+    place = {seat: index for index, seat in enumerate(seats)}
+    return sorted(transfers, key=lambda t: (place.get(t.frm, len(seats)), place.get(t.to, len(seats))))
+
+
+def session_payments(session: Session) -> SessionPayments:
+    """The settlement's transfers, each with what was marked as paid (one query: the payments)."""
+    settlement = session_settlement(session, per_hand=False)
+    standing = list(session.payments.standing())
+    paid = [Transfer(payment.payer, payment.payee, payment.amount) for payment in standing]
+    rows = [
+        PaymentRow(transfer, done, left, transfer.frm in session.seats and transfer.to in session.seats)
+        for transfer, done, left in left_to_pay(in_seat_order(settlement.settling_transfers, session.seats), paid)
+    ]
+    return SessionPayments(settlement, rows, standing)
+
+
+def standing_payments(sessions: Sequence[Session]) -> list[Payment]:
+    """The payments still counted for these sessions, in one query."""
+    return list(Payment.objects.standing().filter(session_id__in=[s.pk for s in sessions]))
+
+
+@dataclass(frozen=True)
+class PaymentRoom:
+    """What one more payment from a payer to a payee may be without being asked about first."""
+
+    owed: Decimal  # the most the payer can pay the payee and only square debts (0: the wrong way round)
+    step: Decimal  # what the settlement counts in: its rounding unit for money, else whole chips or points
+
+
+def payment_room(session: Session, *, payer: str, payee: str) -> PaymentRoom:
+    """The session's settlement less its standing payments, as the engine sums them (still_owed)."""
+    settlement = session_settlement(session, per_hand=False)
+    paid = [Transfer(payment.payer, payment.payee, payment.amount) for payment in session.payments.standing()]
+    owed, _ = still_owed([settlement.settlement], paid)
+    step = Decimal(settlement.stakes.unit) if settlement.unit == "money" else Decimal(1)
+    return PaymentRoom(Decimal(most_payable(owed, payer, payee)), step)

@@ -1,0 +1,67 @@
+"""A group's seasons as the pages and the API read them: each from its start to the day before
+the next one's start, the last going on until another is named.
+
+Statistics, ratings and money are shown per season; a page asked for no season
+shows the current one (the last that has started), and ``all`` shows every hand.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+from dataclasses import dataclass
+
+from django.utils import timezone
+
+from mighty_ledger.models import Group, Season
+from mighty_ledger.reads.stats import Filters
+
+ALL = "all"  # the query's value for every season at once
+
+
+@dataclass(frozen=True)
+class SeasonSpan:
+    pk: int
+    name: str
+    starts: datetime.date
+    ends: datetime.date | None  # its last day; None while no later season is named
+
+    def narrow(self, filters: Filters) -> Filters:
+        """These filters within the season: the later start, the earlier end."""
+        since = max(filters.since, self.starts) if filters.since else self.starts
+        until = min(filters.until, self.ends) if filters.until and self.ends else (filters.until or self.ends)
+        return dataclasses.replace(filters, since=since, until=until)
+
+
+def group_seasons(group: Group) -> list[SeasonSpan]:
+    """The group's seasons, earliest first (one query)."""
+    rows = list(Season.objects.filter(group=group).in_order().values_list("pk", "name", "starts"))
+    return spans_of(rows)
+
+
+def spans_of(rows: list[tuple[int, str, datetime.date]]) -> list[SeasonSpan]:
+    """Seasons from (id, name, start) rows in start order: the next season's start ends the last."""
+    if not rows:
+        return []
+    ends = [following - datetime.timedelta(days=1) for _, _, following in rows[1:]] + [None]
+    return [SeasonSpan(pk, name, starts, end) for (pk, name, starts), end in zip(rows, ends, strict=True)]
+
+
+def current_season(seasons: list[SeasonSpan], today: datetime.date | None = None) -> SeasonSpan | None:
+    """The last season that has started; None before the first (or when none is named)."""
+    today = today or timezone.localdate()
+    started = [season for season in seasons if season.starts <= today]
+    return started[-1] if started else None
+
+
+def chosen_season(seasons: list[SeasonSpan], asked: str | None) -> tuple[SeasonSpan | None, str]:
+    """The season a page's ``?season=`` names, and the value its links carry: no value (or one not
+    understood) is the current season, ``all`` every hand."""
+    if asked == ALL:
+        return None, ALL
+    if asked and asked.isdigit():
+        for season in seasons:
+            if season.pk == int(asked):
+                return season, str(season.pk)
+    current = current_season(seasons)
+    return current, (str(current.pk) if current else ALL)

@@ -1,9 +1,0 @@
-"""Downloads of a group's history (reached through a link, view right is enough)."""
-
-from django.urls import path
-
-from . import export
-
-urlpatterns = [
-    path("g/<str:token>/export.json", export.group_export_json, name="group_export"),
-]
