@@ -25,11 +25,11 @@ run: setup
 # The app as it runs for real: DEBUG off, PostgreSQL, hashed static files served
 # by whitenoise, gunicorn workers from the core count (gunicorn.conf.py). Needs
 # SECRET_KEY, ALLOWED_HOSTS and DATABASE_URL in the environment, and REDIS_URL
-# for more than one worker (the rate limits' shared counts); see README.
+# for more than one worker (the rate limits' shared counts); see docs/operations.md.
 # gunicorn.conf.py run on its own checks those first, before anything is migrated.
 # The event streams run beside the workers under uvicorn on STREAM_BIND (default
 # 127.0.0.1:8001); the proxy sends /g/<token>/events/ and /g/<token>/s/<id>/events/
-# there (README: Live updates).
+# there (docs/operations.md: Live updates).
 # Each master has a control socket of its own (gunicorn.conf.py names it after its role
 # and address): two masters on gunicorn's one default socket would take it from each other.
 serve: setup

@@ -8,7 +8,7 @@ opened from other processes, 8 to a session like the phones of a table, in two
 steps (STEPS); after each step, idle, it reads the stream worker's /proc: its RSS
 (the memory of a stream is the slope between the steps) and its CPU time over
 IDLE_SECONDS of heartbeats (what bounds the streams one process, on one core,
-can keep). These are absolute figures of this machine, for the README's capacity
+can keep). These are absolute figures of this machine, for the capacity
 on paper; the ratios that are targets are in live_fanout and phones.
 """
 

@@ -1,6 +1,6 @@
 """Money is computed in one place: scoring.settle, reached through the read side.
 
-The rule, as the README states it: outside scoring/, no module rounds money
+The rule, as docs/architecture.md states it: outside scoring/, no module rounds money
 (no ``quantize``, no ``ROUND_…``) or computes a payment, a
 share or a transfer; the money functions of scoring.settle are imported by the
 read modules alone (mighty_ledger/reads/__init__.py, stats.py and balance.py), and
