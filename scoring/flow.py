@@ -247,6 +247,28 @@ def first_bidder(
     return next(s for s in [seat, *_clockwise_after(seats, seat)] if s not in sitting_out)
 
 
+# --- what a throw-in passes on ------------------------------------------------------
+
+# the names that mean what the previous hand itself was dealt with, not what happened in it
+_CARRIED = frozenset({"previous_first_bidder", "previous_sitting_out"})
+
+
+def needs_the_hand_before(system: System, previous: PreviousHand) -> bool:
+    """Whether the coming hand depends on who opened, or who sat out, ``previous``.
+
+    A throw-in has no declarer to go by: whoever opened it opens the redeal, with the same
+    players out (scoring.flow_rules). Who those were is what the hand before it decided, so
+    the caller then gives ``previous`` its ``first_bidder`` and ``sitting_out`` from
+    ``next_hand`` after that hand; the phone steps queued throw-ins the same way.
+    """
+    rule = flow_rule(system)
+    when = _moment(previous)
+    names = set(rule.first_bidder.at(when))
+    if rule.sitting_out is not None:
+        names |= set(rule.sitting_out.seats.at(when))
+    return bool(names & _CARRIED)
+
+
 # --- together --------------------------------------------------------------------
 
 

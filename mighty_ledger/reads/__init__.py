@@ -18,11 +18,11 @@ May import: the models, ``http`` and ``scoring``. Never the write side
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from mighty_ledger.models import Group, Hand, Player, Revision, Session
-from scoring.flow import PreviousHand, TableState, next_hand
+from scoring.flow import PreviousHand, TableState, needs_the_hand_before, next_hand
 from scoring.ledger import LedgerEntry
 from scoring.settle import Settlement, Stakes, Transfer, hand_transfers, settle_session
 from scoring.systems import System, build_system
@@ -88,13 +88,33 @@ def last_hand(session: Session) -> Hand | None:
     return session.hands.live().latest_first().first()
 
 
+def _hand_before(session: Session, hand: Hand) -> Hand | None:
+    return session.hands.live().filter(number__lt=hand.number).latest_first().first()
+
+
 def next_state(session: Session, last: Hand | None = None) -> TableState:
     """Who deals, bids first and sits out on the coming hand (scoring.flow decides).
 
-    ``last`` saves a query when the caller already holds the latest live hand.
+    ``last`` saves a query when the caller already holds the latest live hand. After a
+    throw-in whose redeal is opened by whoever opened it, with the same players out
+    (scoring.flow.needs_the_hand_before), the hands before it are read back to the one that
+    decided those, one query each; the phone steps its queued throw-ins the same way
+    (static/js/pending.js).
     """
+    system = system_of(session)
     last = last if last is not None else last_hand(session)
-    return next_hand(system_of(session), session.seats, _previous(session, last), first_dealer=session.first_dealer)
+    throw_ins: list[Hand] = []  # newest first
+    hand = last
+    while hand is not None and needs_the_hand_before(system, _previous(session, hand)):
+        throw_ins.append(hand)
+        hand = _hand_before(session, hand)
+    state = next_hand(system, session.seats, _previous(session, hand), first_dealer=session.first_dealer)
+    for hand in reversed(throw_ins):
+        previous = _previous(session, hand)
+        previous = replace(previous, first_bidder=state.first_bidder,
+                           sitting_out=previous.sitting_out or state.sitting_out)
+        state = next_hand(system, session.seats, previous, first_dealer=session.first_dealer)
+    return state
 
 
 # --- settling up -----------------------------------------------------------------
