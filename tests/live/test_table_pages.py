@@ -58,8 +58,9 @@ def test_every_page_of_a_session_names_its_stream_and_the_revision_it_shows(clie
 
     assert f'data-live-stream="{url("session_events", session, view=view)}"' in response.text
     assert f'data-live-revision="{session.revision}"' in response.text
-    # the page asks itself again with this ETag: 304 until the table changes
-    assert f'data-live-etag="{escape(response["ETag"])}"' in response.text
+    # the page asks itself again with this ETag, the board its live fragments: 304 until the table changes
+    held = client.get(url("session_live", session, view=view)) if page == "session_board" else response
+    assert f'data-live-etag="{escape(held["ETag"])}"' in response.text
     assert "js/live.js" in response.text
 
 
@@ -79,9 +80,12 @@ def test_the_group_page_follows_the_group_stream(client, session):
 
 
 def test_the_hand_form_does_not_swap_itself_under_the_players_thumb(client, session):
+    # it follows the stream to move its hand number and dealer (static/js/live_form.js), but no
+    # region of the form is ever swapped under the player's thumb
     response = client.get(url("hand_new", session))
 
-    assert "data-live-stream" not in response.text
+    assert 'data-live-regions="none"' in response.text
+    assert "data-live-region=" not in response.text
 
 
 # --- the hand in progress ---------------------------------------------------------------------------
