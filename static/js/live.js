@@ -3,7 +3,10 @@
 // The page names its stream, its revision and its live regions on one marker element
 // (templates/partials/live.html). The stream only says *that* something changed and the
 // new revision; the page then asks its own URL again, with the ETag it holds, and swaps
-// its live regions for the fresh ones. The same cheap conditional request (304 when
+// its live regions for the fresh ones. The scoreboard names a URL of its own for that
+// (data-live-fragments): its live regions alone, the same bytes for every phone on the
+// link, cached once per revision; the parts of the page that carry this phone's form
+// tokens are not asked for again, and a form in a fresh region gets the page's CSRF token. The same cheap conditional request (304 when
 // nothing changed) runs when the page becomes visible again and at most every 30 s, so a
 // phone that slept, lost the stream or has none at all still catches up.
 // Without JavaScript the page is an ordinary page: reloading shows the current state.
@@ -17,6 +20,7 @@
   if (!marker || typeof window.fetch !== "function") { return; }
 
   var streamUrl = marker.dataset.liveStream;
+  var fragmentsUrl = marker.dataset.liveFragments || "";
   var regions = marker.dataset.liveRegions || "main";
   // "none": a form open under the player's thumb is never swapped; it is told of each change
   // ("live:changed") and asks for what it shows itself (static/js/live_form.js)
@@ -71,7 +75,37 @@
     if (window.htmx) { window.htmx.process(adopted); }
   }
 
+  function withToken(root) {
+    // the fragments carry no CSRF token (they are the same for every phone): this page's own goes in
+    var token = "";
+    try { token = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || ""; } catch (error) { /* none */ }
+    if (!token) { return; }
+    root.querySelectorAll("form").forEach(function (form) {
+      if ((form.getAttribute("method") || "").toLowerCase() !== "post" || form.querySelector("[name=csrfmiddlewaretoken]")) { return; }
+      var input = document.createElement("input");
+      input.type = "hidden";
+      input.name = "csrfmiddlewaretoken";
+      input.value = token;
+      form.prepend(input);
+    });
+  }
+
+  function swapFragments(html) {
+    var fresh = new DOMParser().parseFromString(html, "text/html");
+    fresh.querySelectorAll("[data-live-region]").forEach(function (region) {
+      var current = document.querySelector("[data-live-region='" + region.dataset.liveRegion + "']");
+      if (!current || typing(current)) { return; } // a region under a player's thumb waits for the next change
+      withToken(region);
+      replace(current, region);
+    });
+    var freshMarker = fresh.querySelector("[data-live-fragments]");
+    if (freshMarker) { revision = freshMarker.dataset.liveRevision || ""; }
+    document.dispatchEvent(new CustomEvent("live:updated", { detail: { revision: revision } }));
+    return true;
+  }
+
   function swap(html) {
+    if (fragmentsUrl) { return swapFragments(html); }
     var fresh = new DOMParser().parseFromString(html, "text/html");
     var mine = regions === "main" ? [] : Array.prototype.slice.call(document.querySelectorAll(regions));
     var theirs = regions === "main" ? [] : Array.prototype.slice.call(fresh.querySelectorAll(regions));
@@ -108,7 +142,7 @@
     lastAsked = Date.now();
     var headers = {};
     if (etag) { headers["If-None-Match"] = etag; }
-    fetch(window.location.pathname + window.location.search,
+    fetch(fragmentsUrl || window.location.pathname + window.location.search,
           { headers: headers, cache: "no-store", credentials: "same-origin" })
       .then(function (response) {
         if (response.status === 304) { return null; }

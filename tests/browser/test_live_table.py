@@ -97,9 +97,10 @@ def test_a_hand_saved_on_one_phone_shows_on_the_other_and_a_cut_stream_still_cat
     with watcher.expect_response(lambda response: response.url.endswith("/events/")) as stream:
         watcher.goto(board(asgi_server, session, view=True))
     assert stream.value.status == 200
-    # looked at again with nothing new: the page asks with the ETag it was served, and gets 304
+    # looked at again with nothing new: the board asks for its live regions with the ETag it was
+    # served, and gets 304
     watcher_board = board(asgi_server, session, view=True)
-    with watcher.expect_response(watcher_board) as unchanged:
+    with watcher.expect_response(watcher_board + "live/") as unchanged:
         watcher.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
     assert unchanged.value.status == 304
 
@@ -157,3 +158,24 @@ def test_the_contract_shows_on_every_phone_while_it_is_played_and_leaves_when_th
     declarer.get_by_test_id("abandon-hand").click()
     expect(declarer.locator("ul.messages")).to_contain_text("The hand was thrown in; nothing was scored.")
     expect(playing).not_to_contain_text("playing now", timeout=WITHIN_MS)
+
+
+def test_a_hand_in_progress_that_came_live_can_be_thrown_in_from_that_phone(asgi_server, phones):
+    session = SessionFactory()
+    declarer, other = phones(), phones()
+    other.goto(board(asgi_server, session))
+    declarer.goto(board(asgi_server, session))
+
+    declarer.get_by_test_id("start-hand").click()
+    tap(declarer, "Declarer", "Ann")
+    pick_number(declarer, "Contract", 16)
+    tap(declarer, "Trump", "NT")
+    tap(declarer, "Partner call", "a card")
+    call_card(declarer, "JOKER")
+    declarer.get_by_test_id("save-contract").click()
+
+    # the other phone got the hand in progress from the fragments every phone shares, which carry
+    # no CSRF token: its throw-in form holds this phone's own
+    expect(other.get_by_test_id("abandon-hand")).to_be_visible(timeout=WITHIN_MS)
+    other.get_by_test_id("abandon-hand").click()
+    expect(other.locator("ul.messages")).to_contain_text("The hand was thrown in; nothing was scored.")

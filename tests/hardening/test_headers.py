@@ -19,6 +19,7 @@ def pages(db):
         f"/g/{token}/", f"/g/{token}/sessions/new/", f"/g/{token}/s/{pk}/", f"/g/{token}/s/{pk}/settle/",
         f"/g/{token}/s/{pk}/history/", f"/g/{token}/s/{pk}/rules/", f"/g/{token}/s/{pk}/hands/new/",
         f"/g/{token}/s/{pk}/events/new/", f"/g/{token}/s/{pk}/h/1/", f"/g/{token}/s/{pk}/h/1/edit/",
+        f"/g/{token}/s/{pk}/live/",  # the board's live fragments: links in them too
     ]
 
 

@@ -8,15 +8,23 @@ changed with 304 Not Modified.
 
 from __future__ import annotations
 
+import hashlib
+
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import patch_cache_control
 from django.utils.functional import SimpleLazyObject
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from mighty_ledger import reads, services
+from mighty_ledger.http.access import Access
 from mighty_ledger.http.request_keys import once_per_form_key
 from mighty_ledger.models import Session
 from mighty_ledger.pages.forms import SessionStartForm
@@ -29,6 +37,7 @@ from mighty_ledger.pages.views.rules import (
     system_differences,
     system_sections,
 )
+from mighty_ledger.pages.views.stats import session_chart_of
 from scoring.presets import get_preset
 from scoring.problems import InvalidInput
 
@@ -73,6 +82,37 @@ def _before(request: HttpRequest, session: Session) -> int | None:
     return None if before > session.hand_count else max(before, 1)
 
 
+def _board_regions(access: Access, session: Session, before: int | None) -> dict:
+    """What the board's live regions show; the board is read only when its cached region is
+    missing for this revision (partials/board_region.html)."""
+    return {
+        "access": access, "session": session, "before": before,
+        "board": SimpleLazyObject(lambda: reads.session_board(session, before=before)),
+        "settlement": reads.session_settlement(session, per_hand=False),
+        "playing": playing_now(session),  # the hand in progress, if one is being played
+    }
+
+
+def _fragments_key(access: Access, session: Session, before: int | None) -> str:
+    """The cache key of the board's live fragments: what they depend on, and nothing of the visitor.
+
+    The link's token is in the fragments' links, so it is in the key too, as a hash (the key is
+    not a place for a capability): every phone holding the same link shares one copy.
+    """
+    link = hashlib.sha256(access.token.encode()).hexdigest()[:24]
+    return ":".join(("board-fragments", reads.session_stamp(session, access.right), link, get_language(),
+                     str(before or "")))
+
+
+def _fragments_etag(key: str) -> str:
+    return '"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"'
+
+
+def _fragments_url(access: Access, session: Session, before: int | None) -> str:
+    url = reverse("session_live", args=[access.token, session.pk])
+    return f"{url}?before={before}" if before is not None else url
+
+
 @require_GET
 def session_board(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     """The scoreboard, the page phones reload all evening.
@@ -92,16 +132,48 @@ def session_board(request: HttpRequest, token: str, pk: int) -> HttpResponse:
         })
 
     def page() -> HttpResponse:
-        # read only when the board's fragment is not cached for this revision yet (partials/board_body.html)
-        board = SimpleLazyObject(lambda: reads.session_board(session, before=before))
         return render(request, "table/board.html", {
-            "access": access, "session": session, "board": board, "before": before,
-            "settlement": reads.session_settlement(session, per_hand=False),
+            **_board_regions(access, session, before),
             "system_name": preset_name(get_preset(session.preset)),
-            "playing": playing_now(session),  # the hand in progress, if one is being played
+            # on a change the live script fetches the regions alone, holding the ETag of these
+            "live_fragments": _fragments_url(access, session, before),
+            "live_fragments_etag": _fragments_etag(_fragments_key(access, session, before)),
         })
 
     return _conditional(request, reads.session_stamp(session, access.right), page)
+
+
+@require_GET
+def session_live(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    """The scoreboard's live regions, what a live phone fetches when the session changes.
+
+    The answer depends only on the session's revision, the link (its right, and its token,
+    which the regions' links carry), the language and the page of earlier hands: it is drawn
+    once per revision for all the phones at the table and read from the cache after, and a
+    phone that holds it gets 304. No CSRF token, request key or cookie is in it; the parts of
+    the page that carry them are not fetched again on a change (docs/operations.md).
+    """
+    access = view_access(token, pk)
+    session = access.session(pk)
+    before = _before(request, session)
+    key = _fragments_key(access, session, before)
+    etag = _fragments_etag(key)
+    if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
+        response = HttpResponseNotModified()
+    else:
+        body = cache.get(key)
+        if body is None:
+            # drawn without the request: nothing of this visitor (CSRF token, cookies) can get in
+            body = render_to_string("partials/board_fragments.html", {
+                **_board_regions(access, session, before),
+                "chart": session_chart_of(session),
+            })
+            cache.set(key, body, 86400)
+        response = HttpResponse(body)
+    response["ETag"] = etag
+    # a capability link's answer: kept by the phone's script, never on disk or in a shared cache
+    patch_cache_control(response, no_store=True)
+    return response
 
 
 @require_POST

@@ -15,6 +15,8 @@ urlpatterns = [
     # live updates: what changed, as server-sent events (mighty_ledger/live)
     path("g/<str:token>/events/", live.group_events, name="group_events"),
     path("g/<str:token>/s/<int:pk>/events/", live.session_events, name="session_events"),
+    # what a live board fetches on a change: its regions, the same bytes for every phone on the link
+    path("g/<str:token>/s/<int:pk>/live/", sessions.session_live, name="session_live"),
     path("g/<str:token>/s/<int:pk>/settle/", sessions.session_settle, name="session_settle"),
     path("g/<str:token>/s/<int:pk>/history/", sessions.session_history, name="session_history"),
     path("g/<str:token>/s/<int:pk>/rules/", sessions.session_rules, name="session_rules"),

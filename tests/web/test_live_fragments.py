@@ -1,0 +1,135 @@
+"""What a live scoreboard fetches when its stream says the session changed: its live regions, the
+same bytes for every phone holding the same link, drawn once per revision and answered with 304
+to a phone that holds them (mighty_ledger/pages/views/sessions.py session_live)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from mighty_ledger import services
+from tests.factories import MADE_15_DIAMONDS, SessionFactory, bulk_hands
+
+pytestmark = pytest.mark.django_db
+
+# pagat example 1's contract, as the declarer's phone enters it when the auction ends
+ANN_15_DIAMONDS = {key: MADE_15_DIAMONDS[key] for key in services.CONTRACT_FIELDS if key in MADE_15_DIAMONDS}
+
+
+@pytest.fixture
+def session(db):
+    return SessionFactory()
+
+
+def url(name: str, session, *, view: bool = False) -> str:
+    token = session.group.view_token if view else session.group.edit_token
+    return reverse(name, args=[token, session.pk])
+
+
+def phone() -> Client:
+    """A phone that opened the board: its own CSRF cookie, as every visitor has."""
+    client = Client(enforce_csrf_checks=True)
+    client.get("/")
+    return client
+
+
+def test_two_phones_on_one_link_get_the_same_bytes(session):
+    bulk_hands(session, 3)
+    first, second = phone(), phone()
+    first.get(url("session_board", session))
+    second.get(url("session_board", session))
+    assert first.cookies["csrftoken"].value != second.cookies["csrftoken"].value
+
+    one = first.get(url("session_live", session))
+    other = second.get(url("session_live", session))
+
+    assert one.status_code == other.status_code == 200
+    assert one.content == other.content and one["ETag"] == other["ETag"]
+    assert 'id="hand-3"' in one.text and 'data-live-region="board"' in one.text
+
+
+def test_the_fragments_carry_nothing_of_the_visitor(client, session):
+    bulk_hands(session, 3)
+    services.contract_open(session=session, entry=dict(ANN_15_DIAMONDS))
+    page = client.get(url("session_board", session))
+    assert "csrfmiddlewaretoken" in page.text  # the page's own forms carry the visitor's token
+
+    fragments = client.get(url("session_live", session))
+
+    # the hand in progress is in them, its throw-in form without a token: the phone adds its own
+    assert "playing now" in fragments.text and 'data-testid="abandon-hand"' in fragments.text
+    for visitor in ("csrfmiddlewaretoken", "request_key", "X-CSRFToken", page.cookies["csrftoken"].value):
+        assert visitor not in fragments.text
+    assert "csrftoken" not in fragments.cookies and fragments["Cache-Control"] == "no-store"
+
+
+def test_a_phone_holding_the_fragments_gets_304_and_a_write_makes_new_ones(client, session):
+    bulk_hands(session, 3)
+    # the board names its fragments and the ETag of this revision's: the first ask is already a 304
+    page = client.get(url("session_board", session))
+    etag = re.search(r'data-live-etag="([^"]*)"', page.text).group(1).replace("&quot;", '"')
+    assert f'data-live-fragments="{url("session_live", session)}"' in page.text
+
+    assert client.get(url("session_live", session), HTTP_IF_NONE_MATCH=etag).status_code == 304
+
+    services.hand_record(session=session, entry=dict(MADE_15_DIAMONDS))
+    changed = client.get(url("session_live", session), HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200 and changed["ETag"] != etag
+    assert 'id="hand-4"' in changed.text
+
+
+def test_each_link_has_its_own_fragments_with_its_own_links(client, session):
+    bulk_hands(session, 3)
+
+    edit = client.get(url("session_live", session))
+    view = client.get(url("session_live", session, view=True))
+
+    assert edit["ETag"] != view["ETag"]
+    assert session.group.edit_token in edit.text and 'data-testid="enter-hand"' in edit.text
+    assert session.group.edit_token not in view.text and 'data-testid="enter-hand"' not in view.text
+
+
+def test_the_fragments_follow_the_language(client, session):
+    bulk_hands(session, 3)
+
+    english = client.get(url("session_live", session), HTTP_ACCEPT_LANGUAGE="en")
+    korean = client.get(url("session_live", session), HTTP_ACCEPT_LANGUAGE="ko")
+
+    assert english["ETag"] != korean["ETag"] and english.content != korean.content
+
+
+def test_the_chart_comes_drawn_in_them(client, session):
+    bulk_hands(session, 3)
+
+    fragments = client.get(url("session_live", session))
+
+    assert 'data-live-region="chart"' in fragments.text and 'data-testid="score-chart"' in fragments.text
+    assert "hx-trigger" not in fragments.text.split('data-live-region="chart"')[1]
+
+
+@pytest.mark.parametrize("hands", [5, 300])
+def test_once_drawn_the_fragments_cost_one_query_whatever_the_hands(session, django_assert_num_queries, hands):
+    bulk_hands(session, hands)
+    Client().get(url("session_live", session))  # the first phone after the change draws them
+
+    with django_assert_num_queries(1):
+        # 1. the session with its group, by the link (its right and the session's revision)
+        response = Client().get(url("session_live", session))
+    assert response.status_code == 200 and f'id="hand-{hands}"' in response.text
+
+
+def test_a_made_up_page_of_earlier_hands_makes_no_new_fragments(client, session, django_assert_num_queries):
+    bulk_hands(session, 3)
+    client.get(url("session_live", session))
+
+    with django_assert_num_queries(1):  # the link and session: the fragments of the revision, from the cache
+        response = client.get(url("session_live", session) + "?before=99999")
+    assert 'id="hand-3"' in response.text
+
+
+def test_an_unknown_link_or_session_is_404(client, session):
+    assert client.get(reverse("session_live", args=["x" * 43, session.pk])).status_code == 404
+    assert client.get(reverse("session_live", args=[session.group.view_token, session.pk + 99])).status_code == 404
