@@ -260,6 +260,23 @@
     return Promise.resolve();
   }
 
+  function numberAfterWaiting() {
+    // "Hand 8 (waiting to be sent)": the server numbers the hands and deals waiting on this phone
+    // first, in the order they were made, then this one (a refused hand being fixed comes after
+    // those made before it); the number the page was drawn with knew none of them
+    var title = form.querySelector("[data-hand-title]");
+    if (!title || !window.MightyPending || !target || target[0] !== "hand") { return Promise.resolve(); }
+    if (!title.dataset.drawnNumber) { title.dataset.drawnNumber = (title.textContent.match(/\d+/) || [""])[0]; }
+    return Outbox.items().then(function (items) {
+      var before = window.MightyPending.dealsWaiting(target[2], items).filter(function (item) {
+        return !fixing || item.id < fixing;
+      });
+      var drawn = Number(title.dataset.drawnNumber);
+      if (!before.length || !drawn) { return; }
+      title.textContent = say.sayHandWaiting.replace("{number}", drawn + before.length);
+    }, function () {});
+  }
+
   function dealerAfterWaiting() {
     // a kept form knows the dealer as the server said it then: after the deals waiting on this
     // phone, the one the server will say (pending.js steps the table's flow rule)
@@ -424,5 +441,6 @@
 
   start().then(function () {
     if (!navigator.onLine) { previewWaits(); }
+    return numberAfterWaiting();
   });
 })();

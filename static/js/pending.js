@@ -10,9 +10,10 @@
 // An entry the server refused, or a correction another phone overtook ("conflict"), stays at
 // the end of the board with the server's words and what the player can do with it.
 //
-// The next dealer: a kept board knows it as the server said it before the deals waiting here.
+// The next hand: a kept board knows it as the server said it before the deals waiting here.
 // `nextAfter` steps the table's flow rule (static/js/flow.js, the engine's rule as data, in the
-// page's "flow-rule" block) past the last of them; the board and the forms ask it, and only it.
+// page's "flow-rule" block) through each of them in order, carrying who opened and who sat out
+// each one into the next; the board and the forms ask it, and only it.
 (function () {
   "use strict";
 
@@ -89,46 +90,126 @@
     return (item.fields || []).filter(function (pair) { return pair[0] === name; }).map(function (pair) { return pair[1]; });
   }
 
-  function summary(item, seats) {
-    // the deal waiting here in the shape flow.js takes (what `python -m scoring next` takes)
-    if (item.kind === "event") { return item.entry; }
-    var seated = function (seat) { return seats.indexOf(seat) >= 0; };
+  function summary(item, flow, before) {
+    // the deal waiting here in the shape flow.js takes (what `python -m scoring next` takes), with
+    // who opened it and who sat it out as the step before decided: a throw-in's redeal is opened by
+    // whoever opened it, with the same players out (reads.next_state carries them the same way)
+    var seated = function (seat) { return flow.seats.indexOf(seat) >= 0; };
+    var opener = before ? before.first_bidder : null;
+    var out = (before && before.sitting_out) || [];
+    if (item.kind === "event") {
+      var entry = item.entry;
+      var event = { kind: entry.kind || item.eventKind, dealer: entry.dealer || flow.first_dealer,
+                    first_bidder: opener, sitting_out: out };
+      // the server's: who showed the hand, or the dealer when nobody is named
+      if (event.kind === "deal_miss") { event.demander = entry.shown_by || event.dealer; }
+      return event;
+    }
+    var sittingOut = taps(item, "sitting_out");
     return {
       kind: "scored",
-      dealer: taps(item, "dealer")[0],
+      dealer: taps(item, "dealer")[0] || flow.first_dealer,
       declarer: taps(item, "declarer")[0],
       partners: taps(item, "partners").filter(seated),
-      sitting_out: taps(item, "sitting_out"),
+      sitting_out: sittingOut.length ? sittingOut : out,
+      first_bidder: opener,
       joker_holder: taps(item, "joker_holder").filter(seated)[0] || null,
     };
   }
 
-  function nextAfter(which, items) {
-    // who deals after the deals waiting on this phone, as the server will say once it has them;
-    // null when nothing waits, the page carries no flow rule, or the rule needs what only the
-    // server can tell (whether the hand was made): then the page's own answer stands
-    var flow = window.MightyFlow && window.MightyFlow.session();
-    var deals = ofSession(items, String(which)).filter(function (item) {
+  function shownNext() {
+    // the coming hand as the server said it when the page was drawn, before the deals waiting here:
+    // the scoreboard's next-hand card (its first values, kept while this script rewrites it), or
+    // a form's dealer and seating as the server ticked them (not a draft's); null where neither is
+    var card = document.querySelector("#next-hand[data-next-dealer]");
+    if (card) {
+      if (!card.dataset.serverNext) {
+        var named = card.querySelectorAll("p strong"); // "Next: <strong>Ann</strong> deals, <strong>Bo</strong> bids first."
+        card.dataset.serverNext = JSON.stringify({
+          dealer: card.dataset.nextDealer, first_bidder: named[1] ? named[1].textContent.trim() : null,
+          sitting_out: JSON.parse(card.dataset.nextOut || "[]"),
+        });
+      }
+      return JSON.parse(card.dataset.serverNext);
+    }
+    var dealer = document.querySelector("input[name='dealer']");
+    if (!dealer) { return null; }
+    var ticked = function (name) {
+      return Array.prototype.filter.call(document.querySelectorAll("input[name='" + name + "']"), function (input) {
+        return input.defaultChecked;
+      }).map(function (input) { return input.value; });
+    };
+    return { dealer: ticked("dealer")[0] || null, first_bidder: null, sitting_out: ticked("sitting_out") };
+  }
+
+  function dealsWaiting(which, items) {
+    // the hands, deal misses and all-passes of the session still to be sent, in order: the server
+    // numbers them so, and deals the next hand after the last of them
+    return ofSession(items, String(which)).filter(function (item) {
       return DEALS[item.kind] && !Outbox.stopped(item);
     });
+  }
+
+  function nextAfter(which, items) {
+    // who deals, bids first and sits out after the deals waiting on this phone, as the server will
+    // say once it has them: each one stepped in order from what the page was drawn with. null when
+    // nothing waits, the page carries no flow rule, or the last step needs what only the server
+    // can tell (whether the hand was made): then the page's own answer stands
+    var flow = window.MightyFlow && window.MightyFlow.session();
+    var deals = dealsWaiting(which, items);
     if (!deals.length || !flow || !flow.rule) { return null; }
-    var last = deals[deals.length - 1];
-    if (last.kind === "hand" && window.MightyFlow.needsMade(flow.rule)) { return null; }
-    try {
-      return window.MightyFlow.next(flow.rule, flow.seats, summary(last, flow.seats), flow.first_dealer);
-    } catch (error) {
-      return null; // a deal the engine would refuse: the server will say
-    }
+    var state = shownNext();
+    deals.forEach(function (item) {
+      try {
+        state = window.MightyFlow.next(flow.rule, flow.seats, summary(item, flow, state), flow.first_dealer);
+      } catch (error) {
+        state = null; // a deal the engine would refuse, or a result the phone cannot know: the server will say
+      }
+    });
+    return state;
   }
 
   function showNext(items) {
-    // the scoreboard's "Next: Ann deals" (a hand form's own #next-hand is live_form.js's)
-    var board = document.getElementById("board-rows") && document.getElementById("next-hand");
-    var next = board && nextAfter(session, items);
+    // the scoreboard's "Next: Ann deals, Bo bids first. Sitting out: Cy." (a hand form's own
+    // #next-hand is live_form.js's); its data-next-* too, which me.js reads
+    var card = document.getElementById("board-rows") && document.querySelector("#next-hand[data-next-dealer]");
+    var next = card && nextAfter(session, items);
     if (!next) { return; }
-    var named = board.querySelectorAll("p strong");
-    if (named[0] && next.dealer) { named[0].textContent = next.dealer; }
-    if (named[1] && next.first_bidder) { named[1].textContent = next.first_bidder; }
+    var shown = JSON.parse(card.dataset.nextOut || "[]");
+    var named = card.querySelectorAll("p strong");
+    if (named[0]) { named[0].textContent = next.dealer; }
+    if (named[1]) { named[1].textContent = next.first_bidder; }
+    showSittingOut(named[0] && named[0].closest("p"), shown, next.sitting_out);
+    card.dataset.nextDealer = next.dealer;
+    card.dataset.nextOut = JSON.stringify(next.sitting_out);
+    showDeclarerPicks(card, next.sitting_out);
+  }
+
+  function showSittingOut(line, shown, out) {
+    // "Sitting out: Cy." ends the line, after the translated sentence: its names are the last
+    // ones shown there (a system where someone sits out names them before every hand)
+    var text = line && line.lastChild;
+    var names = shown.join(", ");
+    if (!text || text.nodeType !== Node.TEXT_NODE || !names) { return; }
+    var at = text.data.lastIndexOf(names);
+    if (at >= 0) { text.data = text.data.slice(0, at) + out.join(", ") + text.data.slice(at + names.length); }
+  }
+
+  function showDeclarerPicks(card, sittingOut) {
+    // "who won the bid?": one button per seat dealt in; the server drew them for its own next hand
+    var picks = card.querySelector(".declarer-start .picks");
+    var model = picks && picks.querySelector("a");
+    var flow = window.MightyFlow && window.MightyFlow.session();
+    if (!model || !flow) { return; }
+    var buttons = flow.seats.filter(function (seat) { return sittingOut.indexOf(seat) < 0; }).map(function (seat) {
+      var pick = model.cloneNode(true);
+      var url = new URL(model.href, window.location.href);
+      url.searchParams.set("declarer", seat);
+      pick.href = url.pathname + url.search;
+      pick.textContent = seat;
+      return pick;
+    });
+    picks.replaceChildren.apply(picks, buttons);
   }
 
   // --- rows at the end of the board ------------------------------------------------------------
@@ -354,6 +435,10 @@
 
   // the settlement's payments card arrives after the page (htmx): its pending payments with it
   document.addEventListener("htmx:afterSwap", function () { Outbox.items().then(show, function () {}); });
+  // a live board swaps its next-hand card for the server's: the deals still waiting step it again
+  document.addEventListener("live:updated", function () { Outbox.items().then(show, function () {}); });
 
-  window.MightyPending = { show: show, queue: queue, lastTouching: lastTouching, nextAfter: nextAfter, newKey: newKey };
+  window.MightyPending = {
+    show: show, queue: queue, lastTouching: lastTouching, nextAfter: nextAfter, dealsWaiting: dealsWaiting, newKey: newKey,
+  };
 })();
