@@ -230,6 +230,9 @@ def test_the_warning_highlights_keeping_theirs_and_says_saving_adds_a_hand(clien
                      r'Also save mine, as a new hand 2', page)
     assert keep and save
     assert 'class="primary" data-testid="save-hand"' not in page  # the sticky Save is not the highlighted one
+    # the player's hand is previewed beside the question (pagat example 1), nothing "to fix"
+    assert asked.context["preview"]["payments"]["Ann"] == 10
+    assert "cannot be saved" not in page
 
 
 def test_a_form_with_no_hand_saved_meanwhile_saves_at_once(client, session):

@@ -107,8 +107,15 @@ def ask_first(request: HttpRequest, template: str, context: dict, form: HandForm
     deliberate "also save mine" adds a second hand."""
     data = form.data.copy()
     data.pop("confirm", None)
-    again = type(form)(data, seats=context["session"].seats, system=form.system)
-    again.is_valid()
+    session = context["session"]
+    again = type(form)(data, seats=session.seats, system=form.system)
+    # what the player's hand would pay stays on screen beside the question, not "see the marked fields"
+    if isinstance(again, ContractForm):
+        context = {**context, "outlook": again.engine_answer(
+            lambda entry: services.contract_outlook(session=session, entry=entry))}
+    else:
+        context = {**context, "preview": again.engine_answer(
+            lambda entry: services.hand_preview(session=session, entry=entry))}
     return render(request, template, {**context, "form": again, "meanwhile": meanwhile}, status=409)
 
 
