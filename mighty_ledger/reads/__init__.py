@@ -88,18 +88,23 @@ def last_hand(session: Session) -> Hand | None:
     return session.hands.live().latest_first().first()
 
 
-def _hand_before(session: Session, hand: Hand) -> Hand | None:
+def _hand_before(session: Session, hand: Hand, rows: list[Hand]) -> Hand | None:
+    """The live hand before ``hand``: the row above it when ``rows`` (the latest live hands,
+    oldest first, as the board holds them) has one, else one query."""
+    numbers = [row.number for row in rows]
+    if hand.number in numbers and numbers.index(hand.number) > 0:
+        return rows[numbers.index(hand.number) - 1]
     return session.hands.live().filter(number__lt=hand.number).latest_first().first()
 
 
-def next_state(session: Session, last: Hand | None = None) -> TableState:
+def next_state(session: Session, last: Hand | None = None, *, rows: list[Hand] | None = None) -> TableState:
     """Who deals, bids first and sits out on the coming hand (scoring.flow decides).
 
     ``last`` saves a query when the caller already holds the latest live hand. After a
     throw-in whose redeal is opened by whoever opened it, with the same players out
     (scoring.flow.needs_the_hand_before), the hands before it are read back to the one that
-    decided those, one query each; the phone steps its queued throw-ins the same way
-    (static/js/pending.js).
+    decided those: from ``rows`` (the latest live hands, oldest first, the board's), else one
+    query each. The phone steps its queued throw-ins the same way (static/js/pending.js).
     """
     system = system_of(session)
     last = last if last is not None else last_hand(session)
@@ -107,7 +112,7 @@ def next_state(session: Session, last: Hand | None = None) -> TableState:
     hand = last
     while hand is not None and needs_the_hand_before(system, _previous(session, hand)):
         throw_ins.append(hand)
-        hand = _hand_before(session, hand)
+        hand = _hand_before(session, hand, rows or [])
     state = next_hand(system, session.seats, _previous(session, hand), first_dealer=session.first_dealer)
     for hand in reversed(throw_ins):
         previous = _previous(session, hand)
@@ -189,7 +194,8 @@ def session_board(session: Session, *, before: int | None = None) -> Board:
     """The scoreboard: the latest hands, the totals in points, money and chips, and who deals next."""
     rows, earlier = board_rows(session, before=before)
     last = rows[-1] if rows and before is None else last_hand(session)
-    return Board(session, rows, earlier, last, next_state(session, last),
+    latest = rows if before is None else None  # the latest live hands: a throw-in's opener is read from them
+    return Board(session, rows, earlier, last, next_state(session, last, rows=latest),
                  session_settlement(session, per_hand=False))
 
 

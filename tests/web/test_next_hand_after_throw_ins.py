@@ -65,3 +65,15 @@ def test_the_board_reads_no_hand_before_a_throw_in_where_the_dealer_opens(django
     with django_assert_num_queries(0):
         state = reads.next_state(session, last)
     assert (state.dealer, state.first_bidder) == ("Ann", "Ann")
+
+
+def test_the_board_reads_the_opener_of_a_throw_in_from_its_own_rows(django_assert_num_queries):
+    session = SessionFactory(preset="pagat-standard")
+    HandFactory(session=session, entry=MADE_15_DIAMONDS)
+    for _ in range(2):
+        HandFactory(session=session, entry={"dealer": "Cy"}, kind=Hand.ALL_PASS)
+    rows, _ = reads.board_rows(session)
+    # the rows above the throw-ins hold the hand that decided who opens: no query
+    with django_assert_num_queries(0):
+        state = reads.next_state(session, rows[-1], rows=rows)
+    assert (state.dealer, state.first_bidder) == ("Cy", "Ann")
