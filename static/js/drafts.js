@@ -296,6 +296,7 @@
         var out = next.sitting_out.indexOf(box.value) >= 0;
         if (box.checked !== out) {
           box.checked = out;
+          box.dispatchEvent(new Event("input", { bubbles: true }));
           box.dispatchEvent(new Event("change", { bubbles: true }));
         }
       });

@@ -87,6 +87,11 @@ function sittingOutFollowsDealer() {
     if (box.value === dealer.value) box.checked = true;
   }
   dealerWas = dealer.value;
+  sittingOutLine();
+}
+
+// the folded line says who sits out, whoever ticked them (a tap, the dealer moving, the table flow)
+function sittingOutLine() {
   const names = form.querySelector("[data-sitting-out-names]");
   if (names) {
     names.textContent = [...form.querySelectorAll("input[name=sitting_out]:checked")].map((box) => box.value).join(", ");
@@ -121,6 +126,7 @@ if (form) {
       dealerLine();
       sittingOutFollowsDealer();
     }
+    if (event.target.name === "sitting_out") sittingOutLine();
     partnerQuestion();
   });
 }
