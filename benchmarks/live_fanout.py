@@ -268,14 +268,19 @@ def run() -> list[str]:
     finally:
         if watchers is not None:
             watchers.kill()
-        _stop(streams)
-        _stop(api)
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.close()
-        log.seek(0)
-        if errors := [line for line in log.read().decode(errors="replace").splitlines() if "Error" in line]:
-            print(f"live fan-out: the servers logged {len(errors)} errors, the first: {errors[0]}", file=sys.stderr)
-        log.close()
+        _servers_gone(streams, api, admin=admin, database=name, log=log, what="live fan-out")
+
+
+def _servers_gone(*servers, admin, database: str, log, what: str) -> None:
+    """Stop the servers a benchmark started, drop its database, and say what they logged as errors."""
+    for server in servers:
+        _stop(server)
+    admin.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+    admin.close()
+    log.seek(0)
+    if errors := [line for line in log.read().decode(errors="replace").splitlines() if "Error" in line]:
+        print(f"{what}: the servers logged {len(errors)} errors, the first: {errors[0]}", file=sys.stderr)
+    log.close()
 
 
 def _wait_for_stream(port: int, path: str, seconds: float = 60) -> None:

@@ -24,8 +24,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from .api_load import ADMIN_URL, SEATS, _free_port, _request, _stop, _wait_until_up
-from .live_fanout import _rss_kb, _wait_for_stream, _watchers
+from .api_load import ADMIN_URL, SEATS, _free_port, _request, _wait_until_up
+from .live_fanout import _rss_kb, _servers_gone, _wait_for_stream, _watchers
 
 ROOT = Path(__file__).resolve().parent.parent
 PHONES_PER_TABLE = 8
@@ -155,11 +155,4 @@ def run() -> list[str]:
             holder.kill()
             holder.join(10)
             pipe.close()
-        _stop(streams)
-        _stop(api)
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.close()
-        log.seek(0)
-        if errors := [line for line in log.read().decode(errors="replace").splitlines() if "Error" in line]:
-            print(f"stream capacity: the servers logged {len(errors)} errors, the first: {errors[0]}", file=sys.stderr)
-        log.close()
+        _servers_gone(streams, api, admin=admin, database=name, log=log, what="stream capacity")

@@ -1,0 +1,86 @@
+"""A group page read from what it keeps (the statistics, the ratings), against the scoreboard of
+one session, in a group of 20 sessions × 500 hands: the shared part of benchmarks/stats.py and
+benchmarks/ratings.py.
+
+Both through the test client, CPU time of this thread, interleaved rounds, median ratio
+(benchmarks/measure.py): the first view after a hand at the table (recorded, untimed, before
+each view), against a scoreboard from its cache and against the scoreboard's own first view
+after that hand; a later view with nothing new; and the first view with nothing kept (after a
+restart).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .django_setup import bulk_session, django_on_sqlite
+from .measure import compare
+
+SESSIONS, HANDS = 20, 500
+SEATS = ["Ann", "Bo", "Cy", "Di", "Ed"]
+MADE = {"dealer": SEATS[-1], "declarer": SEATS[0], "contract": {"points": 15, "trump": "D"},
+        "partner_call": {"type": "card", "cards": ["AS"]}, "partners": [SEATS[2]], "points": 16}
+
+
+@dataclass(frozen=True)
+class GroupPage:
+    """What to measure: the page's URL name, what it reads as, and how its first view is told apart."""
+
+    url_name: str
+    name: str  # "statistics page"
+    shows: Callable[[str], bool]  # the page drew what it should (else the figures are skipped)
+    seen_target: str  # the target of a later view, or "no target"
+    rebuilt: tuple[int, int]  # rounds and calls of the view with nothing kept (it is slow)
+
+
+def measured(page: GroupPage) -> tuple[list[str], bytes | None]:
+    """The page's figures, and what its first view sent (None when it did not draw)."""
+    django_on_sqlite()
+    from django.core.cache import cache
+    from django.test import Client
+    from django.urls import reverse
+
+    from mighty_ledger import services
+
+    group = services.group_create(name=f"{page.name} bench")
+    sessions = [bulk_session(group, seats=SEATS, hands=HANDS) for _ in range(SESSIONS)]
+    tonight = sessions[-1]
+    page_url = reverse(page.url_name, args=[group.view_token])
+    board_url = reverse("session_board", args=[group.view_token, sessions[0].pk])
+    tonights_board_url = reverse("session_board", args=[group.view_token, tonight.pk])
+
+    client = Client()
+    first = client.get(page_url)
+    if first.status_code != 200 or not page.shows(first.content.decode()):
+        return [f"{page.name}: skipped, {page_url} answered {first.status_code}"], None
+
+    def a_hand_at_the_table():
+        services.hand_record(session=tonight, entry=MADE)
+        tonight.refresh_from_db()
+
+    def the_page():
+        client.get(page_url)
+
+    def the_page_from_nothing():
+        cache.clear()
+        client.get(page_url)
+
+    def scoreboard():
+        client.get(board_url)
+
+    def tonights_scoreboard():
+        client.get(tonights_board_url)
+
+    name = f"{page.name}, {SESSIONS} sessions × {HANDS} hands"
+    after_a_hand = compare(f"{name}, after a hand (that hand read) vs scoreboard",
+                           the_page, scoreboard, rounds=7, calls=10, before_ours=a_hand_at_the_table)
+    both_after_a_hand = compare(f"{name}, after a hand vs the scoreboard after a hand",
+                                the_page, tonights_scoreboard, rounds=7, calls=10,
+                                before_ours=a_hand_at_the_table, before_baseline=a_hand_at_the_table)
+    seen = compare(f"{name}, nothing new vs scoreboard", the_page, scoreboard, rounds=7, calls=20)
+    rounds, calls = page.rebuilt
+    rebuilt = compare(f"{name}, nothing kept vs scoreboard", the_page_from_nothing, scoreboard,
+                      rounds=rounds, calls=calls)
+    return [after_a_hand.line() + "  (target: ≤ 2)", both_after_a_hand.line() + "  (target: ≤ 2)",
+            seen.line() + f"  ({page.seen_target})", rebuilt.line() + "  (after a restart; no target)"], first.content
