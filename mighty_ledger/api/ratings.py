@@ -18,7 +18,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 
 from mighty_ledger.api.base import READ_ERRORS, LinkView
-from mighty_ledger.api.stats import StatsView
+from mighty_ledger.api.stats import SELECTION_PARAMETERS, StatsView
 from mighty_ledger.reads import ratings, seasons, stats
 from scoring.problems import InvalidInput, Problem
 
@@ -81,12 +81,7 @@ class RatingsView(LinkView):
 
     @extend_schema(
         operation_id="group_ratings", tags=["statistics"],
-        parameters=[
-            OpenApiParameter("session", OpenApiTypes.INT, description="Only this session."),
-            OpenApiParameter("since", OpenApiTypes.DATE, description="Only sessions played on or after this date."),
-            OpenApiParameter("system", OpenApiTypes.STR, description="Only sessions scored with this preset slug."),
-            SEASON_PARAMETER,
-        ],
+        parameters=[*SELECTION_PARAMETERS, SEASON_PARAMETER],
         responses={200: OutputSerializer, **READ_ERRORS},
         summary="Every player's skill rating over the selected hands (Weng-Lin, Plackett-Luce), highest first",
     )

@@ -121,6 +121,14 @@ def stats_json(record: stats.Stats) -> dict:
     }
 
 
+# the filters the statistics and the ratings both take (StatsView._filters reads them)
+SELECTION_PARAMETERS = [
+    OpenApiParameter("session", OpenApiTypes.INT, description="Only this session."),
+    OpenApiParameter("since", OpenApiTypes.DATE, description="Only sessions played on or after this date."),
+    OpenApiParameter("system", OpenApiTypes.STR, description="Only sessions scored with this preset slug."),
+]
+
+
 class StatsView(LinkView):
     @extend_schema_serializer(component_name="StatsOutput")
     class OutputSerializer(serializers.Serializer):
@@ -135,11 +143,7 @@ class StatsView(LinkView):
 
     @extend_schema(
         operation_id="group_stats", tags=["statistics"],
-        parameters=[
-            OpenApiParameter("session", OpenApiTypes.INT, description="Only this session."),
-            OpenApiParameter("since", OpenApiTypes.DATE, description="Only sessions played on or after this date."),
-            OpenApiParameter("system", OpenApiTypes.STR, description="Only sessions scored with this preset slug."),
-        ],
+        parameters=SELECTION_PARAMETERS,
         responses={200: OutputSerializer, **READ_ERRORS},
         summary="Per-player statistics, partnerships, contracts and running totals of the link's group",
     )
