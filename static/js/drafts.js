@@ -19,10 +19,10 @@
   "use strict";
 
   var Outbox = window.MightyOutbox;
+  var Keys = window.MightyFormKey; // the keys this phone has sent: a kept copy of the form must not reuse one
   var status = document.getElementById("app-status");
-  if (!Outbox || !status) { return; }
+  if (!Outbox || !Keys || !status) { return; }
   var say = status.dataset;
-  var USED_KEYS = "used-keys"; // keys already sent: a kept copy of the form must not reuse one
   // the one-time key field the hand form carries (templates/partials/request_key.html)
   var KEY_FIELDS = "input[name='request_key'], input[name='idempotency_key']";
   var NEW_HAND = /^\/g\/([^/]+)\/s\/(\d+)\/hands\/new\/$/;
@@ -51,12 +51,6 @@
   function newKey() {
     if (window.crypto && crypto.randomUUID) { return crypto.randomUUID(); }
     return Date.now().toString(36) + "-" + Math.random().toString(36).slice(2);
-  }
-
-  function markUsed(key) {
-    var used = read(USED_KEYS, []).filter(function (old) { return old !== key; });
-    used.push(key);
-    write(USED_KEYS, used.slice(-100));
   }
 
   // --- on a scoreboard: a hand the form sent has arrived -------------------------------------
@@ -246,7 +240,7 @@
       notice(say.sayRestored, true);
     } else {
       var given = keyField && keyField.value;
-      useKey(given && read(USED_KEYS, []).indexOf(given) < 0 ? given : newKey());
+      useKey(given && !Keys.used(given) ? given : newKey());
       // a kept copy of the form, opened from the board's "who won the bid?" (?declarer=Ann)
       var declarer = new URLSearchParams(window.location.search).get("declarer");
       var seat = declarer && Array.prototype.filter.call(form.querySelectorAll("input[name='declarer']"),
@@ -381,7 +375,7 @@
       }) : ready;
     }
     return ready.then(function () { return Outbox.add(item); }).then(function () {
-      markUsed(key);
+      Keys.markUsed(key);
       write(draftName, null);
       return Promise.all([fixing && Outbox.discard(fixing), conflict && Outbox.discard(conflict)]);
     }).then(function () {
@@ -421,7 +415,7 @@
     if (navigator.onLine && (conflict || (!waitingBefore && !after))) {
       // the form posts as ever; the draft stays until the scoreboard shows the hand saved. An
       // overtaken correction posts its old version: the server answers with both side by side
-      markUsed(key);
+      Keys.markUsed(key);
       keepDraft(true);
       if (fixing) { Outbox.discard(fixing); }
       if (conflict) { Outbox.discard(conflict); }

@@ -8,7 +8,9 @@
 (function () {
   "use strict";
 
-  var USED_KEYS = "used-keys"; // shared with drafts.js: keys a form of this phone has sent
+  // the keys the forms of this phone have sent, for every script that keeps a form (drafts.js,
+  // queued_forms.js): a kept copy of a form must not send a used key as a new one
+  var USED_KEYS = "used-keys";
 
   function usedKeys() {
     try { return JSON.parse(window.localStorage.getItem(USED_KEYS)) || []; } catch (error) { return []; }

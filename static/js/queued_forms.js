@@ -11,11 +11,11 @@
 
   var Outbox = window.MightyOutbox;
   var Pending = window.MightyPending;
+  var Keys = window.MightyFormKey; // the keys this phone has sent (static/js/form_key.js)
   var status = document.getElementById("app-status");
-  if (!Outbox || !Pending || !status) { return; }
+  if (!Outbox || !Pending || !Keys || !status) { return; }
   var say = status.dataset;
   var SESSION = /^\/g\/([^/]+)\/s\/(\d+)\//;
-  var USED_KEYS = "used-keys"; // shared with form_key.js and drafts.js: keys a form of this phone sent
 
   // the form's address → what it does, and the outbox entry it makes
   var ACTIONS = [
@@ -37,15 +37,11 @@
     }, function () {});
   }
 
-  function usedKeys() {
-    try { return JSON.parse(window.localStorage.getItem(USED_KEYS)) || []; } catch (error) { return []; }
-  }
-
   function formKey(form) {
     // the form's one-time key, unless a kept copy of it was already sent with it
     var field = form.querySelector("input[name='request_key']");
     var key = field && field.value;
-    return !key || usedKeys().indexOf(key) >= 0 ? Pending.newKey() : key;
+    return !key || Keys.used(key) ? Pending.newKey() : key;
   }
 
   function value(form, name) {
@@ -152,7 +148,7 @@
     item.boardUrl = page[0];
     item.formUrl = path;
     follow(item).then(Pending.queue).then(function () {
-      if (item.key && window.MightyFormKey) { window.MightyFormKey.markUsed(item.key); }
+      if (item.key) { Keys.markUsed(item.key); }
       if (item.kind === "payment" || item.kind === "unpay") { return; } // marked on this very card
       window.location.assign(item.boardUrl);
     });
