@@ -16,7 +16,13 @@ from mighty_ledger.http.request_keys import ALREADY_SAVED, form_key, once_per_fo
 from mighty_ledger.models import Hand, Revision, Session
 from mighty_ledger.pages.forms import EventForm, HandForm, set_aside_missing
 from mighty_ledger.pages.views.conditional import conditional as _conditional
-from mighty_ledger.pages.views.in_progress import ask_first, record_hand, saved_meanwhile
+from mighty_ledger.pages.views.in_progress import (
+    ask_first,
+    hand_saved_by,
+    record_hand,
+    saved_meanwhile,
+    saved_page,
+)
 from mighty_ledger.pages.views.links import board_url, edit_access, view_access
 from scoring.problems import InvalidInput
 
@@ -55,12 +61,8 @@ def hand_saved_page(request: HttpRequest, key: str, token: str, pk: int, **_kwar
     """The hand (or deal miss) a form's key saved, shown instead of the form brought back with it."""
     access = edit_access(token, pk)
     session = access.session(pk)
-    # the form's key is the hand's Idempotency-Key, however it reached the server (the form, the outbox)
-    hand = session.hands.filter(idempotency_key=key).first()
-    if hand is None:
-        return None
-    return render(request, "table/form_saved.html",
-                  {"access": access, "session": session, "hand": hand, "key": key})
+    hand = hand_saved_by(session, key)
+    return saved_page(request, access, session, hand=hand, key=key) if hand is not None else None
 
 
 def _render_hand_form(request, access, session, form, *, hand=None, preview=None, stale=None):

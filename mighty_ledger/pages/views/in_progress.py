@@ -148,14 +148,26 @@ def _render_contract_form(request, access, session, form, *, status: int = 200, 
                   {"access": access, "session": session, "form": form, **context}, status=status)
 
 
+def hand_saved_by(session: Session, key: str | None) -> Hand | None:
+    """The hand a form's one-time key saved: it is the hand's Idempotency-Key too, however it
+    reached the server (the form, or the outbox by the API)."""
+    return session.hands.filter(idempotency_key=key).first() if key else None
+
+
+def saved_page(request: HttpRequest, access: Access, session: Session, *, hand: Hand | None,
+               contract: Contract | None = None, key: str = "") -> HttpResponse:
+    """What a form brought back after it saved shows instead of itself: the hand (or contract) it made."""
+    return render(request, "table/form_saved.html",
+                  {"access": access, "session": session, "hand": hand, "contract": contract, "key": key})
+
+
 def contract_saved_page(request: HttpRequest, key: str, token: str, pk: int) -> HttpResponse | None:
     """The contract a form's key recorded (and the hand that completed it), instead of the form again."""
     access, session = _edit(token, pk)
     contract = session.contracts.filter(idempotency_key=key).select_related("hand").first()
     if contract is None:
         return None
-    return render(request, "table/form_saved.html",
-                  {"access": access, "session": session, "contract": contract, "hand": contract.hand, "key": key})
+    return saved_page(request, access, session, hand=contract.hand, contract=contract, key=key)
 
 
 @require_http_methods(["GET", "POST"])
@@ -210,15 +222,13 @@ def contract_complete(request: HttpRequest, token: str, pk: int, contract_id: in
     access, session = _edit(token, pk)
     contract = _contract(session, contract_id)
     key = shown_form_key(request)
-    saved = session.hands.filter(idempotency_key=key).first() if key else None
+    saved = hand_saved_by(session, key)
     if saved is not None:
         # this form's key saved a hand (as a new one, if the contract was thrown in meanwhile)
-        return render(request, "table/form_saved.html",
-                      {"access": access, "session": session, "hand": saved, "key": key})
+        return saved_page(request, access, session, hand=saved, key=key)
     if contract.status == Contract.COMPLETED and contract.hand is not None:
         # Back or a reload after saving it: say which hand it became, never a fresh form to save again
-        return render(request, "table/form_saved.html",
-                      {"access": access, "session": session, "contract": contract, "hand": contract.hand})
+        return saved_page(request, access, session, hand=contract.hand, contract=contract)
     if contract.status != Contract.OPEN:
         messages.info(request, _("This hand was already completed or thrown in."))
         return _board(access, session)
