@@ -3,7 +3,8 @@
 Every view and API call fetches its objects through these guards, so no URL
 can reach another group's data, and a view link can never change anything.
 There is one way to look up a link, ``access_for``: with the session a URL
-names, it reads the link and that session in one query.
+names, it reads the link and that session in one query (link_query.py, a
+statement written once rather than composed per request).
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q
 from django.http import Http404
 
+from mighty_ledger.http import link_query
 from mighty_ledger.models import Group, Hand, Session
 from mighty_ledger.services import Actor
 
@@ -61,11 +62,6 @@ class Access:
             raise Http404("No such hand in this session.") from None
 
 
-def _by_link(token: str, prefix: str = "") -> Q:
-    # one query for either link: tokens are unique, and an edit token never equals a view token
-    return Q(**{f"{prefix}edit_token": token}) | Q(**{f"{prefix}view_token": token})
-
-
 def access_for(token: str, *, session_id: int | None = None, include_deleted: bool = False) -> Access:
     """The group and right a token gives; 404 for an unknown token (it reveals nothing).
 
@@ -77,19 +73,13 @@ def access_for(token: str, *, session_id: int | None = None, include_deleted: bo
     if not token or len(token) > TOKEN_MAX_LENGTH or "\x00" in token:
         raise Http404("Unknown link.")
     if session_id is not None and _is_row_id(session_id) and not include_deleted:
-        # at most one row (the primary key): no ordering to compile or sort by
-        session = next(iter(
-            Session.objects.live().select_related("group")
-            .filter(_by_link(token, "group__"), group__deleted_at__isnull=True, pk=session_id)
-            .order_by()[:1]
-        ), None)
-        if session is not None:
-            return _access(session.group, token, session)
-    groups = Group.objects.all() if include_deleted else Group.objects.live()
-    try:
-        group = groups.get(_by_link(token))
-    except Group.DoesNotExist:
-        raise Http404("Unknown link.") from None
+        found = link_query.group_and_session(token, session_id)
+        if found is not None:
+            group, session = found
+            return _access(group, token, session)
+    group = link_query.group(token, include_deleted=include_deleted)
+    if group is None:
+        raise Http404("Unknown link.")
     return _access(group, token)
 
 
