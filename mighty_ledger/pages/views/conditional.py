@@ -16,8 +16,10 @@ import hashlib
 from collections.abc import Callable
 
 from django.contrib import messages
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.middleware.csrf import get_token
+from django.shortcuts import render
 from django.utils.cache import patch_cache_control
 from django.utils.translation import get_language
 
@@ -42,3 +44,27 @@ def conditional(request: HttpRequest, stamp: str, page: Callable[[], HttpRespons
     response["ETag"] = etag
     patch_cache_control(response, no_store=True)
     return response
+
+
+# What a page drawn for everyone carries where a visitor's CSRF token goes: 64 characters of the
+# token's own alphabet, so escaping leaves it alone, and the same in every worker sharing the cache.
+# (Were a visitor to type it into a name, their own page would show their own token: nothing.)
+CSRF_STAND_IN = hashlib.sha256(b"mighty-ledger: a visitor's CSRF token goes here").hexdigest()
+
+
+def drawn_once(request: HttpRequest, key: str, template: str, context: Callable[[], dict]) -> HttpResponse:
+    """A page the same for every visitor of a link but for its forms' CSRF token: drawn once per key.
+
+    The page is drawn with a stand-in for the token and kept in the cache under ``key``, which
+    must name everything the page shows (conditional's stamp, the language, the path); each
+    visitor then gets those bytes with their own token put in. A page with a message waiting
+    is the visitor's own and is drawn for them alone. ``context`` is read only to draw.
+    """
+    if len(messages.get_messages(request)):
+        return render(request, template, context())
+    key = "drawn-once:" + hashlib.sha256(key.encode()).hexdigest()
+    body = cache.get(key)
+    if body is None:
+        body = render(request, template, {**context(), "csrf_token": CSRF_STAND_IN}).content
+        cache.set(key, body, 86400)
+    return HttpResponse(body.replace(CSRF_STAND_IN.encode(), get_token(request).encode()))

@@ -29,6 +29,7 @@ from mighty_ledger.http.request_keys import once_per_form_key
 from mighty_ledger.models import Session
 from mighty_ledger.pages.forms import SessionStartForm
 from mighty_ledger.pages.views.conditional import conditional as _conditional
+from mighty_ledger.pages.views.conditional import drawn_once
 from mighty_ledger.pages.views.in_progress import playing_now
 from mighty_ledger.pages.views.links import board_url, edit_access, view_access
 from mighty_ledger.pages.views.rules import (
@@ -131,16 +132,27 @@ def session_board(request: HttpRequest, token: str, pk: int) -> HttpResponse:
             "earlier_before": rows[0].number if rows else None,
         })
 
-    def page() -> HttpResponse:
-        return render(request, "table/board.html", {
+    stamp = reads.session_stamp(session, access.right)
+
+    # the board's own address, whatever else a link's query says: one drawn page per page of hands
+    here = reverse("session_board", args=[access.token, session.pk]) + (f"?before={before}" if before else "")
+
+    def board() -> dict:
+        return {
             **_board_regions(access, session, before),
+            "here": here,  # where the language switcher comes back to
             "system_name": preset_name(get_preset(session.preset)),
             # on a change the live script fetches the regions alone, holding the ETag of these
             "live_fragments": _fragments_url(access, session, before),
             "live_fragments_etag": _fragments_etag(_fragments_key(access, session, before)),
-        })
+        }
 
-    return _conditional(request, reads.session_stamp(session, access.right), page)
+    def page() -> HttpResponse:
+        # the same page for every phone on this link but for its CSRF token: drawn once per revision
+        key = f"board|{stamp}|{get_language()}|{here}"
+        return drawn_once(request, key, "table/board.html", board)
+
+    return _conditional(request, stamp, page)
 
 
 @require_GET

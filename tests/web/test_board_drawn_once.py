@@ -1,0 +1,82 @@
+"""The scoreboard is drawn once per revision for every phone on a link; each phone's forms carry its own token.
+
+The page is kept with a stand-in where the CSRF token goes (mighty_ledger/pages/views/conditional.py);
+each visitor gets it with the token for their own cookie, so a form still proves it came from the
+phone that posts it.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from mighty_ledger import services
+from mighty_ledger.pages.views.conditional import CSRF_STAND_IN
+from tests.factories import MADE_15_DIAMONDS, SessionFactory, bulk_hands
+
+TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+@pytest.fixture
+def session(db):
+    session = SessionFactory()
+    bulk_hands(session, 3)
+    return session
+
+
+def board_url(session, token=None) -> str:
+    return reverse("session_board", args=[token or session.group.edit_token, session.pk])
+
+
+def phone() -> Client:
+    return Client(enforce_csrf_checks=True, HTTP_ACCEPT_LANGUAGE="en")
+
+
+def test_two_phones_get_the_same_board_each_with_its_own_token(session):
+    ann, bo = phone(), phone()
+    ann_page, bo_page = ann.get(board_url(session)).text, bo.get(board_url(session)).text
+
+    assert CSRF_STAND_IN not in ann_page and CSRF_STAND_IN not in bo_page
+    ann_tokens, bo_tokens = set(TOKEN.findall(ann_page)), set(TOKEN.findall(bo_page))
+    assert ann_tokens and bo_tokens and not ann_tokens & bo_tokens
+    # everything but the tokens is the same page
+    assert TOKEN.sub("", ann_page).replace(ann_tokens.pop(), "") == TOKEN.sub("", bo_page).replace(bo_tokens.pop(), "")
+
+
+def test_a_phones_token_from_the_drawn_page_lets_it_post_and_anothers_does_not(session):
+    ann, bo = phone(), phone()
+    ann_token = TOKEN.search(ann.get(board_url(session)).text).group(1)
+    bo_token = TOKEN.search(bo.get(board_url(session)).text).group(1)
+    switch = reverse("set_language")
+
+    assert bo.post(switch, {"language": "ko", "next": "/", "csrfmiddlewaretoken": ann_token}).status_code == 403
+    assert ann.post(switch, {"language": "ko", "next": "/", "csrfmiddlewaretoken": ann_token}).status_code == 302
+    delete = reverse("session_delete", args=[session.group.edit_token, session.pk])
+    assert bo.post(delete, {"csrfmiddlewaretoken": bo_token}).status_code == 302
+
+
+def test_the_drawn_page_follows_each_new_hand_and_the_language(session):
+    ann = phone()
+    assert 'id="hand-4"' not in ann.get(board_url(session)).text
+    services.hand_record(session=session, entry=dict(MADE_15_DIAMONDS))
+    assert 'id="hand-4"' in ann.get(board_url(session)).text
+    assert '<html lang="ko">' in ann.get(board_url(session), HTTP_ACCEPT_LANGUAGE="ko").text
+
+
+def test_a_message_is_shown_only_to_the_phone_it_is_for(session, client):
+    """The undo after a delete is one phone's: it is never kept in the page others are given."""
+    client.post(reverse("hand_delete", args=[session.group.edit_token, session.pk, 3]))
+    mine = client.get(board_url(session)).text
+    theirs = phone().get(board_url(session)).text
+    assert 'data-testid="undo"' in mine
+    assert 'data-testid="undo"' not in theirs
+
+
+def test_the_view_link_and_the_edit_link_are_drawn_apart(session):
+    view = phone().get(board_url(session, session.group.view_token)).text
+    edit = phone().get(board_url(session)).text
+    assert session.group.edit_token not in view
+    assert session.group.edit_token in edit
