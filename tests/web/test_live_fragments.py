@@ -101,13 +101,30 @@ def test_the_fragments_follow_the_language(client, session):
     assert english["ETag"] != korean["ETag"] and english.content != korean.content
 
 
-def test_the_chart_comes_drawn_in_them(client, session):
+def test_the_chart_comes_as_its_frame_drawn_when_in_view(client, session):
+    """Most phones at the table look at the rows: the chart below them is drawn when it is seen."""
     bulk_hands(session, 3)
 
     fragments = client.get(url("session_live", session))
 
-    assert 'data-live-region="chart"' in fragments.text and 'data-testid="score-chart"' in fragments.text
-    assert "hx-trigger" not in fragments.text.split('data-live-region="chart"')[1]
+    chart = fragments.text.split('data-live-region="chart"')[1].split("</section>")[0]
+    assert 'hx-trigger="intersect once"' in chart and 'data-testid="score-chart"' not in chart
+    assert reverse("session_chart", args=[session.group.edit_token, session.pk]) in chart
+
+
+def test_the_chart_is_drawn_once_per_revision_for_every_phone(session, django_assert_num_queries):
+    bulk_hands(session, 3)
+    chart_url = url("session_chart", session)
+    first = phone().get(chart_url, HTTP_HX_REQUEST="true")
+    assert 'data-testid="score-chart"' in first.text
+
+    with django_assert_num_queries(1):  # the link and session: the chart from the cache
+        second = phone().get(chart_url, HTTP_HX_REQUEST="true")
+    assert second.content == first.content
+
+    services.hand_record(session=session, entry=dict(MADE_15_DIAMONDS))
+    assert phone().get(chart_url, HTTP_HX_REQUEST="true").text.count('class="series-marker"') > \
+        first.text.count('class="series-marker"')
 
 
 @pytest.mark.parametrize("hands", [5, 300])

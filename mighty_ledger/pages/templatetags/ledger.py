@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections import Counter
 
 from django import template
+from django.core.cache import cache
+from django.template.loader import get_template
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from mighty_ledger.pages.forms import CALL_LABELS, card_label, engine_words, trump_label
@@ -79,6 +84,34 @@ def seat_cells(hand, seats) -> str:
          format_html('<span class="paid">{}</span>', signed(payments[seat])) if payments.get(seat) else "")
         for seat in seats
     ))
+
+
+@register.simple_tag(takes_context=True)
+def board_rows(context, rows) -> str:
+    """The scoreboard's rows, each drawn once per hand and read from the cache after.
+
+    After a new hand the board shows one new row and fifty it showed before: drawing only the
+    new one (and the row that stops being the last) keeps what a hand costs from growing with
+    the rows on the board. A row is kept under what it shows: the hand and its version, the
+    session's replays (an edit, delete or restore rewrites later hands' running totals), the
+    link (its token is in the row's link, so the key holds a hash of it), the language, and
+    whether it is the last row.
+    """
+    session, access, last = context["session"], context["access"], context.get("last")
+    link = hashlib.sha256(access.token.encode()).hexdigest()[:24]
+    language = get_language()
+    keys = [f"board-row:{hand.pk}:{hand.version}:{session.replays}:{link}:{language}:{int(hand == last)}"
+            for hand in rows]
+    kept = cache.get_many(keys)
+    drawn = {}
+    row = get_template("partials/scoreboard_row.html")
+    for key, hand in zip(keys, rows, strict=True):
+        if key not in kept:
+            drawn[key] = kept[key] = row.render({"hand": hand, "is_last": hand == last, "session": session,
+                                                "access": access})
+    if drawn:
+        cache.set_many(drawn, 86400)
+    return mark_safe("".join(kept[key] for key in keys))  # each row escaped by its own template
 
 
 @register.filter

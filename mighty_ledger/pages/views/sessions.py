@@ -38,7 +38,6 @@ from mighty_ledger.pages.views.rules import (
     system_differences,
     system_sections,
 )
-from mighty_ledger.pages.views.stats import session_chart_of
 from scoring.presets import get_preset
 from scoring.problems import InvalidInput
 
@@ -176,10 +175,7 @@ def session_live(request: HttpRequest, token: str, pk: int) -> HttpResponse:
         body = cache.get(key)
         if body is None:
             # drawn without the request: nothing of this visitor (CSRF token, cookies) can get in
-            body = render_to_string("partials/board_fragments.html", {
-                **_board_regions(access, session, before),
-                "chart": session_chart_of(session),
-            })
+            body = render_to_string("partials/board_fragments.html", _board_regions(access, session, before))
             cache.set(key, body, 86400)
         response = HttpResponse(body)
     response["ETag"] = etag

@@ -26,6 +26,7 @@ from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
 from django.utils.http import content_disposition_header, urlencode
 from django.utils.text import slugify
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -34,7 +35,7 @@ from mighty_ledger.http.access import Access, access_for
 from mighty_ledger.http.request_keys import once_per_form_key
 from mighty_ledger.models import Hand, Payment, Session
 from mighty_ledger.pages.forms import trump_label
-from mighty_ledger.pages.views.conditional import conditional
+from mighty_ledger.pages.views.conditional import conditional, drawn_once
 from mighty_ledger.pages.views.rules import preset_name
 from mighty_ledger.reads import balance, charts, kept_counts, ratings, seasons, stats
 from mighty_ledger.reads.exports import SpreadsheetWriter
@@ -241,9 +242,12 @@ def session_chart(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     session = access.session(pk)
     if not request.htmx:
         return redirect(reverse("group_stats", args=[token]) + f"?period=s{session.pk}")
-    return conditional(request, reads.session_stamp(session, access.right, "chart"), lambda: render(
-        request, "partials/chart_session.html",
-        {"access": access, "session": session, "chart": session_chart_of(session)},
+    stamp = reads.session_stamp(session, access.right, "chart")
+    # the same chart for every phone on the link: drawn once per revision and language
+    key = f"chart|{stamp}|{get_language()}|{request.path}"
+    return conditional(request, stamp, lambda: drawn_once(
+        request, key, "partials/chart_session.html",
+        lambda: {"access": access, "session": session, "chart": session_chart_of(session)},
     ))
 
 
