@@ -179,3 +179,24 @@ def test_a_hand_in_progress_that_came_live_can_be_thrown_in_from_that_phone(asgi
     expect(other.get_by_test_id("abandon-hand")).to_be_visible(timeout=WITHIN_MS)
     other.get_by_test_id("abandon-hand").click()
     expect(other.locator("ul.messages")).to_contain_text("The hand was thrown in; nothing was scored.")
+
+
+def test_the_chart_follows_a_change_when_it_is_in_view_and_waits_until_seen_when_it_is_not(asgi_server, phones):
+    """The chart below the rows is drawn again after a change only for a phone that looks at it."""
+    session = SessionFactory()
+    scorer, watcher, reader = phones(), phones(), phones()
+    scorer.goto(board(asgi_server, session))
+    save_hand(scorer, MADE_15_DIAMONDS)
+    markers = "#score-chart path.series-marker"
+    for page in (watcher, reader):
+        page.goto(board(asgi_server, session, view=True))
+        expect(page.locator(markers)).to_have_count(10)  # five players, at the start and after the hand
+    reader.locator("#score-over-time").scroll_into_view_if_needed()  # the watcher stays at the rows
+
+    save_hand(scorer, {**MADE_15_DIAMONDS, "declarer": "Bo", "partners": ["Di"]})
+
+    expect(reader.locator(markers)).to_have_count(15, timeout=WITHIN_MS * 2)
+    expect(watcher.locator("#hand-2")).to_be_visible(timeout=WITHIN_MS)
+    expect(watcher.locator("#score-chart")).to_have_count(0)  # not drawn for a phone not looking at it…
+    watcher.locator("#score-over-time").scroll_into_view_if_needed()
+    expect(watcher.locator(markers)).to_have_count(15)  # …until it is seen
