@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods
 
 from mighty_ledger.http.access import access_for
 from mighty_ledger.http.request_keys import once_per_form_key
-from mighty_ledger.pages.views.conditional import conditional
+from mighty_ledger.pages.views.conditional import conditional, drawn_once
 from mighty_ledger.pages.views.stats import selection_of
 from mighty_ledger.reads import ratings, seasons
 from mighty_ledger.services.seasons import season_create
@@ -33,10 +33,11 @@ def group_ratings(request: HttpRequest, token: str) -> HttpResponse:
     chosen = selection_of(request, access)
 
     def page() -> HttpResponse:
-        return render(request, "table/ratings.html", {
-            "access": access, "group": access.group,
-            "ratings": ratings.ratings_for(access.group, chosen.filters, chosen.selected), **chosen.context(),
-        })
+        # the same page for everyone on the link but for its CSRF token: drawn once per state
+        return drawn_once(request, chosen.drawn_once_key(request, "ratings", access.right), "table/ratings.html",
+                          lambda: {"access": access, "group": access.group, "here": chosen.here(request),
+                                   "ratings": ratings.ratings_for(access.group, chosen.filters, chosen.selected),
+                                   **chosen.context()})
 
     return conditional(request, f"ratings|{access.right}|{chosen.stamp}", page)
 

@@ -109,6 +109,17 @@ class Selection:
     def context(self) -> dict:
         return _filter_context(self.sessions, self.period, self.system, self.stamp, self.season, self.seasons)
 
+    def here(self, request: HttpRequest) -> str:
+        """The page's address with the filters as understood, never as typed (what its language switcher returns to)."""
+        query = _query(self.period, self.system, self.season if self.seasons else "")
+        return f"{request.path}?{query}" if query else request.path
+
+    def drawn_once_key(self, request: HttpRequest, page: str, right: str) -> str:
+        """What a page of this selection shows, for ``drawn_once``: the sessions and seasons at their
+        revisions, the filters as understood, today (the last 30 days move with it), the language and
+        the address (the link's token is in the page's links)."""
+        return f"{page}|{right}|{self.stamp}|{timezone.localdate()}|{get_language()}|{self.here(request)}"
+
 
 def selection_of(request: HttpRequest, access: Access) -> Selection:
     """The page's selection: two queries (every live session of the group, its seasons). No season
@@ -145,10 +156,11 @@ def group_stats(request: HttpRequest, token: str) -> HttpResponse:
             chart, chart_kind = SimpleLazyObject(lambda: session_chart_of(selected[0])), "hands"
         else:
             chart, chart_kind = SimpleLazyObject(lambda: season_chart(selected)), "season"
-        return render(request, "table/stats.html", {
+        # the same page for everyone on the link but for its CSRF token: drawn once per state
+        return drawn_once(request, chosen.drawn_once_key(request, "stats", access.right), "table/stats.html", lambda: {
             "access": access, "group": access.group, "stats": SimpleLazyObject(lambda: kept_counts.stats_for(selected)),
             "ratings": SimpleLazyObject(lambda: ratings.ratings_for(access.group, filters, selected)),
-            "chart": chart, "chart_kind": chart_kind, **chosen.context(),
+            "chart": chart, "chart_kind": chart_kind, "here": chosen.here(request), **chosen.context(),
         })
 
     return conditional(request, f"stats|{access.right}|{stamp}", page)

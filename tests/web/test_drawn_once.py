@@ -1,4 +1,5 @@
-"""The scoreboard is drawn once per revision for every phone on a link; each phone's forms carry its own token.
+"""The scoreboard, the statistics and the ratings are drawn once per state for every phone on a link;
+each phone's forms carry its own token.
 
 The page is kept with a stand-in where the CSRF token goes (mighty_ledger/pages/views/conditional.py);
 each visitor gets it with the token for their own cookie, so a form still proves it came from the
@@ -18,6 +19,11 @@ from mighty_ledger.pages.views.conditional import CSRF_STAND_IN
 from tests.factories import MADE_15_DIAMONDS, SessionFactory, bulk_hands
 
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+ANY_TOKEN = re.compile(r'(csrfmiddlewaretoken" value="|"X-CSRFToken": ")[A-Za-z0-9]{64}')
+
+
+def without_tokens(page: str) -> str:
+    return ANY_TOKEN.sub(r"\1", page)
 
 
 @pytest.fixture
@@ -43,7 +49,7 @@ def test_two_phones_get_the_same_board_each_with_its_own_token(session):
     ann_tokens, bo_tokens = set(TOKEN.findall(ann_page)), set(TOKEN.findall(bo_page))
     assert ann_tokens and bo_tokens and not ann_tokens & bo_tokens
     # everything but the tokens is the same page
-    assert TOKEN.sub("", ann_page).replace(ann_tokens.pop(), "") == TOKEN.sub("", bo_page).replace(bo_tokens.pop(), "")
+    assert without_tokens(ann_page) == without_tokens(bo_page)
 
 
 def test_a_phones_token_from_the_drawn_page_lets_it_post_and_anothers_does_not(session):
@@ -80,3 +86,23 @@ def test_the_view_link_and_the_edit_link_are_drawn_apart(session):
     edit = phone().get(board_url(session)).text
     assert session.group.edit_token not in view
     assert session.group.edit_token in edit
+
+
+@pytest.mark.parametrize("page", ["group_stats", "group_ratings"])
+def test_a_group_page_is_drawn_once_whatever_a_link_adds_to_its_query(session, django_assert_max_num_queries, page):
+    """Made-up query strings reach the one drawn copy of the filters they mean: they cannot fill the cache."""
+    address = reverse(page, args=[session.group.view_token])
+    first = phone().get(address + "?period=all").text
+
+    for junk in ("", "?utm=1", "?period=nonsense&system=nope", "?period=all&x=" + "y" * 50):
+        with django_assert_max_num_queries(3):  # the link, the sessions, the seasons: nothing counted or drawn
+            page_text = phone().get(address + junk).text
+        assert without_tokens(page_text) == without_tokens(first)
+    assert "utm" not in first and "nonsense" not in first
+
+
+def test_a_group_page_follows_a_new_hand(session):
+    stats = reverse("group_stats", args=[session.group.view_token])
+    before = phone().get(stats).text
+    services.hand_record(session=session, entry=dict(MADE_15_DIAMONDS))
+    assert without_tokens(phone().get(stats).text) != without_tokens(before)
