@@ -1,5 +1,5 @@
 """The plumbing every request passes through, whatever the page: which group and right a link
-opens (``access``), the input guard, outages and headers (``middleware``), one-time request keys
+opens (``access``, through the query ``link_query`` writes once), the input guard, outages and headers (``middleware``), one-time request keys
 (``request_keys``), rate limits, the cache, and links masked in logs (``redact``).
 
 May import: the models, ``scoring``, and ``services`` for the actor a write records. Never the
