@@ -106,6 +106,11 @@ class Session(models.Model):
     def __str__(self) -> str:
         return self.title or f"{self.played_on:%Y-%m-%d}"
 
+    def stamp(self, *parts: object) -> str:
+        """What a page of the session shows, for its ETag and cache keys: the session (its id and
+        creation, so a database started again never reads another's copies) at this revision."""
+        return ":".join(str(part) for part in (self.pk, self.created_at.timestamp(), self.revision, *parts))
+
 
 class HandQuerySet(LiveQuerySet):
     def in_order(self):

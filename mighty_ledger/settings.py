@@ -80,6 +80,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # first: the live fragments' answer every later phone at a table gets again, kept whole with
+    # the headers the rest of the stack gave it (mighty_ledger/http/kept_answers.py)
+    "mighty_ledger.http.kept_answers.KeptAnswersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # after whitenoise, so static files keep their long cache and are never counted

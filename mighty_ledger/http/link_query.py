@@ -22,10 +22,10 @@ from mighty_ledger.models import Group, Session
 class _Columns:
     """One model's columns in a SELECT, and how to turn them back into an instance."""
 
-    def __init__(self, model: type[Model], alias: str, connection) -> None:
+    def __init__(self, model: type[Model], alias: str, connection, only: tuple[str, ...] = ()) -> None:
         quote = connection.ops.quote_name
         self.model = model
-        self.fields = list(model._meta.concrete_fields)
+        self.fields = [field for field in model._meta.concrete_fields if not only or field.name in only]
         self.names = [field.attname for field in self.fields]
         self.sql = ", ".join(f"{quote(alias)}.{quote(field.column)}" for field in self.fields)
         self.converters = []
@@ -41,6 +41,36 @@ class _Columns:
             for convert in converters:
                 values[index] = convert(values[index], column, connection)
         return self.model.from_db(connection.alias, self.names, values)
+
+
+@cache
+def _revision_statement(alias: str) -> tuple[str, _Columns]:
+    """The link's query as a kept answer needs it: the session's identity and revision, and which link."""
+    connection = connections[alias]
+    quote = connection.ops.quote_name
+    stamp = _Columns(Session, "s", connection, only=("id", "created_at", "revision"))
+    sql = (
+        f"SELECT {stamp.sql}, {quote('g')}.{quote('edit_token')} FROM {quote(Session._meta.db_table)} {quote('s')} "
+        f"INNER JOIN {quote(Group._meta.db_table)} {quote('g')} "
+        f"ON {quote('s')}.{quote('group_id')} = {quote('g')}.{quote('id')} "
+        f"WHERE ({quote('g')}.{quote('edit_token')} = %s OR {quote('g')}.{quote('view_token')} = %s) "
+        f"AND {quote('s')}.{quote('id')} = %s "
+        f"AND {quote('s')}.{quote('deleted_at')} IS NULL AND {quote('g')}.{quote('deleted_at')} IS NULL"
+    )
+    return sql, stamp
+
+
+def session_revision(token: str, session_id: int, alias: str = "default") -> tuple[Session, bool] | None:
+    """The live session ``session_id`` of the live group the token is a link of, holding only its
+    id, creation and revision, and whether the token is the edit link; None when it opens nothing."""
+    sql, stamp = _revision_statement(alias)
+    connection = connections[alias]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, (token, token, session_id))
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    return stamp.instance(row[:-1], connection), row[-1] == token
 
 
 @cache

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils.html import escape
 
@@ -437,10 +441,13 @@ def test_the_scoreboard_runs_the_same_queries_whatever_the_hands(client, session
     bulk_hands(session, hands)
     path = url("session_board", session)
 
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(5):
         # 1. the session with its group, by the link (its right and the session's revision)
-        # 2. the latest 51 live hands (one more than shown, to know if earlier ones exist)
-        # 3. the hand in progress, if one is being played
+        # 2. the latest 51 live hands, each only as far as tells its drawn row apart (one more
+        #    than shown, to know if earlier ones exist)
+        # 3. the latest of them whole, which say who deals next
+        # 4. the others whole, to draw their rows (none drawn before: a first view)
+        # 5. the hand in progress, if one is being played
         response = client.get(path)
     assert response.status_code == 200
 
@@ -588,3 +595,20 @@ def test_a_query_string_does_not_make_a_new_cached_board(client, session, django
     with django_assert_num_queries(1):  # the link and session: the page drawn once, no rows read
         response = client.get(board + query)
     assert 'id="hand-3"' in response.text
+
+
+def test_after_a_hand_the_board_reads_whole_only_the_rows_it_draws(client, session):
+    """Fifty rows drawn before stay drawn: the new hand's row and who deals next are all it reads whole."""
+    bulk_hands(session, 300)
+    path = url("session_board", session)
+    client.get(path)
+    services.hand_record(session=session, entry=dict(MADE_15_DIAMONDS))
+
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(path)
+
+    assert 'id="hand-301"' in response.text and 'id="hand-252"' in response.text
+    read_whole = [query["sql"] for query in queries
+                  if 'FROM "mighty_ledger_hand"' in query["sql"] and '"entry"' in query["sql"]]
+    assert len(read_whole) == 1
+    assert re.search(r" IN \(([^)]*)\)", read_whole[0]).group(1).count(",") + 1 <= 2

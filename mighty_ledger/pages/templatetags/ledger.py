@@ -14,6 +14,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from mighty_ledger import reads
 from mighty_ledger.pages.forms import CALL_LABELS, card_label, engine_words, trump_label
 from mighty_ledger.pages.korean import particle, with_particles
 from scoring.settle import POT
@@ -104,9 +105,12 @@ def board_rows(context, rows) -> str:
             for hand in rows]
     kept = cache.get_many(keys)
     drawn = {}
-    row = get_template("partials/scoreboard_row.html")
-    for key, hand in zip(keys, rows, strict=True):
-        if key not in kept:
+    missing = [(key, hand) for key, hand in zip(keys, rows, strict=True) if key not in kept]
+    if missing:
+        row = get_template("partials/scoreboard_row.html")
+        # the rows hold only what tells them apart (reads.board_rows): what a row shows is read now
+        whole = reads.full_rows([hand for _key, hand in missing])
+        for (key, _hand), hand in zip(missing, whole, strict=True):
             drawn[key] = kept[key] = row.render({"hand": hand, "is_last": hand == last, "session": session,
                                                 "access": access})
     if drawn:

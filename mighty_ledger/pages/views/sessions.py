@@ -8,8 +8,6 @@ changed with 304 Not Modified.
 
 from __future__ import annotations
 
-import hashlib
-
 from django.contrib import messages
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
@@ -24,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from mighty_ledger import reads, services
+from mighty_ledger.http import kept_answers
 from mighty_ledger.http.access import Access
 from mighty_ledger.http.request_keys import once_per_form_key
 from mighty_ledger.models import Session
@@ -94,18 +93,7 @@ def _board_regions(access: Access, session: Session, before: int | None) -> dict
 
 
 def _fragments_key(access: Access, session: Session, before: int | None) -> str:
-    """The cache key of the board's live fragments: what they depend on, and nothing of the visitor.
-
-    The link's token is in the fragments' links, so it is in the key too, as a hash (the key is
-    not a place for a capability): every phone holding the same link shares one copy.
-    """
-    link = hashlib.sha256(access.token.encode()).hexdigest()[:24]
-    return ":".join(("board-fragments", reads.session_stamp(session, access.right), link, get_language(),
-                     str(before or "")))
-
-
-def _fragments_etag(key: str) -> str:
-    return '"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"'
+    return kept_answers.live_fragments_key(session, access.right, access.token, get_language(), before)
 
 
 def _fragments_url(access: Access, session: Session, before: int | None) -> str:
@@ -143,7 +131,7 @@ def session_board(request: HttpRequest, token: str, pk: int) -> HttpResponse:
             "system_name": preset_name(get_preset(session.preset)),
             # on a change the live script fetches the regions alone, holding the ETag of these
             "live_fragments": _fragments_url(access, session, before),
-            "live_fragments_etag": _fragments_etag(_fragments_key(access, session, before)),
+            "live_fragments_etag": kept_answers.etag_of(_fragments_key(access, session, before)),
         }
 
     def page() -> HttpResponse:
@@ -168,7 +156,7 @@ def session_live(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     session = access.session(pk)
     before = _before(request, session)
     key = _fragments_key(access, session, before)
-    etag = _fragments_etag(key)
+    etag = kept_answers.etag_of(key)
     if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
         response = HttpResponseNotModified()
     else:
@@ -181,6 +169,8 @@ def session_live(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     response["ETag"] = etag
     # a capability link's answer: kept by the phone's script, never on disk or in a shared cache
     patch_cache_control(response, no_store=True)
+    # the same answer for every later phone on this link, given before the middleware
+    kept_answers.keep(response, key)
     return response
 
 
