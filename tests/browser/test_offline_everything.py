@@ -59,7 +59,9 @@ def wait_until_sent(page: Page) -> None:
     """Until the outbox is empty; the pages reload themselves meanwhile, as their actions land."""
     for _ in range(10):
         try:
-            wait_until_settled(page, "() => MightyOutbox.items().then(items => items.length === 0)")
+            # a page that has just reloaded itself may not have run its scripts yet
+            wait_until_settled(page, "() => window.MightyOutbox ? MightyOutbox.items().then(items => items.length === 0)"
+                                     " : Promise.resolve(false)")
             return
         except PlaywrightError as error:
             if "context was destroyed" not in str(error) and "navigat" not in str(error):
