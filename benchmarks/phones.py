@@ -5,7 +5,9 @@ what static/js/live.js fetches when its stream says the session changed: the boa
 live fragments (``/g/<token>/s/<id>/live/``: the hand in progress, the rows, totals and
 next dealer, the chart drawn) with the ETag it holds (If-None-Match; the revision moved,
 so they come back, 200). They are the same bytes for every phone on the link: the first
-phone after the hand draws them, the others read them from the cache. Every phone holds
+phone after the hand draws them (only the new rows: the others were drawn before), the
+others get that answer kept whole, before the middleware (mighty_ledger/http/kept_answers.py).
+Every phone holds
 the edit link, as phones at the table do, and reads English.
 
 Before the fragments (25 November 2026) a phone asked its whole page again and htmx then
@@ -89,5 +91,5 @@ def run() -> list[str]:
         f"  per hand: {table.ours_seconds * 1e3:.1f} ms of CPU with the phones, {table.baseline_seconds * 1e3:.1f} ms "
         f"for the POST; the first phone after a hand {statistics.median(first) * 1e3:.1f} ms (it draws the "
         f"fragments, {sizes['fragments'] / 1024:.0f} KiB), each other phone {statistics.median(later_phones) * 1e3:.2f} ms "
-        f"(from the cache)",
+        f"(the first phone's answer, kept)",
     ]
