@@ -20,6 +20,14 @@ logger = logging.getLogger(__name__)
 
 RETRY_AFTER_SECONDS = 5.0
 
+# What is drawn for one revision of a session or group (a page, the live regions and their kept
+# answer, a page's cached parts) serves the phones at the table within seconds of the change and
+# is of no use once the next change comes: kept ten minutes, so the cache holds a table's last
+# revision or two rather than a day of them (docs/performance.md, capacity). A page left unchanged
+# longer is drawn again on its next view. A scoreboard row is kept a day: it serves the evening.
+COPY_OF_A_REVISION_SECONDS = 600
+ROW_SECONDS = 86400
+
 
 class FailOpenRedisCache(RedisCache):
     def __init__(self, server, params):

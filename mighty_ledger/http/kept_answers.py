@@ -30,10 +30,10 @@ from django.utils.translation import get_language_from_request
 
 from mighty_ledger.http import link_query
 from mighty_ledger.http.access import EDIT, VIEW
+from mighty_ledger.http.cache import COPY_OF_A_REVISION_SECONDS
 from mighty_ledger.models import Session
 
 LIVE_PATH = re.compile(r"/g/(?P<token>[A-Za-z0-9_-]{1,64})/s/(?P<session>[1-9][0-9]{0,17})/live/")
-KEPT_SECONDS = 86400
 # a 304 says nothing of a body it does not send
 _BODY_HEADERS = frozenset({"content-type", "content-length"})
 
@@ -76,7 +76,7 @@ class KeptAnswersMiddleware:
         response = self.get_response(request)
         key = getattr(response, "kept_as", None)
         if key and response.status_code == 200 and not response.cookies and not response.streaming:
-            cache.set("kept-answer:" + key, (list(response.items()), response.content), KEPT_SECONDS)
+            cache.set("kept-answer:" + key, (list(response.items()), response.content), COPY_OF_A_REVISION_SECONDS)
         return response
 
     def _kept(self, request: HttpRequest, token: str, session_id: int) -> HttpResponse | None:

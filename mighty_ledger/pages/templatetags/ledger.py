@@ -15,6 +15,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from mighty_ledger import reads
+from mighty_ledger.http.cache import ROW_SECONDS
 from mighty_ledger.pages.forms import CALL_LABELS, card_label, engine_words, trump_label
 from mighty_ledger.pages.korean import particle, with_particles
 from scoring.settle import POT
@@ -114,7 +115,7 @@ def board_rows(context, rows) -> str:
             drawn[key] = kept[key] = row.render({"hand": hand, "is_last": hand == last, "session": session,
                                                 "access": access})
     if drawn:
-        cache.set_many(drawn, 86400)
+        cache.set_many(drawn, ROW_SECONDS)
     return mark_safe("".join(kept[key] for key in keys))  # each row escaped by its own template
 
 

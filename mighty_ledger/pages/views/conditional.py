@@ -23,6 +23,8 @@ from django.shortcuts import render
 from django.utils.cache import patch_cache_control
 from django.utils.translation import get_language
 
+from mighty_ledger.http.cache import COPY_OF_A_REVISION_SECONDS
+
 
 def conditional(request: HttpRequest, stamp: str, page: Callable[[], HttpResponse]) -> HttpResponse:
     """Answer 304 when the client already holds this state of the page, else render it with its ETag.
@@ -66,5 +68,5 @@ def drawn_once(request: HttpRequest, key: str, template: str, context: Callable[
     body = cache.get(key)
     if body is None:
         body = render(request, template, {**context(), "csrf_token": CSRF_STAND_IN}).content
-        cache.set(key, body, 86400)
+        cache.set(key, body, COPY_OF_A_REVISION_SECONDS)
     return HttpResponse(body.replace(CSRF_STAND_IN.encode(), get_token(request).encode()))

@@ -24,6 +24,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from mighty_ledger import reads, services
 from mighty_ledger.http import kept_answers
 from mighty_ledger.http.access import Access
+from mighty_ledger.http.cache import COPY_OF_A_REVISION_SECONDS
 from mighty_ledger.http.request_keys import once_per_form_key
 from mighty_ledger.models import Session
 from mighty_ledger.pages.forms import SessionStartForm
@@ -89,6 +90,7 @@ def _board_regions(access: Access, session: Session, before: int | None) -> dict
         "board": SimpleLazyObject(lambda: reads.session_board(session, before=before)),
         "settlement": reads.session_settlement(session, per_hand=False),
         "playing": playing_now(session),  # the hand in progress, if one is being played
+        "copy_seconds": COPY_OF_A_REVISION_SECONDS,  # how long the regions' cached parts are kept
     }
 
 
@@ -164,7 +166,7 @@ def session_live(request: HttpRequest, token: str, pk: int) -> HttpResponse:
         if body is None:
             # drawn without the request: nothing of this visitor (CSRF token, cookies) can get in
             body = render_to_string("partials/board_fragments.html", _board_regions(access, session, before))
-            cache.set(key, body, 86400)
+            cache.set(key, body, COPY_OF_A_REVISION_SECONDS)
         response = HttpResponse(body)
     response["ETag"] = etag
     # a capability link's answer: kept by the phone's script, never on disk or in a shared cache

@@ -32,6 +32,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from mighty_ledger import reads, services
 from mighty_ledger.http.access import Access, access_for
+from mighty_ledger.http.cache import COPY_OF_A_REVISION_SECONDS
 from mighty_ledger.http.request_keys import once_per_form_key
 from mighty_ledger.models import Hand, Payment, Session
 from mighty_ledger.pages.forms import trump_label
@@ -89,6 +90,7 @@ def _filter_context(sessions, period, system, stamp: str, season: str = "",
         "trumps": [trump_label(trump) for trump in stats.TRUMPS],
         "systems": [(slug, preset_name(get_preset(slug))) for slug in systems],
         "season": season, "season_choices": [(str(s.pk), s.name) for s in season_list[::-1]],
+        "copy_seconds": COPY_OF_A_REVISION_SECONDS,  # how long the page's cached body is kept
     }
 
 
