@@ -142,7 +142,8 @@ def test_a_made_up_page_of_earlier_hands_makes_no_new_fragments(client, session,
     bulk_hands(session, 3)
     client.get(url("session_live", session))
 
-    with django_assert_num_queries(1):  # the link and session: the fragments of the revision, from the cache
+    # the link and session, the hand in progress: the board region of the revision from the cache, no rows read
+    with django_assert_num_queries(2):
         response = client.get(url("session_live", session) + "?before=99999")
     assert 'id="hand-3"' in response.text
 

@@ -9,7 +9,6 @@ changed with 304 Not Modified.
 from __future__ import annotations
 
 from django.contrib import messages
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -162,12 +161,11 @@ def session_live(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
         response = HttpResponseNotModified()
     else:
-        body = cache.get(key)
-        if body is None:
-            # drawn without the request: nothing of this visitor (CSRF token, cookies) can get in
-            body = render_to_string("partials/board_fragments.html", _board_regions(access, session, before))
-            cache.set(key, body, COPY_OF_A_REVISION_SECONDS)
-        response = HttpResponse(body)
+        # drawn without the request: nothing of this visitor (CSRF token, cookies) can get in. The
+        # board region inside is kept per revision (partials/board_region.html), and this whole
+        # answer is kept by the first middleware for the later phones (http/kept_answers.py)
+        response = HttpResponse(render_to_string("partials/board_fragments.html",
+                                                 _board_regions(access, session, before)))
     response["ETag"] = etag
     # a capability link's answer: kept by the phone's script, never on disk or in a shared cache
     patch_cache_control(response, no_store=True)
