@@ -433,6 +433,24 @@ def test_a_page_arrives_with_the_apps_own_headers(door):
     assert proxied["Referrer-Policy"] == "no-referrer"
 
 
+def test_the_live_regions_arrive_alike_drawn_or_kept(door):
+    """The first phone's fetch after a hand is drawn; the next ones get it kept whole, before the
+    middleware (mighty_ledger/http/kept_answers.py): the same bytes and the app's headers either way,
+    with production's settings behind a TLS proxy."""
+    session = door.new_session()
+    assert door.post_hand(session)[0] == 201
+    path = reverse("session_live", args=[door.view_token, session])
+    drawn = door.request("GET", path)
+    kept = door.request("GET", path)
+    held = door.request("GET", path, headers={"If-None-Match": kept[1]["ETag"]})
+
+    assert drawn[0] == kept[0] == 200 and held[0] == 304
+    assert drawn[2] == kept[2] and b'id="hand-1"' in kept[2]
+    assert _app_headers(drawn[1]) == _app_headers(kept[1])
+    assert "default-src 'self'" in kept[1]["Content-Security-Policy"] and "no-store" in kept[1]["Cache-Control"]
+    assert held[1]["Content-Security-Policy"] == kept[1]["Content-Security-Policy"]
+
+
 def test_a_static_file_arrives_with_a_year_long_cache(door):
     status, _, body = door.request("GET", reverse("session_board", args=[door.view_token, door.new_session()]))
     assert status == 200
