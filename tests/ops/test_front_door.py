@@ -508,7 +508,7 @@ def test_the_nginx_access_log_never_shows_a_link(nginx_door):
     assert status == 200
     # nginx writes a line when the request ends
     deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and "/g/***/s/" not in nginx_door.access_log.read_text():
+    while time.monotonic() < deadline and f"/g/***/s/{session}/" not in nginx_door.access_log.read_text():
         time.sleep(0.1)
     written = nginx_door.access_log.read_text()
     assert f"/g/***/s/{session}/" in written
