@@ -1,20 +1,35 @@
-"""The group's seasons over the API: ``GET`` lists them, ``POST`` names a new one.
+"""The group's seasons over the API: ``GET`` lists them, ``POST`` names a new one;
+``PATCH /seasons/{id}`` renames one or moves its start, ``DELETE`` stops naming it.
 
 ``{"name", "starts"}`` with an ISO date; a season ends the day before the next
 one starts (``ends``, null for the last). An Idempotency-Key makes a retried
-post safe, as for every create (api/idempotency.py).
+post safe, as for every create (api/idempotency.py); a change or a deletion is
+safe to repeat by itself (the same change again changes nothing; a season
+already deleted is 404).
 """
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema, extend_schema_serializer
+from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from mighty_ledger.api.base import IDEMPOTENCY_KEY, READ_ERRORS, LinkView, TextField, refuse_nul
+from mighty_ledger.api.base import (
+    IDEMPOTENCY_KEY,
+    READ_ERRORS,
+    WRITE_ERRORS,
+    LinkView,
+    TextField,
+    refuse_nul,
+)
 from mighty_ledger.api.idempotency import Made, create_once, once_responses
+from mighty_ledger.models import Season
 from mighty_ledger.reads import seasons
-from mighty_ledger.services.seasons import season_create
+from mighty_ledger.services.seasons import season_change, season_create, season_delete
+
+SEASON_ID = OpenApiParameter("season_id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The season's id.")
 
 
 @extend_schema_serializer(component_name="Season")
@@ -67,3 +82,38 @@ class SeasonsView(LinkView):
         spans = seasons.group_seasons(self.access.group)
         current = seasons.current_season(spans)
         return season_json(next(span for span in spans if span.pk == season.pk), current)
+
+
+class SeasonView(LinkView):
+    @extend_schema_serializer(component_name="SeasonChangeInput")
+    class InputSerializer(serializers.Serializer):
+        name = TextField(max_length=80, required=False)
+        starts = serializers.DateField(required=False, help_text="The first day, YYYY-MM-DD; it moves the end "
+                                       "of the season before.")
+
+    def _season(self, season_id: int) -> Season:
+        season = self.access.group.seasons.filter(pk=season_id).first()
+        if season is None:
+            raise Http404("No such season in this group.")
+        return season
+
+    @extend_schema(operation_id="change_season", tags=["seasons"], parameters=[SEASON_ID], request=InputSerializer,
+                   responses={200: SeasonSerializer, **WRITE_ERRORS},
+                   summary="Rename a season or start it on another day (what is not given stays)")
+    def patch(self, request, season_id: int):
+        body = self.InputSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        if "name" in body.validated_data:
+            refuse_nul(body.validated_data["name"], "name")
+        season = season_change(season=self._season(season_id), name=body.validated_data.get("name"),
+                               starts=body.validated_data.get("starts"), by=self.access.actor("api"))
+        spans = seasons.group_seasons(self.access.group)
+        return Response(season_json(next(span for span in spans if span.pk == season.pk),
+                                    seasons.current_season(spans)))
+
+    @extend_schema(operation_id="delete_season", tags=["seasons"], parameters=[SEASON_ID], request=None,
+                   responses={204: None, **WRITE_ERRORS},
+                   summary="Stop naming a season: its days count with the season before it; no score changes")
+    def delete(self, request, season_id: int):
+        season_delete(season=self._season(season_id), by=self.access.actor("api"))
+        return Response(status=204)

@@ -42,6 +42,7 @@ urlpatterns = [
     # skill ratings of the link's group, and its seasons
     path("v1/ratings", ratings.RatingsView.as_view(), name="ratings"),
     path("v1/seasons", seasons.SeasonsView.as_view(), name="seasons"),
+    path("v1/seasons/<int:season_id>", seasons.SeasonView.as_view(), name="season"),
     path(f"{SESSION}/payments", stats.PaymentsView.as_view(), name="payments"),
     path(f"{SESSION}/payments/<int:payment_id>", stats.PaymentUndoView.as_view(), name="payment"),
     path("v1/revisions", ledger.RevisionListView.as_view(), name="revisions"),

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
-from mighty_ledger.models import Group, Season
+from mighty_ledger.models import Group, Revision, Season
 from mighty_ledger.reads.stats import Filters
 
 ALL = "all"  # the query's value for every season at once
@@ -65,3 +65,12 @@ def chosen_season(seasons: list[SeasonSpan], asked: str | None) -> tuple[SeasonS
                 return season, str(season.pk)
     current = current_season(seasons)
     return current, (str(current.pk) if current else ALL)
+
+
+SEASON_CHANGES_SHOWN = 20
+
+
+def season_changes(group: Group) -> list[Revision]:
+    """The latest changes to the group's seasons, newest first: who named, renamed, moved or
+    deleted which (a deleted season lives on here)."""
+    return list(Revision.objects.filter(group=group, subject="season")[:SEASON_CHANGES_SHOWN])

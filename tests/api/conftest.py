@@ -39,6 +39,9 @@ class Api:
     def put(self, url, body=None, **headers):
         return self.client.put(url, body, format="json", headers=headers)
 
+    def patch(self, url, body=None, **headers):
+        return self.client.patch(url, body, format="json", headers=headers)
+
     def delete(self, url):
         return self.client.delete(url)
 

@@ -7,12 +7,14 @@ One browser and one context per language visit them all, so the whole round stay
 
 from __future__ import annotations
 
+import datetime
 from decimal import Decimal
 
 import pytest
 from playwright.sync_api import expect
 
 from mighty_ledger import services
+from mighty_ledger.services.seasons import season_change, season_create
 from tests.factories import MADE_15_DIAMONDS, SEATS, HandFactory, SessionFactory
 from tests.web.test_table import PAGAT_EXAMPLES
 
@@ -86,6 +88,11 @@ def table(db):
         "dealer": "Ed", "declarer": "Ann", "contract": {"points": 15, "trump": "D"},
         "partner_call": {"type": "card", "cards": ["AS"]},
     })
+    # seasons, one renamed: the seasons page with its change forms and its history (both before tonight,
+    # so the statistics' default view, the current season, still holds every hand)
+    season_create(group=evening.group, name="The long autumn league of 2020", starts=datetime.date(2020, 1, 1))
+    winter = season_create(group=evening.group, name="Wniter", starts=datetime.date(2020, 6, 1))
+    season_change(season=winter, name="Winter")
     # the widest board: eight seats on a 360-px phone
     eight = SessionFactory(group=evening.group, seats=[*SEATS, "Flo", "Gus", "Hal"], preset="chicago-8p")
     return evening, fresh, playing, contract, eight

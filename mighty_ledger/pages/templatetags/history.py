@@ -69,6 +69,19 @@ def _payment_title(revision: Revision, currency: str) -> str:
     return _("%(payer)s paid %(payee)s %(amount)s") % parts
 
 
+def _season_title(revision: Revision) -> str:
+    before, after = revision.before or {}, revision.after or {}
+    if revision.action == Revision.CREATED:
+        return _("Season “%(name)s” named, from %(date)s") % {"name": after.get("name", "?"),
+                                                              "date": after.get("starts", "?")}
+    if revision.action == Revision.DELETED:
+        return _("Season “%(name)s” deleted") % {"name": before.get("name", "?")}
+    if before.get("name") != after.get("name"):
+        return _("Season “%(old)s” renamed “%(new)s”") % {"old": before.get("name", "?"), "new": after.get("name", "?")}
+    return _("Season “%(name)s” now starts on %(date)s") % {"name": after.get("name", "?"),
+                                                            "date": after.get("starts", "?")}
+
+
 @register.simple_tag
 def change_title(revision: Revision, currency: str = "") -> str:
     """What a revision changed, as one short sentence."""
@@ -80,6 +93,8 @@ def change_title(revision: Revision, currency: str = "") -> str:
         return _contract_title(revision)
     if revision.subject == "payment":
         return _payment_title(revision, currency)
+    if revision.subject == "season":
+        return _season_title(revision)
     return str(revision.get_action_display())
 
 

@@ -14,13 +14,14 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from mighty_ledger.http.access import access_for
 from mighty_ledger.http.request_keys import once_per_form_key
 from mighty_ledger.pages.views.conditional import conditional, drawn_once
 from mighty_ledger.pages.views.stats import selection_of
 from mighty_ledger.reads import ratings, seasons
+from mighty_ledger.services import seasons as season_services
 from mighty_ledger.services.seasons import season_create
 from scoring.problems import InvalidInput, Problem
 
@@ -50,10 +51,7 @@ def group_seasons(request: HttpRequest, token: str) -> HttpResponse:
     problems = []
     if request.method == "POST":
         access.require_edit()
-        try:
-            starts = datetime.date.fromisoformat(request.POST.get("starts", ""))
-        except ValueError:
-            starts = None
+        starts = _start_date(request.POST.get("starts", ""))
         try:
             if starts is None:
                 raise InvalidInput([Problem("starts", "bad_date", _("Give the day the season starts."))])
@@ -65,11 +63,62 @@ def group_seasons(request: HttpRequest, token: str) -> HttpResponse:
             messages.success(request, _("Season “%(name)s” starts on %(date)s.")
                              % {"name": season.name, "date": season.starts.isoformat()})
             return redirect("group_seasons", token)
+    return _seasons_page(request, access, problems)
+
+
+def _seasons_page(request: HttpRequest, access, problems: list, changing: int | None = None) -> HttpResponse:
+    """The seasons page; with ``problems``, the form they belong to opened again with what was sent
+    (``changing``: the season whose change they are about, else the new season's form)."""
     season_list = seasons.group_seasons(access.group)
     return render(request, "table/seasons.html", {
         "access": access, "group": access.group, "seasons": season_list[::-1],
         "current": seasons.current_season(season_list), "problems": problems,
-        "errors": {problem.field: problem.message for problem in problems},
+        "errors": {problem.field: problem.message for problem in problems}, "changing": changing,
+        "changes": seasons.season_changes(access.group),
         "values": request.POST if problems else {},
     }, status=400 if problems else 200)
+
+
+def _start_date(raw: str) -> datetime.date | None:
+    try:
+        return datetime.date.fromisoformat(raw)
+    except ValueError:
+        return None
+
+
+@require_POST
+def season_change(request: HttpRequest, token: str, season_id: int) -> HttpResponse:
+    """Rename a season, or start it on another day."""
+    access = access_for(token)
+    access.require_edit()
+    season = access.group.seasons.filter(pk=season_id).first()
+    if season is None:
+        messages.info(request, _("That season was deleted meanwhile."))
+        return redirect("group_seasons", token)
+    starts = _start_date(request.POST.get("starts", ""))
+    try:
+        if starts is None:
+            raise InvalidInput([Problem("starts", "bad_date", _("Give the day the season starts."))])
+        season = season_services.season_change(season=season, name=request.POST.get("name", ""), starts=starts,
+                                               by=access.actor())
+    except InvalidInput as error:
+        return _seasons_page(request, access, list(error.problems), changing=season.pk)
+    messages.success(request, _("Season “%(name)s” now starts on %(date)s.")
+                     % {"name": season.name, "date": season.starts.isoformat()})
+    return redirect("group_seasons", token)
+
+
+@require_POST
+def season_delete(request: HttpRequest, token: str, season_id: int) -> HttpResponse:
+    """Stop naming a season: its days belong to the season before it again."""
+    access = access_for(token)
+    access.require_edit()
+    season = access.group.seasons.filter(pk=season_id).first()
+    if season is None:
+        messages.info(request, _("That season was deleted meanwhile."))
+    else:
+        season_services.season_delete(season=season, by=access.actor())
+        messages.success(request, _("Season “%(name)s” was deleted; its days count with the season before it.")
+                         % {"name": season.name})
+    return redirect("group_seasons", token)
 
