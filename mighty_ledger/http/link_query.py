@@ -11,6 +11,7 @@ models are made with ``from_db`` as a queryset would make them.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
 
 from django.db import connections
@@ -43,78 +44,85 @@ class _Columns:
         return self.model.from_db(connection.alias, self.names, values)
 
 
-@cache
-def _revision_statement(alias: str) -> tuple[str, _Columns]:
-    """The link's query as a kept answer needs it: the session's identity and revision, and which link."""
-    connection = connections[alias]
+def _from_links(connection, *, with_session: bool, live: bool = True) -> str:
+    """FROM and WHERE of the link's query: the group whose edit or view token is the first two
+    parameters (``g``), with the session the third names (``s``); both live unless ``live`` is off."""
     quote = connection.ops.quote_name
-    stamp = _Columns(Session, "s", connection, only=("id", "created_at", "revision"))
-    sql = (
-        f"SELECT {stamp.sql}, {quote('g')}.{quote('edit_token')} FROM {quote(Session._meta.db_table)} {quote('s')} "
-        f"INNER JOIN {quote(Group._meta.db_table)} {quote('g')} "
-        f"ON {quote('s')}.{quote('group_id')} = {quote('g')}.{quote('id')} "
-        f"WHERE ({quote('g')}.{quote('edit_token')} = %s OR {quote('g')}.{quote('view_token')} = %s) "
-        f"AND {quote('s')}.{quote('id')} = %s "
-        f"AND {quote('s')}.{quote('deleted_at')} IS NULL AND {quote('g')}.{quote('deleted_at')} IS NULL"
-    )
-    return sql, stamp
-
-
-def session_revision(token: str, session_id: int, alias: str = "default") -> tuple[Session, bool] | None:
-    """The live session ``session_id`` of the live group the token is a link of, holding only its
-    id, creation and revision, and whether the token is the edit link; None when it opens nothing."""
-    sql, stamp = _revision_statement(alias)
-    connection = connections[alias]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, (token, token, session_id))
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    return stamp.instance(row[:-1], connection), row[-1] == token
-
-
-@cache
-def _statements(alias: str) -> tuple[str, str, str, _Columns, _Columns]:
-    connection = connections[alias]
-    quote = connection.ops.quote_name
-    groups, sessions = Group._meta.db_table, Session._meta.db_table
-    group_columns = _Columns(Group, "g", connection)
-    session_columns = _Columns(Session, "s", connection)
-    by_link = f"({quote('g')}.{quote('edit_token')} = %s OR {quote('g')}.{quote('view_token')} = %s)"
+    g, s = quote("g"), quote("s")
+    groups = f"{quote(Group._meta.db_table)} {g}"
+    by_link = f"({g}.{quote('edit_token')} = %s OR {g}.{quote('view_token')} = %s)"
+    if not with_session:
+        return f"FROM {groups} WHERE {by_link}" + (f" AND {g}.{quote('deleted_at')} IS NULL" if live else "")
     # the session the URL names, live, of a live group: at most one row, by the primary key
-    with_session = (
-        f"SELECT {session_columns.sql}, {group_columns.sql} FROM {quote(sessions)} {quote('s')} "
-        f"INNER JOIN {quote(groups)} {quote('g')} ON {quote('s')}.{quote('group_id')} = {quote('g')}.{quote('id')} "
-        f"WHERE {by_link} AND {quote('s')}.{quote('id')} = %s "
-        f"AND {quote('s')}.{quote('deleted_at')} IS NULL AND {quote('g')}.{quote('deleted_at')} IS NULL"
+    return (f"FROM {quote(Session._meta.db_table)} {s} INNER JOIN {groups} "
+            f"ON {s}.{quote('group_id')} = {g}.{quote('id')} "
+            f"WHERE {by_link} AND {s}.{quote('id')} = %s "
+            f"AND {s}.{quote('deleted_at')} IS NULL AND {g}.{quote('deleted_at')} IS NULL")
+
+
+@dataclass(frozen=True)
+class _Statements:
+    """Every form of the link's query one database runs, written once for it."""
+
+    session: _Columns  # a session whole
+    stamp: _Columns  # what a session's stamp needs: its id, creation and revision
+    group: _Columns
+    with_session: str
+    with_stamp: str  # the stamp, and the group's edit token (which link it is)
+    live_group: str
+    any_group: str
+
+
+@cache
+def _statements(alias: str) -> _Statements:
+    connection = connections[alias]
+    quote = connection.ops.quote_name
+    session = _Columns(Session, "s", connection)
+    stamp = _Columns(Session, "s", connection, only=("id", "created_at", "revision"))
+    group = _Columns(Group, "g", connection)
+    return _Statements(
+        session, stamp, group,
+        with_session=f"SELECT {session.sql}, {group.sql} {_from_links(connection, with_session=True)}",
+        with_stamp=f"SELECT {stamp.sql}, {quote('g')}.{quote('edit_token')} "
+                   f"{_from_links(connection, with_session=True)}",
+        live_group=f"SELECT {group.sql} {_from_links(connection, with_session=False)}",
+        any_group=f"SELECT {group.sql} {_from_links(connection, with_session=False, live=False)}",
     )
-    live_group = (f"SELECT {group_columns.sql} FROM {quote(groups)} {quote('g')} WHERE {by_link} "
-                  f"AND {quote('g')}.{quote('deleted_at')} IS NULL")
-    any_group = f"SELECT {group_columns.sql} FROM {quote(groups)} {quote('g')} WHERE {by_link}"
-    return with_session, live_group, any_group, session_columns, group_columns
+
+
+def _one_row(alias: str, sql: str, params: tuple) -> tuple | None:
+    with connections[alias].cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchone()
 
 
 def group_and_session(token: str, session_id: int, alias: str = "default") -> tuple[Group, Session] | None:
     """The live group the token is a link of, with the live session ``session_id`` of it, or None."""
-    with_session, _, _, session_columns, group_columns = _statements(alias)
-    connection = connections[alias]
-    with connection.cursor() as cursor:
-        cursor.execute(with_session, (token, token, session_id))
-        row = cursor.fetchone()
+    statements = _statements(alias)
+    row = _one_row(alias, statements.with_session, (token, token, session_id))
     if row is None:
         return None
-    width = len(session_columns.names)
-    session = session_columns.instance(row[:width], connection)
-    group = group_columns.instance(row[width:], connection)
+    connection = connections[alias]
+    width = len(statements.session.names)
+    session = statements.session.instance(row[:width], connection)
+    group = statements.group.instance(row[width:], connection)
     Session.group.field.set_cached_value(session, group)
     return group, session
 
 
+def session_revision(token: str, session_id: int, alias: str = "default") -> tuple[Session, bool] | None:
+    """The live session ``session_id`` of the live group the token is a link of, holding only its
+    id, creation and revision, and whether the token is the edit link; None when it opens nothing.
+    What a kept answer needs (kept_answers.py), and no more."""
+    statements = _statements(alias)
+    row = _one_row(alias, statements.with_stamp, (token, token, session_id))
+    if row is None:
+        return None
+    return statements.stamp.instance(row[:-1], connections[alias]), row[-1] == token
+
+
 def group(token: str, *, include_deleted: bool = False, alias: str = "default") -> Group | None:
     """The group the token is a link of (a live one unless ``include_deleted``), or None."""
-    _, live_group, any_group, _, group_columns = _statements(alias)
-    connection = connections[alias]
-    with connection.cursor() as cursor:
-        cursor.execute(any_group if include_deleted else live_group, (token, token))
-        row = cursor.fetchone()
-    return None if row is None else group_columns.instance(row, connection)
+    statements = _statements(alias)
+    row = _one_row(alias, statements.any_group if include_deleted else statements.live_group, (token, token))
+    return None if row is None else statements.group.instance(row, connections[alias])
