@@ -92,7 +92,7 @@ class SeasonView(LinkView):
                                        "of the season before.")
 
     def _season(self, season_id: int) -> Season:
-        season = self.access.group.seasons.filter(pk=season_id).first()
+        season = seasons.group_season(self.access.group, season_id)
         if season is None:
             raise Http404("No such season in this group.")
         return season

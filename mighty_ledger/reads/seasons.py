@@ -70,6 +70,11 @@ def chosen_season(seasons: list[SeasonSpan], asked: str | None) -> tuple[SeasonS
 SEASON_CHANGES_SHOWN = 20
 
 
+def group_season(group: Group, pk: int) -> Season | None:
+    """The group's season ``pk``, or None (another group's, or one deleted meanwhile)."""
+    return group.seasons.filter(pk=pk).first()
+
+
 def season_changes(group: Group) -> list[Revision]:
     """The latest changes to the group's seasons, newest first: who named, renamed, moved or
     deleted which (a deleted season lives on here)."""

@@ -104,6 +104,13 @@ def test_the_page_keeps_what_was_typed_beside_the_problem_in_that_seasons_own_fo
     assert spans(group)[-1][:2] == ("Wniter", WINTER)
 
 
+def test_the_page_asks_for_a_start_date_it_can_read(group, client):
+    winter = group.seasons.get(name="Wniter")
+    page = client.post(reverse("season_change", args=[group.edit_token, winter.pk]), {"name": "Winter", "starts": ""})
+    assert page.status_code == 400 and "Give the day the season starts." in page.content.decode()
+    assert spans(group)[-1][:2] == ("Wniter", WINTER)
+
+
 def test_the_page_deletes_a_season_and_a_second_tap_finds_it_gone(group, client):
     winter = group.seasons.get(name="Wniter")
     delete = reverse("season_delete", args=[group.edit_token, winter.pk])

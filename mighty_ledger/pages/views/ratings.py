@@ -18,11 +18,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from mighty_ledger.http.access import access_for
 from mighty_ledger.http.request_keys import once_per_form_key
+from mighty_ledger.models import Season
 from mighty_ledger.pages.views.conditional import conditional, drawn_once
 from mighty_ledger.pages.views.stats import selection_of
 from mighty_ledger.reads import ratings, seasons
 from mighty_ledger.services import seasons as season_services
-from mighty_ledger.services.seasons import season_create
 from scoring.problems import InvalidInput, Problem
 
 
@@ -51,12 +51,9 @@ def group_seasons(request: HttpRequest, token: str) -> HttpResponse:
     problems = []
     if request.method == "POST":
         access.require_edit()
-        starts = _start_date(request.POST.get("starts", ""))
         try:
-            if starts is None:
-                raise InvalidInput([Problem("starts", "bad_date", _("Give the day the season starts."))])
-            season = season_create(group=access.group, name=request.POST.get("name", ""), starts=starts,
-                                   by=access.actor())
+            season = season_services.season_create(group=access.group, name=request.POST.get("name", ""),
+                                                   starts=_start_date(request), by=access.actor())
         except InvalidInput as error:
             problems = list(error.problems)
         else:
@@ -79,11 +76,20 @@ def _seasons_page(request: HttpRequest, access, problems: list, changing: int | 
     }, status=400 if problems else 200)
 
 
-def _start_date(raw: str) -> datetime.date | None:
+def _start_date(request: HttpRequest) -> datetime.date:
+    """The season's first day as the form sent it; a problem on ``starts`` when it is not a date."""
     try:
-        return datetime.date.fromisoformat(raw)
+        return datetime.date.fromisoformat(request.POST.get("starts", ""))
     except ValueError:
-        return None
+        raise InvalidInput([Problem("starts", "bad_date", _("Give the day the season starts."))]) from None
+
+
+def _season_or_gone(request: HttpRequest, access, season_id: int) -> Season | None:
+    """The season a form is about, or None with the notice that another phone deleted it."""
+    season = seasons.group_season(access.group, season_id)
+    if season is None:
+        messages.info(request, _("That season was deleted meanwhile."))
+    return season
 
 
 @require_POST
@@ -91,16 +97,12 @@ def season_change(request: HttpRequest, token: str, season_id: int) -> HttpRespo
     """Rename a season, or start it on another day."""
     access = access_for(token)
     access.require_edit()
-    season = access.group.seasons.filter(pk=season_id).first()
+    season = _season_or_gone(request, access, season_id)
     if season is None:
-        messages.info(request, _("That season was deleted meanwhile."))
         return redirect("group_seasons", token)
-    starts = _start_date(request.POST.get("starts", ""))
     try:
-        if starts is None:
-            raise InvalidInput([Problem("starts", "bad_date", _("Give the day the season starts."))])
-        season = season_services.season_change(season=season, name=request.POST.get("name", ""), starts=starts,
-                                               by=access.actor())
+        season = season_services.season_change(season=season, name=request.POST.get("name", ""),
+                                               starts=_start_date(request), by=access.actor())
     except InvalidInput as error:
         return _seasons_page(request, access, list(error.problems), changing=season.pk)
     messages.success(request, _("Season “%(name)s” now starts on %(date)s.")
@@ -113,12 +115,9 @@ def season_delete(request: HttpRequest, token: str, season_id: int) -> HttpRespo
     """Stop naming a season: its days belong to the season before it again."""
     access = access_for(token)
     access.require_edit()
-    season = access.group.seasons.filter(pk=season_id).first()
-    if season is None:
-        messages.info(request, _("That season was deleted meanwhile."))
-    else:
+    season = _season_or_gone(request, access, season_id)
+    if season is not None:
         season_services.season_delete(season=season, by=access.actor())
         messages.success(request, _("Season “%(name)s” was deleted; its days count with the season before it.")
                          % {"name": season.name})
     return redirect("group_seasons", token)
-
