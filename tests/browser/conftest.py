@@ -49,22 +49,40 @@ def browser():
         browser.close()
 
 
+def _unexpected(message) -> bool:
+    # pages without our icon link (Django error pages) make the browser ask for /favicon.ico
+    return message.type == "error" and not message.location.get("url", "").endswith("/favicon.ico")
+
+
 @pytest.fixture
-def page(browser):
-    """A phone at a table: 390×844, English, and no JavaScript error left unnoticed."""
-    context = browser.new_context(viewport=PHONE, locale="en-US", device_scale_factor=1)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    # htmx reports a swap it cannot place (an out-of-band target missing) on the console
-    page.on("console", lambda message: _console_error(message, errors))
-    yield page
-    context.close()
+def phones(browser):
+    """Phones at a table, one each call: its own browser context at 390×844, ten seconds for each
+    step, and no script error left unnoticed. A console error counts as one when ``console`` says
+    it is unexpected (None: the console is not watched, for a page that reports an error it means
+    to, such as a 409 the test asks for); ``cookies`` go into the context before the first page.
+    Every context is closed after the test, then the errors are told."""
+    contexts, errors = [], []
+
+    def phone(locale: str = "en-US", *, console=_unexpected, cookies: tuple = ()):
+        context = browser.new_context(viewport=PHONE, locale=locale, device_scale_factor=1)
+        if cookies:
+            context.add_cookies(list(cookies))
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        if console is not None:
+            page.on("console", lambda message: errors.append(message.text) if console(message) else None)
+        return page
+
+    yield phone
+    for context in contexts:
+        context.close()
     assert not errors, f"errors in the browser: {errors}"
 
 
-def _console_error(message, errors: list[str]) -> None:
-    # pages without our icon link (Django error pages) make the browser ask for /favicon.ico
-    if message.type == "error" and not message.location.get("url", "").endswith("/favicon.ico"):
-        errors.append(message.text)
+@pytest.fixture
+def page(phones):
+    """A phone at a table: 390×844, English, and no JavaScript error left unnoticed; htmx reports a
+    swap it cannot place (an out-of-band target missing) on the console."""
+    return phones()

@@ -59,8 +59,9 @@ def call_card(page: Page, code: str) -> None:
     tap(page, "Rank", code[:-1])
 
 
-def fill_hand(page: Page, entry: dict) -> None:
-    """Tap in one hand of HAND_JSON as a player would; the dealer is left as pre-filled."""
+def fill_contract(page: Page, entry: dict) -> None:
+    """Tap in what the auction decided, as a player would: the declarer, the contract, the trump
+    and the partner call (the hand form's first half, and the whole of the contract form)."""
     tap(page, "Declarer", entry["declarer"])
     pick_number(page, "Contract", entry["contract"]["points"])
     tap(page, "Trump", TRUMP_BUTTONS[entry["contract"]["trump"]])
@@ -69,9 +70,15 @@ def fill_hand(page: Page, entry: dict) -> None:
         tap(page, "Partner call", "a card")
         for code in call["cards"]:
             call_card(page, code)
-        tap(page, "Partner", entry["partners"][0] if entry["partners"] else "declarer alone")
     else:
         tap(page, "Partner call", "no friend")
+
+
+def fill_hand(page: Page, entry: dict) -> None:
+    """Tap in one hand of HAND_JSON as a player would; the dealer is left as pre-filled."""
+    fill_contract(page, entry)
+    if entry["partner_call"]["type"] == "card":
+        tap(page, "Partner", entry["partners"][0] if entry["partners"] else "declarer alone")
     pick_number(page, "Points", entry["points"])
 
 

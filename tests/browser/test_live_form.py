@@ -10,6 +10,8 @@ Served by uvicorn (tests/browser/test_live_table.py's fixture) so the event stre
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 from playwright.sync_api import expect
 
@@ -17,7 +19,7 @@ from mighty_ledger import reads
 from mighty_ledger.models import Revision
 from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
 
-from .steps import PHONE, fill_hand, pick_number, screenshot, tap
+from .steps import fill_hand, pick_number, screenshot, tap
 from .test_every_page import check
 from .test_live_table import asgi_server, board, save_hand  # noqa: F401 (a fixture)
 
@@ -27,29 +29,16 @@ pytestmark = pytest.mark.browser
 WITHIN_MS = 2000
 
 
+def _unexpected(message) -> bool:
+    return (message.type == "error" and "/events/" not in message.location.get("url", "")
+            and "status of 409 (Conflict)" not in message.text)
+
+
 @pytest.fixture
-def phones(browser):
-    """Phones at the table, as test_live_table's, where the refused edit's 409 is expected: the
-    browser reports every 4xx page on its console, and that one is the page this test wants."""
-    contexts, errors = [], []
-
-    def unexpected(message) -> bool:
-        return (message.type == "error" and "/events/" not in message.location.get("url", "")
-                and "status of 409 (Conflict)" not in message.text)
-
-    def phone():
-        context = browser.new_context(viewport=PHONE, locale="en-US", device_scale_factor=1)
-        context.set_default_timeout(10_000)
-        contexts.append(context)
-        page = context.new_page()
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.on("console", lambda message: errors.append(message.text) if unexpected(message) else None)
-        return page
-
-    yield phone
-    for context in contexts:
-        context.close()
-    assert not errors, f"errors in the browser: {errors}"
+def phones(phones):
+    """Phones at the table (the conftest's), where the refused edit's 409 is expected: the browser
+    reports every 4xx page on its console, and that one is the page this test wants."""
+    return partial(phones, console=_unexpected)
 
 
 def open_hand_form(page, server, session) -> None:

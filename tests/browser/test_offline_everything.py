@@ -18,7 +18,15 @@ from mighty_ledger import reads, services
 from mighty_ledger.models import Contract, Hand, Payment, Revision
 from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
 
-from .steps import PHONE, board_url, call_card, fill_hand, pick_number, screenshot, tap
+from .steps import (
+    PHONE,
+    board_url,
+    fill_contract,
+    fill_hand,
+    pick_number,
+    screenshot,
+    tap,
+)
 from .test_offline import (
     go_offline,
     go_online,
@@ -85,11 +93,7 @@ def reload_settled(page: Page) -> None:
 def record_contract(page: Page) -> None:
     """The auction is over: Ann 15 ♦ calling the ♠A (the hand form's first half)."""
     page.get_by_test_id("start-hand").click()
-    tap(page, "Declarer", "Ann")
-    pick_number(page, "Contract", 15)
-    tap(page, "Trump", "♦")
-    tap(page, "Partner call", "a card")
-    call_card(page, "AS")
+    fill_contract(page, MADE_15_DIAMONDS)
     page.get_by_test_id("save-contract").click()
 
 
@@ -211,16 +215,9 @@ def test_a_whole_stretch_offline_lands_once_each_in_order_when_the_signal_is_bac
 
 
 @pytest.fixture
-def phone(browser):
+def phone(phones):
     """The conftest's phone, whose console may say 409 once: the side-by-side page answers with it."""
-    context = browser.new_context(viewport=PHONE, locale="en-US", device_scale_factor=1)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert not errors, f"errors in the browser: {errors}"
+    return phones(console=None)
 
 
 def test_a_correction_another_phone_overtook_waits_as_a_conflict_and_opens_side_by_side(phone, live_server):

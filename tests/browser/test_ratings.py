@@ -20,7 +20,7 @@ from playwright.sync_api import expect
 
 from tests.factories import HandFactory, SessionFactory
 
-from .steps import PHONE, has_no_horizontal_scroll, screenshot
+from .steps import has_no_horizontal_scroll, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -67,15 +67,8 @@ def violations(page) -> list[str]:
 
 
 @pytest.fixture(params=["en", "ko"])
-def phone(request, browser):
-    context = browser.new_context(viewport=PHONE, locale=request.param, device_scale_factor=1)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page, request.param
-    context.close()
-    assert not errors, f"errors in the browser: {errors}"
+def phone(request, phones):
+    return phones(request.param, console=None), request.param
 
 
 def test_the_rating_table_and_a_players_trend(phone, live_server, table):

@@ -11,7 +11,7 @@ from mighty_ledger import services
 from mighty_ledger.models import Hand
 from tests.factories import MADE_15_DIAMONDS, SessionFactory
 
-from .steps import PHONE, screenshot
+from .steps import screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -21,18 +21,11 @@ LANGUAGES = ["en", "ko"]
 
 
 @pytest.fixture
-def phone(browser, live_server, request):
+def phone(phones, live_server, request):
     """A phone whose language is the test's parameter; no script error goes unnoticed."""
     language = request.param
-    context = browser.new_context(viewport=PHONE, locale="ko-KR" if language == "ko" else "en-US")
-    context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert not errors, errors
+    return phones("ko-KR" if language == "ko" else "en-US", console=None,
+                  cookies=({"name": "django_language", "value": language, "url": live_server.url},))
 
 
 def tap_value(page, name: str, value: str) -> None:
