@@ -18,6 +18,18 @@
 (function () {
   "use strict";
 
+  // a form's one line of news from this phone (a draft brought back, a hand queued, what is
+  // missing), at the top of the form; queued_forms.js writes into the same line of its forms
+  function noticeLine(form) {
+    var box = form.querySelector("[data-draft-notice]") || form.insertAdjacentElement("afterbegin", document.createElement("div"));
+    box.className = "draft-notice";
+    box.dataset.draftNotice = "";
+    box.dataset.testid = "draft-notice";
+    box.setAttribute("role", "status");
+    return box;
+  }
+  window.MightyFormNotice = noticeLine;
+
   var Outbox = window.MightyOutbox;
   var Keys = window.MightyFormKey; // the keys this phone has sent: a kept copy of the form must not reuse one
   var status = document.getElementById("app-status");
@@ -136,11 +148,7 @@
   }
 
   function notice(message, withUndo) {
-    var box = form.querySelector("[data-draft-notice]") || form.insertAdjacentElement("afterbegin", document.createElement("div"));
-    box.className = "draft-notice";
-    box.dataset.draftNotice = "";
-    box.dataset.testid = "draft-notice";
-    box.setAttribute("role", "status");
+    var box = noticeLine(form);
     box.replaceChildren(document.createTextNode(message + " "));
     if (withUndo) {
       var again = box.appendChild(document.createElement("button"));

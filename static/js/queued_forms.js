@@ -116,12 +116,7 @@
   }
 
   function notice(form, message) {
-    var box = form.querySelector("[data-draft-notice]") || form.insertAdjacentElement("afterbegin", document.createElement("div"));
-    box.className = "draft-notice";
-    box.dataset.draftNotice = "";
-    box.dataset.testid = "draft-notice";
-    box.setAttribute("role", "status");
-    box.textContent = message;
+    window.MightyFormNotice(form).textContent = message; // the form's line of news (drafts.js)
   }
 
   document.addEventListener("submit", function (event) {
