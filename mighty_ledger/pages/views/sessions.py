@@ -87,7 +87,6 @@ def _board_regions(access: Access, session: Session, before: int | None) -> dict
     return {
         "access": access, "session": session, "before": before,
         "board": SimpleLazyObject(lambda: reads.session_board(session, before=before)),
-        "settlement": reads.session_settlement(session, per_hand=False),
         "playing": playing_now(session),  # the hand in progress, if one is being played
         "copy_seconds": COPY_OF_A_REVISION_SECONDS,  # how long the regions' cached parts are kept
     }
