@@ -427,6 +427,20 @@ def test_money_is_shown_beside_points_when_there_is_a_stake(client, db):
     assert settlement.unit == "money"
 
 
+def test_the_board_shows_money_and_chips_beside_the_totals(client, db):
+    from decimal import Decimal
+
+    staked = SessionFactory(stake_per_point=Decimal("100"), currency="KRW", rounding_unit=Decimal("100"))
+    HandFactory(session=staked)
+    board = client.get(url("session_board", staked)).text
+    assert 'data-money-of="Ann"' in board and "Money at 100.00 KRW a point." in board
+
+    chips = SessionFactory(chips_start=100, chips_per_point=2)
+    HandFactory(session=chips)
+    board = client.get(url("session_board", chips)).text
+    assert 'class="chips"' in board and "Chips in front of each player, from 100 each." in board
+
+
 def test_chips_are_counted_from_the_starting_stack(client, db):
     session = SessionFactory(chips_start=100, chips_per_point=2)
     HandFactory(session=session)
