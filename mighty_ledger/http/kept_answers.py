@@ -57,7 +57,8 @@ def keep(response: HttpResponse, key: str) -> None:
     response.kept_as = key
 
 
-def _held(request: HttpRequest, etag: str) -> bool:
+def held(request: HttpRequest, etag: str) -> bool:
+    """Whether the client already holds the answer with this ETag (it sent it in If-None-Match)."""
     return etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]
 
 
@@ -98,7 +99,7 @@ class KeptAnswersMiddleware:
         if kept is None:
             return None
         headers, body = kept
-        if _held(request, etag_of(key)):
+        if held(request, etag_of(key)):
             response = HttpResponseNotModified()
             headers = [(name, value) for name, value in headers if name.lower() not in _BODY_HEADERS]
         else:

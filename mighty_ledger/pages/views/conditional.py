@@ -24,6 +24,7 @@ from django.utils.cache import patch_cache_control
 from django.utils.translation import get_language
 
 from mighty_ledger.http.cache import COPY_OF_A_REVISION_SECONDS
+from mighty_ledger.http.kept_answers import held
 
 
 def conditional(request: HttpRequest, stamp: str, page: Callable[[], HttpResponse]) -> HttpResponse:
@@ -39,7 +40,7 @@ def conditional(request: HttpRequest, stamp: str, page: Callable[[], HttpRespons
     parts = (stamp, get_language(), request.get_full_path(), request.META["CSRF_COOKIE"])
     etag = '"' + hashlib.sha256(repr(parts).encode()).hexdigest()[:32] + '"'
     request.etag = etag  # the live page's script asks again with it (templates/partials/live.html)
-    if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
+    if held(request, etag):
         response = HttpResponseNotModified()
     else:
         response = page()

@@ -157,7 +157,7 @@ def session_live(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     before = _before(request, session)
     key = _fragments_key(access, session, before)
     etag = kept_answers.etag_of(key)
-    if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
+    if kept_answers.held(request, etag):
         response = HttpResponseNotModified()
     else:
         # drawn without the request: nothing of this visitor (CSRF token, cookies) can get in. The
