@@ -96,8 +96,9 @@ def _fragments_key(access: Access, session: Session, before: int | None) -> str:
     return kept_answers.live_fragments_key(session, access.right, access.token, get_language(), before)
 
 
-def _fragments_url(access: Access, session: Session, before: int | None) -> str:
-    url = reverse("session_live", args=[access.token, session.pk])
+def _board_address(name: str, access: Access, session: Session, before: int | None) -> str:
+    """The board's (or its live regions') own address for this page of hands."""
+    url = reverse(name, args=[access.token, session.pk])
     return f"{url}?before={before}" if before is not None else url
 
 
@@ -122,7 +123,7 @@ def session_board(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     stamp = reads.session_stamp(session, access.right)
 
     # the board's own address, whatever else a link's query says: one drawn page per page of hands
-    here = reverse("session_board", args=[access.token, session.pk]) + (f"?before={before}" if before else "")
+    here = _board_address("session_board", access, session, before)
 
     def board() -> dict:
         return {
@@ -130,7 +131,7 @@ def session_board(request: HttpRequest, token: str, pk: int) -> HttpResponse:
             "here": here,  # where the language switcher comes back to
             "system_name": preset_name(get_preset(session.preset)),
             # on a change the live script fetches the regions alone, holding the ETag of these
-            "live_fragments": _fragments_url(access, session, before),
+            "live_fragments": _board_address("session_live", access, session, before),
             "live_fragments_etag": kept_answers.etag_of(_fragments_key(access, session, before)),
         }
 
