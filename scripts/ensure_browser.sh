@@ -12,17 +12,4 @@ command -v msgfmt >/dev/null 2>&1 || missing+=(gettext)
 # the invite page's QR codes are read back in the browser tests by a real decoder
 command -v zbarimg >/dev/null 2>&1 || missing+=(zbar-tools)
 
-if [ ${#missing[@]} -eq 0 ]; then
-    exit 0
-fi
-
-if [ "$(id -u)" -ne 0 ]; then
-    echo "ensure_browser: missing ${missing[*]}; run as root to install them" \
-        "(apt-get install -y ${missing[*]}). Browser tests may be skipped." >&2
-    exit 0
-fi
-
-echo "ensure_browser: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends "${missing[@]}"
+bash "$(dirname "$0")/install_missing.sh" ensure_browser "Browser tests may be skipped." "${missing[@]}"

@@ -13,20 +13,4 @@ command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
 command -v envsubst >/dev/null 2>&1 || missing+=(gettext-base)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 
-if [ ${#missing[@]} -eq 0 ]; then
-    exit 0
-fi
-
-if [ "$(id -u)" -ne 0 ]; then
-    echo "ensure_proxies: missing ${missing[*]}; run as root to install them" \
-        "(apt-get install -y ${missing[*]}). The front-door tests may be skipped." >&2
-    exit 0
-fi
-
-echo "ensure_proxies: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-# the package lists may be older than the archive (a fresh container has none)
-if ! apt-cache policy "${missing[@]}" 2>/dev/null | grep -q "Candidate: [0-9]"; then
-    apt-get update -qq
-fi
-apt-get install -y -qq --no-install-recommends "${missing[@]}"
+bash "$(dirname "$0")/install_missing.sh" ensure_proxies "The front-door tests may be skipped." "${missing[@]}"
