@@ -2,6 +2,7 @@
 still owes the payee, or the wrong way round, is confirmed first on the page and refused by the API
 without ``"overpay": true``; a session counting whole units takes no fraction."""
 
+import re
 from decimal import Decimal
 
 import pytest
@@ -113,3 +114,40 @@ def test_with_htmx_the_question_replaces_the_payments_card(evening, client):
     assert page.lstrip().startswith("<section") and 'data-testid="payment-beyond-owed"' in page
     assert "wrong way round" in page
     assert not Payment.objects.exists()
+
+
+def mark_forms(page: str) -> list[dict]:
+    """The "mark as paid" forms of a payments card, as the browser would send them."""
+    return [dict(re.findall(r'name="([^"]+)" value="([^"]*)"', form))
+            for form in re.findall(r'<form[^>]*action="[^"]*/payments/mark/".*?</form>', page, re.S)]
+
+
+@pytest.mark.parametrize("htmx", [pytest.param(True, id="htmx"), pytest.param(False, id="plain-post")])
+def test_record_it_anyway_tapped_twice_records_the_payment_once(evening, client, htmx):
+    url = f"/g/{evening.group.edit_token}/s/{evening.pk}/payments/mark/"
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    (first, *_) = mark_forms(client.get(f"/g/{evening.group.edit_token}/s/{evening.pk}/payments/").content.decode())
+    asked = client.post(url, {**first, "amount": str(owed_by_bo_to_ann(evening) + 400)}, **headers)
+    (confirm,) = [form for form in mark_forms(asked.content.decode()) if form.get("overpay") == "1"]
+
+    for _tap in range(2):
+        client.post(url, confirm, **headers)
+
+    assert Payment.objects.count() == 1
+
+
+def test_after_one_mark_every_form_on_the_card_has_a_key_of_its_own(evening, client):
+    url = f"/g/{evening.group.edit_token}/s/{evening.pk}/payments/mark/"
+    (first, *_) = mark_forms(client.get(f"/g/{evening.group.edit_token}/s/{evening.pk}/payments/").content.decode())
+    card = client.post(url, first, HTTP_HX_REQUEST="true").content.decode()
+    forms = mark_forms(card)
+    assert len(forms) >= 2
+    keys = [form["request_key"] for form in forms]
+    assert first["request_key"] not in keys and len(set(keys)) == len(keys)
+
+    # the next transfer tapped twice (a double tap, or a retry whose answer was lost)
+    for _tap in range(2):
+        client.post(url, forms[0], HTTP_HX_REQUEST="true")
+
+    marked = list(Payment.objects.values_list("payer", "payee"))
+    assert len(marked) == 2 and len(set(marked)) == 2

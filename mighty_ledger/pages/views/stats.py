@@ -312,7 +312,10 @@ def payments_context(access: Access, session: Session) -> dict:
     """The settlement's transfers, each with what was marked as paid, and the payments to undo."""
     owed = balance.session_payments(session)
     return {"access": access, "session": session, "settlement": owed.settlement, "unit": owed.settlement.unit,
-            "rows": owed.rows, "payments": owed.payments}
+            "rows": owed.rows, "payments": owed.payments,
+            # one "mark as paid" per transfer, each a payment of its own: the card drawn again after a
+            # post must not give every form the key that post spent (partials/request_key.html)
+            "one_key_per_form": True}
 
 
 @require_GET
