@@ -24,6 +24,7 @@ NOT_RUN = {
     "make ": "make's targets are what `make test` and CI run; serving or benchmarking is not a test",
     "DATABASE_URL=": "points at a PostgreSQL of the operator's",
     "TABLE_MODEL_EXAMPLES=": "the long run of a test that `make test` runs short",
+    "PAYMENTS_MODEL_EXAMPLES=": "the long run of a test that `make test` runs short",
     "curl ": "talks to a running server",
     "sudo ": "changes the host",
     "systemctl ": "changes the host",
