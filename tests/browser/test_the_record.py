@@ -121,3 +121,47 @@ def test_the_share_text_is_ready_to_paste_and_a_payment_is_marked_and_undone(pag
     page.go_back()
     page.get_by_test_id("payments-marked").get_by_role("button", name="Undo").click()
     expect(page.get_by_test_id("payments-owed").locator("li", has_text="Ed pays Cy")).to_contain_text("Mark as paid")
+
+
+def test_a_payment_whose_answer_was_lost_is_recorded_once_when_tapped_again(phones, live_server, evening):
+    from mighty_ledger.models import Payment
+
+    # the second phone's console reports the answer it lost
+    first, second = phones(), phones(console=None)
+    for phone in (first, second):
+        phone.goto(board_url(live_server, evening) + "payments/")
+    payments = second.get_by_test_id("payments")
+    expect(payments.locator("li", has_text="Ed pays Cy").get_by_role("button", name="Mark as paid")).to_be_visible()
+    # the first phone marks Ed's payment; the second still shows it owed
+    first.get_by_test_id("payments").locator("li", has_text="Ed pays Cy").get_by_role(
+        "button", name="Mark as paid").click()
+    expect(first.get_by_test_id("payments-marked")).to_contain_text("Ed paid Cy ₩10,300")
+
+    payments.locator("li", has_text="Ed pays Cy").get_by_role("button", name="Mark as paid").click()
+    asked = payments.get_by_test_id("payment-beyond-owed")
+    expect(asked).to_contain_text("Ed owes Cy nothing in this session")
+
+    # "Record it anyway" reaches the server, but its answer is lost on the way back
+    lost = []
+
+    def answer_lost(route):
+        route.fetch()
+        lost.append(route.request.url)
+        route.abort("connectionreset")
+
+    second.route("**/payments/mark/", answer_lost)
+    asked.get_by_role("button", name="Record it anyway").click()
+    second.wait_for_function("() => !document.querySelector('[data-testid=payment-beyond-owed] button').disabled")
+    assert lost and Payment.objects.count() == 2
+    second.unroute("**/payments/mark/")
+    # the player taps it again: the server knows this form, and the page shows what it saved
+    asked.get_by_role("button", name="Record it anyway").click()
+    expect(second.get_by_test_id("payments-marked").locator("li")).to_have_count(2)
+    assert Payment.objects.count() == 2
+
+    # the card drawn after that: its next "Mark as paid", tapped twice, is one payment
+    second.get_by_test_id("payments").locator("li", has_text="Di pays Cy").get_by_role(
+        "button", name="Mark as paid").dblclick()
+    expect(second.get_by_test_id("payments-marked")).to_contain_text("Di paid Cy ₩4,300")
+    assert sorted(Payment.objects.values_list("payer", "amount")) == [
+        ("Di", Decimal(4300)), ("Ed", Decimal(10300)), ("Ed", Decimal(10300))]
