@@ -105,13 +105,17 @@ def next_state(session: Session, last: Hand | None = None, *, rows: list[Hand] |
     decided those: from ``rows`` (the latest live hands, oldest first, the board's), else one
     query each. The phone steps its queued throw-ins the same way (static/js/pending.js).
     """
+    return _next_after(session, last if last is not None else last_hand(session), rows or [])
+
+
+def _next_after(session: Session, last: Hand | None, rows: list[Hand]) -> TableState:
+    """The coming hand after ``last`` (None: the session's first hand)."""
     system = system_of(session)
-    last = last if last is not None else last_hand(session)
     throw_ins: list[Hand] = []  # newest first
     hand = last
     while hand is not None and needs_the_hand_before(system, _previous(session, hand)):
         throw_ins.append(hand)
-        hand = _hand_before(session, hand, rows or [])
+        hand = _hand_before(session, hand, rows)
     state = next_hand(system, session.seats, _previous(session, hand), first_dealer=session.first_dealer)
     for hand in reversed(throw_ins):
         previous = _previous(session, hand)
@@ -119,6 +123,32 @@ def next_state(session: Session, last: Hand | None = None, *, rows: list[Hand] |
                            sitting_out=previous.sitting_out or state.sitting_out)
         state = next_hand(system, session.seats, previous, first_dealer=session.first_dealer)
     return state
+
+
+@dataclass(frozen=True)
+class LatestHand:
+    """The latest live hand, and the coming hand as it stood before it.
+
+    A phone without signal that deletes or corrects this hand says who deals next from
+    ``before`` (static/js/pending.js), as the server will once the change reaches it.
+    """
+
+    number: int
+    kind: str
+    before: TableState
+
+    def as_json(self) -> dict:
+        before = self.before
+        return {"number": self.number, "kind": self.kind, "before": {
+            "dealer": before.dealer, "first_bidder": before.first_bidder, "sitting_out": list(before.sitting_out)}}
+
+
+def latest_hand(session: Session, last: Hand | None, *, rows: list[Hand] | None = None) -> LatestHand | None:
+    """``last`` (the latest live hand, or None) with the coming hand as it stood before it."""
+    if last is None:
+        return None
+    rows = rows or []
+    return LatestHand(last.number, last.kind, _next_after(session, _hand_before(session, last, rows), rows))
 
 
 # --- settling up -----------------------------------------------------------------
@@ -172,6 +202,7 @@ class Board:
     last: Hand | None
     next: TableState
     settlement: SessionSettlement
+    latest: LatestHand | None  # the latest live hand, with the coming hand as it stood before it
 
     @property
     def earlier_before(self) -> int | None:
@@ -224,7 +255,7 @@ def session_board(session: Session, *, before: int | None = None) -> Board:
         last = last_hand(session)
     latest = rows if before is None else None  # the latest live hands: a throw-in's opener is read from them
     return Board(session, rows, earlier, last, next_state(session, last, rows=latest),
-                 session_settlement(session, per_hand=False))
+                 session_settlement(session, per_hand=False), latest_hand(session, last, rows=latest))
 
 
 # --- one hand ------------------------------------------------------------------------

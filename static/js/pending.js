@@ -13,7 +13,9 @@
 // The next hand: a kept board knows it as the server said it before the deals waiting here.
 // `nextAfter` steps the table's flow rule (static/js/flow.js, the engine's rule as data, in the
 // page's "flow-rule" block) through each of them in order, carrying who opened and who sat out
-// each one into the next; the board and the forms ask it, and only it.
+// each one into the next; the board and the forms ask it, and only it. A delete or correction
+// of the latest hand waiting here starts it from the coming hand as it stood before that hand
+// (the page's "latest-hand" block).
 (function () {
   "use strict";
 
@@ -150,22 +152,49 @@
     });
   }
 
+  function latestHand() {
+    // the latest live hand as the page was drawn, with the coming hand as it stood before it
+    // (partials/latest_hand.html): what a delete or a correction of that hand goes back to
+    var block = document.getElementById("latest-hand");
+    try { return block ? JSON.parse(block.textContent) : null; } catch (error) { return null; }
+  }
+
+  function latestChange(which, items, latest) {
+    // the last delete, restore or correction of the latest hand still waiting here: its final word
+    if (!latest) { return null; }
+    return ofSession(items, String(which)).filter(function (item) {
+      return TOUCHES_A_HAND[item.kind] && item.number === latest.number && !Outbox.stopped(item);
+    }).pop() || null;
+  }
+
   function nextAfter(which, items) {
-    // who deals, bids first and sits out after the deals waiting on this phone, as the server will
-    // say once it has them: each one stepped in order from what the page was drawn with. null when
-    // nothing waits, the page carries no flow rule, or the last step needs what only the server
-    // can tell (whether the hand was made): then the page's own answer stands
+    // who deals, bids first and sits out after what waits on this phone, as the server will say
+    // once it has it: from what the page was drawn with, or from the coming hand as it stood
+    // before the latest hand when a delete or correction of that hand waits (the correction
+    // stepped again), then each deal waiting stepped in order. null when nothing of that waits,
+    // the page carries no flow rule, or a step needs what only the server can tell (whether the
+    // hand was made): then the page's own answer stands
+    var drawn = shownNext(); // read first: the board keeps the server's values before rewriting them
     var flow = window.MightyFlow && window.MightyFlow.session();
     var deals = dealsWaiting(which, items);
-    if (!deals.length || !flow || !flow.rule) { return null; }
-    var state = shownNext();
-    deals.forEach(function (item) {
+    var latest = latestHand();
+    var change = latestChange(which, items, latest);
+    if (change && change.kind === "restore") { change = null; } // the hand stands as the page says
+    if ((!deals.length && !change) || !flow || !flow.rule) { return null; }
+    var state = change ? latest.before : drawn;
+    var step = function (item) {
+      if (!state) { return; }
       try {
         state = window.MightyFlow.next(flow.rule, flow.seats, summary(item, flow, state), flow.first_dealer);
       } catch (error) {
         state = null; // a deal the engine would refuse, or a result the phone cannot know: the server will say
       }
-    });
+    };
+    if (change && change.kind === "edit") {
+      // a corrected hand (the hand form's taps) or deal miss or all-pass (its entry)
+      step(change.fields ? change : { kind: "event", eventKind: latest.kind, entry: change.entry });
+    }
+    deals.forEach(step);
     return state;
   }
 
@@ -173,7 +202,8 @@
     // the scoreboard's "Next: Ann deals, Bo bids first. Sitting out: Cy." (a hand form's own
     // #next-hand is live_form.js's); its data-next-* too, which me.js reads
     var card = document.getElementById("board-rows") && document.querySelector("#next-hand[data-next-dealer]");
-    var next = card && nextAfter(session, items);
+    // nothing of that waiting any more (sent, or taken back): the server's own, as drawn
+    var next = card && (nextAfter(session, items) || shownNext());
     if (!next) { return; }
     var shown = JSON.parse(card.dataset.nextOut || "[]");
     var named = card.querySelectorAll("p strong");

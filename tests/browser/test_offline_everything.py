@@ -379,3 +379,54 @@ def test_a_deal_miss_corrected_offline_that_another_phone_changed_opens_with_bot
     expect(page.get_by_test_id("stale")).to_contain_text("deal miss by Di")
     miss.refresh_from_db()
     assert (miss.entry["shown_by"], miss.version) == ("Di", 2)
+
+
+# hand 2 of the next test: Bo 14 ♠ with Di; pagat deals the next hand to the partner
+BO_WITH_DI = {"dealer": "Cy", "declarer": "Bo", "contract": {"points": 14, "trump": "S"},
+              "partner_call": {"type": "card", "cards": ["AH"]}, "partners": ["Di"], "points": 15}
+
+
+def test_the_latest_hand_deleted_or_corrected_offline_moves_who_deals_next_as_the_server_will(page, live_server):
+    session = SessionFactory()
+    HandFactory(session=session, entry=MADE_15_DIAMONDS)  # Ann with Cy: Cy deals hand 2
+    HandFactory(session=session, entry=BO_WITH_DI)  # Bo with Di: Di deals hand 3
+    base = f"/g/{session.group.edit_token}/s/{session.pk}/"
+    open_as_app(page, board_url(live_server, session))
+    for path in ("hands/new/", "h/2/", "h/2/edit/"):
+        wait_until_kept(page, base + path)
+    assert next_dealer(page) == "Di"
+
+    go_offline(page.context)
+    # hand 2 was entered by mistake: the next hand is dealt as it would have been after hand 1
+    page.locator("#hand-2 th a").click()
+    page.get_by_test_id("delete-hand").click()
+    expect(page.get_by_test_id("pending-delete")).to_contain_text("deleted")
+    expect(page.get_by_test_id("next-hand")).to_contain_text("Cy deals")
+    page.get_by_test_id("enter-hand").click()
+    expect(page.locator("input[name=dealer][value=Cy]")).to_be_checked()
+    page.go_back()
+
+    # brought back from its pending row: Di deals again
+    page.get_by_test_id("restore-pending").click()
+    expect(page.get_by_test_id("pending-restore")).to_contain_text("restored")
+    expect(page.get_by_test_id("next-hand")).to_contain_text("Di deals")
+
+    # corrected: Bo's partner was Ed, who deals next
+    page.locator("#hand-2 th a").click()
+    page.get_by_test_id("edit-hand").click()
+    tap(page, "Partner", "Ed")
+    page.get_by_test_id("save-hand").click()
+    expect(page.get_by_test_id("pending-edit")).to_contain_text("corrected")
+    expect(page.get_by_test_id("next-hand")).to_contain_text("Ed deals")
+    page.reload()
+    expect(page.get_by_test_id("next-hand")).to_contain_text("Ed deals")
+
+    go_online(page.context)
+    outbox_replay(page)
+    wait_until_sent(page)
+    reload_settled(page)
+    hand = Hand.objects.get(session=session, number=2)
+    assert hand.deleted_at is None and hand.entry["partners"] == ["Ed"]
+    # what the phone said offline is what the server says now
+    assert reads.next_state(session).dealer == "Ed"
+    expect(page.get_by_test_id("next-hand")).to_contain_text("Ed deals")

@@ -31,10 +31,9 @@ def _hand_form(session: Session, data=None, **kwargs) -> HandForm:
     return HandForm(data, seats=session.seats, system=reads.system_of(session), **kwargs)
 
 
-def _new_hand_initial(session: Session, form: HandForm, declarer: str | None = None) -> dict:
+def _new_hand_initial(session: Session, form: HandForm, last: Hand | None, declarer: str | None = None) -> dict:
     """The dealer from the table flow and the declarer tapped on the board. The last hand's call
     is only suggested (``form.suggested``): a value nobody tapped is never saved."""
-    last = reads.last_hand(session)
     state = reads.next_state(session, last)
     initial = {"dealer": state.dealer, "sitting_out": list(state.sitting_out)}
     if declarer in session.seats:
@@ -65,10 +64,10 @@ def hand_saved_page(request: HttpRequest, key: str, token: str, pk: int, **_kwar
     return saved_page(request, access, session, hand=hand, key=key) if hand is not None else None
 
 
-def _render_hand_form(request, access, session, form, *, hand=None, preview=None, stale=None):
+def _render_hand_form(request, access, session, form, *, hand=None, preview=None, stale=None, latest=None):
     return render(request, "table/hand_form.html", {
         "access": access, "session": session, "form": form, "hand": hand,
-        "preview": preview, "stale": stale,
+        "preview": preview, "stale": stale, "latest": latest,
     })
 
 
@@ -79,9 +78,11 @@ def hand_new(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     session = access.session(pk)
     if request.method == "GET":
         form = _hand_form(session)
-        form.initial = _new_hand_initial(session, form, request.GET.get("declarer"))
+        last = reads.last_hand(session)
+        form.initial = _new_hand_initial(session, form, last, request.GET.get("declarer"))
         form.initial["seen_hand_count"] = session.hand_count  # another phone saving first is asked about
-        return _render_hand_form(request, access, session, form)
+        # kept for a phone without signal that deletes or corrects the latest hand (pending.js)
+        return _render_hand_form(request, access, session, form, latest=reads.latest_hand(session, last))
     form = _hand_form(session, request.POST)
     if form.is_valid():
         meanwhile = saved_meanwhile(session, form)
@@ -124,9 +125,13 @@ def event_new(request: HttpRequest, token: str, pk: int) -> HttpResponse:
         )):
             return redirect(board_url(access, session))
     else:
-        state = reads.next_state(session)
+        last = reads.last_hand(session)
         kind = request.GET.get("kind") if request.GET.get("kind") in ("deal_miss", "all_pass") else "deal_miss"
-        form = EventForm(initial={"kind": kind, "dealer": state.dealer}, seats=session.seats, system=system)
+        form = EventForm(initial={"kind": kind, "dealer": reads.next_state(session, last).dealer},
+                         seats=session.seats, system=system)
+        latest = reads.latest_hand(session, last)  # for a phone without signal (pending.js)
+        return render(request, "table/event_form.html",
+                      {"access": access, "session": session, "form": form, "latest": latest})
     return render(request, "table/event_form.html", {"access": access, "session": session, "form": form})
 
 

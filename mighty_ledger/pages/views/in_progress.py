@@ -176,12 +176,15 @@ def contract_new(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     """The auction is over: record the declarer, the contract and the partner call for every phone."""
     access, session = _edit(token, pk)
     if request.method == "GET":
-        state = reads.next_state(session)
+        last = reads.last_hand(session)
+        state = reads.next_state(session, last)
         form = _contract_form(session, initial={
             "dealer": state.dealer, "sitting_out": list(state.sitting_out), "seen_hand_count": session.hand_count,
         })
         playing = session.contracts.open().first()
-        return _render_contract_form(request, access, session, form, playing=playing)
+        # the latest hand, for a phone without signal that deletes or corrects it (pending.js)
+        return _render_contract_form(request, access, session, form, playing=playing,
+                                     latest=reads.latest_hand(session, last))
     form = _contract_form(session, request.POST)
     if form.is_valid():
         context = {"access": access, "session": session}
