@@ -223,6 +223,11 @@ class Payment(models.Model):
     unit = models.CharField(max_length=8, choices=UNITS, default=POINTS)
     currency = models.CharField(max_length=8, blank=True)
     by = models.CharField(max_length=40, blank=True)
+    # the one-time key it was sent with, kept as a hand keeps its own: a repeat long after the
+    # request keys' 24 hours (a phone's outbox sending it again a week later) is still this payment.
+    # NULL, not "", without a key: the unique constraint applies only to real keys
+    idempotency_key = models.CharField(max_length=200, null=True, blank=True)  # noqa: DJ001
+    request_fingerprint = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     undone_at = models.DateTimeField(null=True, blank=True)
 
@@ -230,6 +235,13 @@ class Payment(models.Model):
 
     class Meta:
         ordering = ["created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "idempotency_key"],
+                condition=models.Q(idempotency_key__isnull=False),
+                name="payment_idempotency_key_unique_in_session",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.payer} → {self.payee} {self.amount}"

@@ -38,7 +38,7 @@ REPLAYED = {"Idempotent-Replayed": "true"}
 @dataclass(frozen=True)
 class Made:
     """What a create answers: its body and status; ``replayed`` when the service found it made
-    before under the same key (a hand or a hand in progress keeps its key past the 24 hours)."""
+    before under the same key (a hand, a hand in progress or a payment keeps its key past the 24 hours)."""
 
     body: object
     status: int = status.HTTP_201_CREATED

@@ -252,14 +252,14 @@ class PaymentsView(LinkView):
             body = self.InputSerializer(data=request.data)
             body.is_valid(raise_exception=True)
             try:
-                payment = services.payment_record(
+                payment, created = services.payment_record(
                     session=session, payer=body.validated_data["from"], payee=body.validated_data["to"],
                     amount=body.validated_data["amount"], overpay=body.validated_data["overpay"],
-                    by=self.access.actor("api"),
+                    idempotency_key=key, by=self.access.actor("api"),
                 )
             except services.PaymentBeyondOwed as beyond:
                 raise _beyond_owed(beyond) from None
-            return Made(payment_json(payment))
+            return Made(payment_json(payment), replayed=not created)
 
         # a retried "paid" must not count twice
         return create_once(request, scope=f"api:session:{session.pk}:payments", make=make)

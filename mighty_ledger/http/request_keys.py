@@ -19,8 +19,8 @@ duplicate that arrives while the first is still being processed sees it: the
 API answers 409 ``request_in_progress``, a form waits a moment for the first
 one's answer. A request that fails gives its key back. Keys are forgotten after
 ``KEPT_FOR``; a request that died holding one (a killed worker) loses it after
-``ABANDONED_AFTER``. Hands keep their own key too (Hand.idempotency_key), so a
-hand is never recorded twice, even after its stored answer is forgotten.
+``ABANDONED_AFTER``. Hands, contracts and payments keep their own key too
+(``idempotency_key``), so none is recorded twice, even after its stored answer is forgotten.
 """
 
 from __future__ import annotations

@@ -13,7 +13,16 @@ from django.utils.translation import gettext as _
 from mighty_ledger.models import Payment, Revision, Session
 from mighty_ledger.reads import stakes_of
 from mighty_ledger.reads.balance import payment_room
-from mighty_ledger.services.changes import SYSTEM, Actor, announce, invalid, locked, revise
+from mighty_ledger.services.changes import (
+    SYSTEM,
+    Actor,
+    IdempotencyConflict,
+    announce,
+    fingerprint_of,
+    invalid,
+    locked,
+    revise,
+)
 from mighty_ledger.services.groups import name_normalised
 from scoring.problems import InvalidInput, Problem
 
@@ -50,13 +59,17 @@ def _payment_snapshot(payment) -> dict:
 
 @transaction.atomic
 def payment_record(*, session: Session, payer: str, payee: str, amount: Decimal, overpay: bool = False,
-                   by: Actor = SYSTEM):
-    """Mark one transfer of the settlement as paid; the row and a revision say who marked it.
+                   idempotency_key: str | None = None, by: Actor = SYSTEM) -> tuple[Payment, bool]:
+    """Mark one transfer of the settlement as paid; returns (payment, created). The row and a
+    revision say who marked it.
 
     Payments never change a session's totals: they settle them, so the group's
     balance (what is still owed across sessions) goes down. One for more than
     the payer still owes the payee (or the wrong way round) raises
     PaymentBeyondOwed unless ``overpay`` says the player confirmed it.
+
+    The same idempotency key with the same payment returns the first one, however long after
+    (asked before what is owed, which the first one changed); with another, it is a conflict.
     """
 
     problems = []
@@ -76,6 +89,13 @@ def payment_record(*, session: Session, payer: str, payee: str, amount: Decimal,
     if problems:
         raise InvalidInput(problems)
     session = locked(session)  # a session deleted meanwhile takes no payment: SessionGone, a 404
+    fingerprint = fingerprint_of("payment", {"payer": payer, "payee": payee, "amount": format(amount.normalize(), "f")})
+    if idempotency_key:
+        earlier = session.payments.filter(idempotency_key=idempotency_key).first()
+        if earlier is not None:
+            if earlier.request_fingerprint != fingerprint:
+                raise IdempotencyConflict(idempotency_key)
+            return earlier, False
     # read under the lock: two phones marking the same transfer see each other's payment
     room = payment_room(session, payer=payer, payee=payee)
     if amount % room.step:
@@ -88,9 +108,10 @@ def payment_record(*, session: Session, payer: str, payee: str, amount: Decimal,
     payment = Payment.objects.create(
         group_id=session.group_id, session=session, payer=payer, payee=payee, amount=amount, unit=unit,
         currency=session.currency if unit == Payment.MONEY else "", by=by.label,
+        idempotency_key=idempotency_key or None, request_fingerprint=fingerprint,
     )
     revise(session=session, subject="payment", action=Revision.CREATED, by=by, after=_payment_snapshot(payment))
-    return payment
+    return payment, True
 
 
 @transaction.atomic

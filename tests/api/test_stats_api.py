@@ -126,7 +126,7 @@ def test_a_payer_typed_with_stray_spaces_is_the_seated_player(evening):
 def test_a_name_with_doubled_inner_spaces_is_the_seated_player(db):
     session = SessionFactory(seats=["Ann Lee", "Bo", "Cy", "Di", "Ed"])
     # nothing is owed without a hand: confirmed, as the names are what this is about
-    payment = services.payment_record(session=session, payer="Ann  Lee", payee="Bo", amount=Decimal(3), overpay=True)
+    payment, _ = services.payment_record(session=session, payer="Ann  Lee", payee="Bo", amount=Decimal(3), overpay=True)
     assert payment.payer == "Ann Lee"
 
 

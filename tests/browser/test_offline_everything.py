@@ -325,7 +325,7 @@ def test_the_hand_in_progress_thrown_in_offline_then_an_all_pass_land_in_that_or
 def test_payments_marked_and_undone_offline_land_once_each_though_their_answers_are_lost(page, live_server):
     session = SessionFactory()
     HandFactory(session=session, entry=MADE_15_DIAMONDS)  # pagat example 1: Bo, Di and Ed pay 5 each
-    marked = services.payment_record(session=session, payer="Bo", payee="Ann", amount=Decimal(5))
+    marked, _ = services.payment_record(session=session, payer="Bo", payee="Ann", amount=Decimal(5))
     base = f"/g/{session.group.edit_token}/s/{session.pk}/"
     open_as_app(page, board_url(live_server, session))
     wait_until_kept(page, base + "payments/")

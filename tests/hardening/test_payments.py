@@ -3,10 +3,13 @@ still owes the payee, or the wrong way round, is confirmed first on the page and
 without ``"overpay": true``; a session counting whole units takes no fraction."""
 
 import re
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+from django.utils import timezone
 
+from mighty_ledger.http.request_keys import RequestKey
 from mighty_ledger.models import Payment
 from tests.factories import HandFactory, SessionFactory
 
@@ -151,3 +154,52 @@ def test_after_one_mark_every_form_on_the_card_has_a_key_of_its_own(evening, cli
 
     marked = list(Payment.objects.values_list("payer", "payee"))
     assert len(marked) == 2 and len(set(marked)) == 2
+
+
+# --- a payment keeps its one-time key past the request keys' 24 hours --------------------------------
+
+
+def a_day_passes() -> None:
+    RequestKey.objects.update(created_at=timezone.now() - timedelta(hours=24, minutes=1))
+
+
+def test_a_payment_sent_again_a_day_later_by_the_api_is_still_the_one_payment(evening):
+    body = {"from": "Bo", "to": "Ann", "amount": str(owed_by_bo_to_ann(evening))}
+    key = {"Idempotency-Key": "phone-1-payment-1"}
+    first = Api(evening.group.edit_token).post(f"/api/v1/sessions/{evening.pk}/payments", body, **key)
+    a_day_passes()
+
+    # what is owed is now 0: the repeat is the payment made, not "the wrong way round"
+    again = Api(evening.group.edit_token).post(f"/api/v1/sessions/{evening.pk}/payments", body, **key)
+
+    assert (first.status_code, again.status_code) == (201, 200)
+    assert again["Idempotent-Replayed"] == "true" and again.json()["id"] == first.json()["id"]
+    assert Payment.objects.count() == 1
+    other = Api(evening.group.edit_token).post(f"/api/v1/sessions/{evening.pk}/payments",
+                                               {**body, "amount": "100", "overpay": True}, **key)
+    assert_error_shape(other, 422, "idempotency_key_reused")
+
+
+def test_a_mark_from_the_page_sent_again_a_day_later_is_still_the_one_payment(evening, client):
+    (form, *_) = mark_forms(client.get(f"/g/{evening.group.edit_token}/s/{evening.pk}/payments/").content.decode())
+    url = f"/g/{evening.group.edit_token}/s/{evening.pk}/payments/mark/"
+    client.post(url, form, HTTP_HX_REQUEST="true")
+    a_day_passes()
+
+    again = client.post(url, form, HTTP_HX_REQUEST="true")
+
+    assert again.status_code == 200 and 'data-testid="payment-beyond-owed"' not in again.content.decode()
+    assert Payment.objects.count() == 1
+
+
+def test_the_form_key_and_the_apis_key_are_one(evening, client):
+    # the phone's outbox sends a mark made offline by the API, with the form's own key
+    (form, *_) = mark_forms(client.get(f"/g/{evening.group.edit_token}/s/{evening.pk}/payments/").content.decode())
+    client.post(f"/g/{evening.group.edit_token}/s/{evening.pk}/payments/mark/", form, HTTP_HX_REQUEST="true")
+    a_day_passes()
+
+    again = Api(evening.group.edit_token).post(
+        f"/api/v1/sessions/{evening.pk}/payments",
+        {"from": form["payer"], "to": form["payee"], "amount": form["amount"]}, **{"Idempotency-Key": form["request_key"]})
+
+    assert again.status_code == 200 and Payment.objects.count() == 1

@@ -31,7 +31,7 @@ def evening():
     bid = {key: MADE_15_DIAMONDS[key] for key in ("dealer", "declarer", "contract", "partner_call")}
     contract, _ = services.contract_open(session=fresh, entry=bid, by=EDIT)
     services.contract_abandon(contract=contract, by=EDIT)
-    payment = services.payment_record(session=Session.objects.get(pk=session.pk), payer="Bo", payee="Ann",
+    payment, _ = services.payment_record(session=Session.objects.get(pk=session.pk), payer="Bo", payee="Ann",
                                       amount=Decimal(700), by=EDIT)
     services.payment_undo(payment=payment, by=EDIT)
     contract, _ = services.contract_open(session=Session.objects.get(pk=session.pk), entry=bid, by=EDIT)
