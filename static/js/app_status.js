@@ -32,8 +32,7 @@
   var justSaved = false;
   var live = false; // the live stream (live.js) says when it opens and closes
   var worker = "serviceWorker" in navigator && window.isSecureContext;
-  var NUMBERED = "outbox-numbered"; // "saved as hand 7", kept across the board's reload
-  var numbered = readNumbered();
+  var numbered = []; // "saved as hand 7": what the server numbered lately (outbox.js keeps it a while)
   var KEPT_HANDS = 6; // the last hands' pages kept for corrections offline: the ones a table fixes
 
   function words(template, values) {
@@ -47,12 +46,13 @@
 
   // --- the status line ------------------------------------------------------------------
 
-  function readNumbered() {
-    try {
-      var kept = JSON.parse(window.sessionStorage.getItem(NUMBERED)) || [];
-      window.sessionStorage.removeItem(NUMBERED);
-      return kept;
-    } catch (error) { return []; }
+  function heardNumbered(hands) {
+    // the hands of this session the server numbered, each once
+    var known = numbered.map(function (hand) { return hand.key; });
+    hands.forEach(function (hand) {
+      if (hand.session === session && known.indexOf(hand.key) < 0) { numbered.push(hand); known.push(hand.key); }
+    });
+    numbered.sort(function (a, b) { return a.number - b.number; });
   }
 
   function render(items) {
@@ -100,12 +100,11 @@
         retries = 0;
       }
       justSaved = justSaved || message.saved.length > 0;
-      var mine = (message.numbered || []).filter(function (hand) { return hand.session === session; });
-      if (mine.length) { numbered = numbered.concat(mine); }
+      heardNumbered(message.numbered || []);
       // the board or payments of a session that just got its actions: shown as the server has them
+      // (the page loaded next says the numbers again: outbox.js keeps them a while)
       var shows = document.getElementById("board-rows") || document.getElementById("payments");
       if (session && message.saved.indexOf(session) >= 0 && shows) {
-        try { window.sessionStorage.setItem(NUMBERED, JSON.stringify(numbered)); } catch (error) { /* storage off */ }
         window.location.reload();
         return Promise.resolve();
       }
@@ -230,6 +229,11 @@
   if (!keptAt) { window.sessionStorage.removeItem(BACK_TRIES); }
   askIfBack(1000);
   refresh();
+  if (session) {
+    Outbox.lately(session).then(function (hands) {
+      if (hands.length) { heardNumbered(hands); refresh(); }
+    }, function () {});
+  }
   replay();
   keepPages();
 })();

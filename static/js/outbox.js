@@ -45,15 +45,59 @@
     });
   }
 
-  function run(mode, work) {
-    return open().then(function (database) {
+  function run(mode, work, opening) {
+    return (opening || open)().then(function (database) {
+      var name = database.objectStoreNames[0];
       return new Promise(function (resolve, reject) {
-        var transaction = database.transaction(STORE, mode);
-        var request = work(transaction.objectStore(STORE));
+        var transaction = database.transaction(name, mode);
+        var request = work(transaction.objectStore(name));
         transaction.oncomplete = function () { database.close(); resolve(request.result); };
         transaction.onerror = function () { database.close(); reject(transaction.error); };
       });
     });
+  }
+
+  // --- "saved as hand 7": the numbers the server gave lately -----------------------------------
+  // Kept in a database of their own for a while, so the page that loads after a replay (the board
+  // reloads itself as its actions land, and a kept copy reloads when the server answers again)
+  // still says them, whether or not the replay's last message reached the page before it went.
+  var NEWS = "mighty-ledger-numbered";
+  var NEWS_MS = 2 * 60 * 1000;
+
+  function openNews() {
+    return new Promise(function (resolve, reject) {
+      var request = indexedDB.open(NEWS, 1);
+      request.onupgradeneeded = function () { request.result.createObjectStore("numbered", { keyPath: "key" }); };
+      request.onsuccess = function () { resolve(request.result); };
+      request.onerror = function () { reject(request.error); };
+    });
+  }
+
+  function remember(numbered) {
+    if (!numbered.length) { return Promise.resolve(); }
+    var at = Date.now();
+    return run("readwrite", function (store) {
+      var last;
+      numbered.forEach(function (hand) { last = store.put({ key: hand.key, session: hand.session, number: hand.number, at: at }); });
+      return last;
+    }, openNews).catch(function () { /* storage off: the replay's message says them */ });
+  }
+
+  function lately(session) {
+    // the hands of ``session`` the server numbered in the last two minutes, oldest first
+    return run("readonly", function (store) { return store.getAll(); }, openNews).then(function (all) {
+      var recent = Date.now() - NEWS_MS;
+      var stale = all.filter(function (hand) { return hand.at < recent; });
+      if (stale.length) {
+        run("readwrite", function (store) {
+          var last;
+          stale.forEach(function (hand) { last = store.delete(hand.key); });
+          return last;
+        }, openNews).catch(function () {});
+      }
+      return all.filter(function (hand) { return hand.at >= recent && hand.session === String(session); })
+        .sort(function (a, b) { return a.number - b.number; });
+    }, function () { return []; });
   }
 
   function items() {
@@ -332,7 +376,7 @@
     running = round().then(function () {
       running = null;
       var done = { state: "done", saved: saved, numbered: numbered, reached: reached };
-      return tell(done).then(function () { return done; });
+      return remember(numbered).then(function () { return tell(done); }).then(function () { return done; });
     }, function (error) {
       running = null;
       throw error;
@@ -342,6 +386,6 @@
 
   scope.MightyOutbox = {
     items: items, hands: items, item: item, hand: item, add: add, put: put, discard: discard,
-    replay: replay, stopped: stopped,
+    replay: replay, stopped: stopped, lately: lately,
   };
 })(self);
