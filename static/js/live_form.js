@@ -1,7 +1,8 @@
-// A hand form left open follows the table: when another phone saves a hand, edits or deletes
-// one, or records the contract, the form's hand number, dealer and seating move at once, with
-// one line saying what happened, before the player taps Save. A correction of a saved hand
-// left open only says that another phone changed that hand (Save then shows both side by side).
+// A hand form (or the contract's form, its first half) left open follows the table: when another
+// phone saves a hand, edits or deletes one, or records the contract, the form's hand number,
+// dealer and seating move at once, with one line saying what happened, before the player taps
+// Save. A correction of a saved hand left open only says that another phone changed that hand
+// (Save then shows both side by side).
 //
 // The session's event stream (live.js, told with regions "none") says only that something
 // changed; the form then asks the server for the coming hand (GET hands/next/, the
@@ -25,7 +26,8 @@
   var again = false;
   var tapped = false;
   var playing = null; // the contract being played, as last heard (null: not asked yet)
-  var number = title ? (title.textContent.match(/\d+/) || [""])[0] : "";
+  // the hand the form is for: its title says it (the hand form), or the form (the contract's)
+  var number = title ? (title.textContent.match(/\d+/) || [""])[0] : (form.dataset.shownNumber || "");
 
   function checked(name) {
     return Array.prototype.filter.call(form.querySelectorAll("input[name='" + name + "']"), function (input) {
@@ -80,9 +82,9 @@
       say(line ? line.textContent.replace(/\s+/g, " ").trim() : "");
       return;
     }
-    if (data.number !== number && title && titleText) {
+    if (data.number !== number) {
       number = data.number;
-      title.textContent = titleText.textContent.trim();
+      if (title && titleText) { title.textContent = titleText.textContent.trim(); }
     }
     if (untouched()) { moveSeating(data.dealer, JSON.parse(data.sittingOut || "[]")); }
     // before the first tap, the hand saved meanwhile cannot be the one being entered here

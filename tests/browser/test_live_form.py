@@ -19,7 +19,7 @@ from mighty_ledger import reads
 from mighty_ledger.models import Revision
 from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
 
-from .steps import fill_hand, pick_number, screenshot, tap
+from .steps import fill_contract, fill_hand, pick_number, screenshot, tap
 from .test_every_page import check
 from .test_live_table import asgi_server, board, save_hand  # noqa: F401 (a fixture)
 
@@ -160,3 +160,32 @@ def test_the_second_phone_to_save_an_edit_chooses_between_both_versions(asgi_ser
     changes = [(r.before["entry"]["points"], r.after["entry"]["points"])
                for r in Revision.objects.filter(hand=hand, action=Revision.AMENDED).order_by("pk")]
     assert changes == ([(16, 18), (18, 13)] if choice == "keep-mine" else [(16, 18)])
+
+
+def test_the_contract_form_left_open_follows_the_table_too(asgi_server, phones):  # noqa: F811
+    session = SessionFactory()
+    saving, waiting = phones(), phones()
+    waiting.goto(board(asgi_server, session))
+    with waiting.expect_response(lambda response: response.url.endswith("/events/")) as stream:
+        waiting.get_by_test_id("start-hand").click()
+    assert stream.value.status == 200
+    waiting.wait_for_url("**/playing/new/**")
+    first_dealer = waiting.locator("input[name=dealer]:checked").get_attribute("value")
+
+    # another phone saves a hand: the contract is for the next one, dealt by whoever deals it
+    saving.goto(board(asgi_server, session))
+    save_hand(saving, MADE_15_DIAMONDS)
+    coming = reads.next_state(session)
+    assert coming.dealer != first_dealer
+    expect(waiting.get_by_test_id("live-form-notice")).to_contain_text(
+        "Another phone saved hand 1", timeout=WITHIN_MS)
+    expect(waiting.locator(f"input[name=dealer][value={coming.dealer}]")).to_be_checked()
+
+    # then it records the contract: this phone is told before its player saves another
+    saving.get_by_test_id("start-hand").click()
+    fill_contract(saving, {**MADE_15_DIAMONDS, "dealer": coming.dealer})
+    saving.get_by_test_id("save-contract").click()
+    saving.wait_for_url("**/s/*/")
+    expect(waiting.get_by_test_id("live-form-notice")).to_contain_text(
+        "Another phone recorded the contract: Ann 15", timeout=WITHIN_MS)
+    assert waiting.url.endswith("/playing/new/") or "/playing/new/?" in waiting.url  # no reload
