@@ -211,6 +211,18 @@ def _cached_system(preset: Preset, overrides_json: str) -> System:
     return build_system(merge(preset.options, json.loads(overrides_json)))
 
 
+def system_from(options: dict) -> System:
+    """``build_system``, once per distinct options: a session's system, frozen into it as options,
+    is read on every page of the session, and building and checking it costs more than the page's
+    own reads."""
+    return _built_system(json.dumps(options, sort_keys=True))
+
+
+@functools.lru_cache(maxsize=512)
+def _built_system(options_json: str) -> System:
+    return build_system(json.loads(options_json))
+
+
 # --- building and validating ------------------------------------------------
 
 

@@ -24,7 +24,7 @@ from mighty_ledger.models import Group, Hand, Player, Revision, Session
 from scoring.flow import PreviousHand, TableState, needs_the_hand_before, next_hand
 from scoring.ledger import LedgerEntry
 from scoring.settle import Settlement, Stakes, Transfer, hand_transfers, settle_session
-from scoring.systems import System, build_system
+from scoring.systems import System, system_from
 from scoring.words import from_message
 
 # a phone gets the latest hands; earlier ones load on demand
@@ -47,7 +47,7 @@ def hand_ledger_entry(hand: Hand) -> LedgerEntry:
 
 def system_of(session: Session) -> System:
     """The system frozen into the session when it started."""
-    return build_system(session.system_options)
+    return system_from(session.system_options)
 
 
 def stakes_of(session: Session) -> Stakes:

@@ -20,7 +20,7 @@ from mighty_ledger.services.changes import (
 from mighty_ledger.services.hands import hand_preview, hand_record
 from scoring.interface import hand_problems
 from scoring.problems import InvalidInput
-from scoring.systems import build_system
+from scoring.systems import system_from
 
 # the HAND_JSON fields known when the auction ends; partners, discards and points come after the last trick
 CONTRACT_FIELDS = ("dealer", "sitting_out", "declarer", "bid", "contract", "partner_call")
@@ -72,7 +72,7 @@ def contract_outlook(*, session: Session, entry: dict) -> dict:
     declarer plays alone; "partner" names the partner when the call already says who it is.
     """
 
-    system = build_system(session.system_options)
+    system = system_from(session.system_options)
     partners = _stand_in_partners(session, entry, system)
     contract = entry.get("contract") if isinstance(entry.get("contract"), dict) else {}
     trial = {**{k: entry[k] for k in CONTRACT_FIELDS if k in entry}, "partners": partners,
