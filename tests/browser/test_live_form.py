@@ -189,3 +189,4 @@ def test_the_contract_form_left_open_follows_the_table_too(asgi_server, phones):
     expect(waiting.get_by_test_id("live-form-notice")).to_contain_text(
         "Another phone recorded the contract: Ann 15", timeout=WITHIN_MS)
     assert waiting.url.endswith("/playing/new/") or "/playing/new/?" in waiting.url  # no reload
+    screenshot(waiting, "contract-form-moved")
