@@ -3,6 +3,10 @@
 Stdin holds one JSON object or JSON Lines. Exit status 2 when any request was
 illegal or malformed (for ``check``: when any hand is illegal), else 0.
 
+``python -m scoring`` alone answers each request as what it is: a deal-miss check
+(``{"system", "players", "hand"}``) with its verdict and odds, anything else as a
+hand to score.
+
 ``python -m scoring systems`` reads nothing and prints every preset with its
 options as one JSON array, the answer of ``GET /api/v1/systems``.
 """
@@ -15,7 +19,8 @@ import sys
 from . import interface
 from .problems import InvalidInput
 
-USAGE = "usage: python -m scoring {score|check|redeal|auction|next} < requests.json\n       python -m scoring systems"
+USAGE = ("usage: python -m scoring [score|check|redeal|auction|next] < requests.json\n"
+         "       python -m scoring systems")
 COMMANDS = ("score", "check", "redeal", "auction", "next")
 
 
@@ -71,17 +76,25 @@ def answer(command: str, request) -> tuple[dict, bool]:
     return response, failed
 
 
+def command_for(request) -> str:
+    """What a request without a command asks: a deal-miss check names a player's cards, ``hand``
+    (HAND_JSON's deal-miss shape); every other request is a hand to score."""
+    if isinstance(request, dict) and isinstance(request.get("hand"), list) and "declarer" not in request:
+        return "redeal"
+    return "score"
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv == ["systems"]:
         print(json.dumps(interface.systems_response(), ensure_ascii=False), flush=True)
         return 0
-    if len(argv) != 1 or argv[0] not in COMMANDS:
+    if len(argv) > 1 or (argv and argv[0] not in COMMANDS):
         print(USAGE, file=sys.stderr)
         return 64
     any_failed = False
     for request in _requests(sys.stdin.read()):
-        response, failed = answer(argv[0], request)
+        response, failed = answer(argv[0] if argv else command_for(request), request)
         any_failed = any_failed or failed
         print(json.dumps(response, ensure_ascii=False), flush=True)
     return 2 if any_failed else 0

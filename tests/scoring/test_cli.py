@@ -50,6 +50,29 @@ def test_redeal_answers_the_deal_miss_request(monkeypatch, capsys):
 
 def test_unknown_command_is_a_usage_error():
     assert main(["frobnicate"]) == 64
+    assert main(["score", "check"]) == 64
+
+
+def test_without_a_command_each_request_is_answered_as_what_it_is(monkeypatch, capsys):
+    # HAND_JSON's hand is scored, its deal-miss check judged, its error shape kept
+    deal = {"system": "korean-standard", "players": 5,
+            "hand": ["AS", "JOKER", "7H", "2C", "3D", "4D", "5D", "6D", "7D", "8D"]}
+    lines = "\n".join([json.dumps(hand("16 NT", 18)), json.dumps(deal), json.dumps(hand("12 D", 16))])
+    monkeypatch.setattr(sys, "stdin", io.StringIO(lines))
+
+    status = main([])
+
+    answers = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert status == 2
+    assert answers[0]["payments"]["Ann"] == 32
+    assert answers[1]["qualifies"] is True and 0 < answers[1]["probability"] < 1
+    assert answers[2]["errors"][0]["code"] == "below_minimum"
+
+
+def test_without_a_command_as_a_program_too():
+    completed = subprocess.run([sys.executable, "-m", "scoring"], input=json.dumps(hand("16 NT", 18)),
+                               capture_output=True, text=True, check=False)
+    assert completed.returncode == 0 and json.loads(completed.stdout)["payments"]["Ann"] == 32
 
 
 @pytest.mark.parametrize("command", ["score", "check", "redeal", "auction"])
