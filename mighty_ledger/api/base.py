@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import re
 
+from django.http import HttpRequest, HttpResponse
+from django.urls import Resolver404, resolve
+from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, inline_serializer
 from rest_framework import serializers, status
@@ -100,6 +103,23 @@ class UnknownEndpointView(PublicView):
         )
 
     get = post = put = patch = delete = _not_found
+
+
+_not_found_view = UnknownEndpointView.as_view()
+
+
+@csrf_exempt  # as every API view: a link in the Authorization header, never a cookie
+def unknown_endpoint(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+    """Any other path under api/v1/: the endpoint it names with a slash too many (``/api/v1/score/``,
+    as many clients write it), else a 404 in the error shape."""
+    if request.path_info.endswith("/"):
+        try:
+            match = resolve(request.path_info[:-1])
+        except Resolver404:
+            match = None
+        if match is not None and match.func is not unknown_endpoint:
+            return match.func(request, *match.args, **match.kwargs)
+    return _not_found_view(request, *args, **kwargs)
 
 
 # --- paging ---------------------------------------------------------------------------------

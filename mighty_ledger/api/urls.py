@@ -49,6 +49,7 @@ urlpatterns = [
     # the schema and its docs page (Swagger UI from drf-spectacular-sidecar's static files)
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
-    # anything else under api/v1/ is a 404 in the error shape, not Django's HTML page
-    re_path(r"^v1/", base.UnknownEndpointView.as_view(), name="unknown"),
+    # anything else under api/v1/ is a 404 in the error shape, not Django's HTML page (or, with a
+    # slash too many, the endpoint it names)
+    re_path(r"^v1/", base.unknown_endpoint, name="unknown"),
 ]

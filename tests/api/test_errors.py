@@ -32,6 +32,20 @@ def test_an_unknown_endpoint_is_404_in_the_error_shape(anonymous, path):
     assert_error_shape(anonymous.get(path), 404, "not_found")
 
 
+@pytest.mark.parametrize("path", ["/api/v1/nothing-here/", "/api/v1/score//", "/api/v1//"])
+def test_an_unknown_endpoint_with_a_slash_is_404_too(anonymous, path):
+    assert_error_shape(anonymous.get(path), 404, "not_found")
+
+
+def test_an_endpoint_written_with_a_slash_too_many_answers_as_itself(anonymous, edit):
+    # as many clients write it: the same answer as without the slash, never a 404 or a redirect
+    scored = anonymous.post("/api/v1/score/", HAND_JSON_EXAMPLE)
+    assert scored.status_code == 200 and scored.json() == anonymous.post("/api/v1/score", HAND_JSON_EXAMPLE).json()
+    assert anonymous.get("/api/v1/systems/pagat-standard/").json()["slug"] == "pagat-standard"
+    assert edit.get("/api/v1/group/").status_code == 200
+    assert_error_shape(anonymous.get("/api/v1/group/"), 401)
+
+
 def test_a_serializer_error_names_the_field(edit):
     errors = assert_error_shape(edit.post("/api/v1/sessions", {"seats": "Ann", "chips_start": -1}), 400)
 
