@@ -3,9 +3,11 @@ payments the players meant, checked against what the ledger stored after every s
 
 Each phone holds the payments card as it last drew it, so a phone may tap "Mark as paid" on a
 card another phone has overtaken (and be asked "record it anyway?"). Players tap twice, tap the
-confirmation twice, cancel it, undo a payment (twice), and the API's client sends its payments
-again under the same Idempotency-Key as a client does when an answer is lost. After every step
-the payments stored are exactly the ones the players meant, each once, the undone ones undone.
+confirmation twice, cancel it, undo a payment (twice); the table plays on (a hand more, or the
+last one deleted: what is owed moves under the cards the phones hold); the API's client sends
+its payments again under the same Idempotency-Key as a client does when an answer is lost.
+After every step the payments stored are exactly the ones the players meant, each once, the
+undone ones undone.
 
 `make test` runs a bounded number of examples; a longer run:
     PAYMENTS_MODEL_EXAMPLES=300 .venv/bin/python -m pytest tests/web/test_payments_model.py
@@ -33,6 +35,7 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
+from mighty_ledger import services
 from mighty_ledger.models import Payment
 from tests.factories import SEATS, HandFactory, SessionFactory
 
@@ -161,6 +164,16 @@ class SettlingUp(RuleBasedStateMachine):
             assert response.status_code == 200
         self.meant[index] = Meant(**{**self.meant[index].__dict__, "undone": True})
         self.draw(phone, response)
+
+    # --- the evening goes on --------------------------------------------------------------------
+
+    @rule(which=st.sampled_from(["another hand", "the last hand deleted"]))
+    def the_table_plays_on(self, which):
+        # what is owed moves under the cards the phones hold: their next marks may be asked about
+        if which == "another hand":
+            HandFactory(session=self.session, entry=SET_HAND)
+        elif last := self.session.hands.live().latest_first().first():
+            services.hand_delete(hand=last)
 
     # --- the API's client ---------------------------------------------------------------------
 
