@@ -8,8 +8,10 @@ never reaches another's data. Every error is in the HAND_JSON error shape
 
 from __future__ import annotations
 
+import json
 import re
 
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 from django.urls import Resolver404, resolve
 from django.views.decorators.csrf import csrf_exempt
@@ -49,14 +51,47 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 )
 
 
+# what a client sends a JSON body as when it does not say (curl -d, requests' data=): read as JSON
+_UNLABELLED = ("", "application/x-www-form-urlencoded", "text/plain")
+
+
 class ApiView(APIView):
     """JSON in, JSON out, every error in the HAND_JSON error shape."""
 
     parser_classes = [JSONParser]
     renderer_classes = [JSONRenderer]
 
+    def initialize_request(self, request, *args, **kwargs):
+        # A body that is JSON is read as JSON whatever it is labelled, when the label is one a client
+        # sends without meaning it: ``curl -d '{…}'`` says a form, a bare ``requests.post(data=…)``
+        # says nothing. Anything else (a real form, a file) is still 415 in the error shape.
+        labelled = request.META.get("CONTENT_TYPE", "").split(";")[0].strip().lower()
+        if request.method in ("POST", "PUT", "PATCH") and labelled in _UNLABELLED and _is_json(_body(request)):
+            request.META["CONTENT_TYPE"] = "application/json"
+        return super().initialize_request(request, *args, **kwargs)
+
     def get_exception_handler(self):
         return api_exception_handler
+
+
+def _body(request) -> bytes:
+    # too big to read is the parser's to refuse, in the error shape, as for any other body
+    try:
+        return request.body
+    except RequestDataTooBig:
+        return b""
+
+
+def _is_json(body: bytes) -> bool:
+    """Whether a body is a JSON object or array (a form's ``a=1&b=2`` is neither)."""
+    stripped = body.lstrip()
+    if not stripped.startswith((b"{", b"[")):
+        return False
+    try:
+        json.loads(stripped)
+    except ValueError:  # not JSON, or not UTF-8
+        return False
+    return True
 
 
 class PublicView(ApiView):

@@ -84,6 +84,10 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
                             status=status.HTTP_429_TOO_MANY_REQUESTS)
         response["Retry-After"] = str(seconds)
         return response
+    if isinstance(exc, exceptions.UnsupportedMediaType):
+        # DRF's says only what was refused: say what to send
+        exc = exceptions.UnsupportedMediaType(
+            "", f"{exc.detail} Send the body as a JSON object, with Content-Type: application/json.")
     if isinstance(exc, Http404):
         exc = exceptions.NotFound(str(exc) or None)
     elif isinstance(exc, DjangoPermissionDenied):

@@ -1,5 +1,7 @@
 """Whatever goes wrong, the API answers in HAND_JSON's error shape."""
 
+import json
+
 import pytest
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404
@@ -18,7 +20,22 @@ def test_wrong_method_is_405(anonymous):
 def test_a_form_body_is_415(anonymous):
     response = anonymous.client.post("/api/v1/score", {"seats": "Ann"})
 
-    assert_error_shape(response, 415, "unsupported_media_type")
+    errors = assert_error_shape(response, 415, "unsupported_media_type")
+    assert "Content-Type: application/json" in errors[0]["message"]
+
+
+@pytest.mark.parametrize("label", [
+    pytest.param("application/x-www-form-urlencoded", id="curl-d"),
+    pytest.param("text/plain", id="text"),
+    pytest.param("", id="no-label"),
+])
+def test_a_json_body_labelled_as_clients_forget_to_is_read_as_json(anonymous, edit, label):
+    body = json.dumps(HAND_JSON_EXAMPLE)
+    scored = anonymous.client.generic("POST", "/api/v1/score", body, content_type=label)
+    assert scored.status_code == 200 and scored.json() == anonymous.post("/api/v1/score", HAND_JSON_EXAMPLE).json()
+    # a group's writes too
+    made = edit.client.generic("POST", "/api/v1/players", json.dumps({"name": "Fay"}), content_type=label)
+    assert made.status_code == 201, made.content
 
 
 def test_asking_for_html_is_406(anonymous):
