@@ -60,13 +60,17 @@ class ApiView(APIView):
 
     parser_classes = [JSONParser]
     renderer_classes = [JSONRenderer]
+    # a JSON body labelled as a form or as text is read as JSON (below); not where that would let
+    # another site's page make something with a plain form post (no link needed, nothing to stop it)
+    reads_unlabelled_json = True
 
     def initialize_request(self, request, *args, **kwargs):
         # A body that is JSON is read as JSON whatever it is labelled, when the label is one a client
         # sends without meaning it: ``curl -d '{…}'`` says a form, a bare ``requests.post(data=…)``
         # says nothing. Anything else (a real form, a file) is still 415 in the error shape.
         labelled = request.META.get("CONTENT_TYPE", "").split(";")[0].strip().lower()
-        if request.method in ("POST", "PUT", "PATCH") and labelled in _UNLABELLED and _is_json(_body(request)):
+        unlabelled = labelled in _UNLABELLED and self.reads_unlabelled_json
+        if request.method in ("POST", "PUT", "PATCH") and unlabelled and _is_json(_body(request)):
             request.META["CONTENT_TYPE"] = "application/json"
         return super().initialize_request(request, *args, **kwargs)
 

@@ -89,6 +89,9 @@ def web_url(view, session: Session) -> str:
 
 
 class GroupCreateView(PublicView):
+    # a new group needs no link: a form on another site must not make groups from a visitor's browser
+    reads_unlabelled_json = False
+
     @extend_schema_serializer(component_name="GroupCreateInput")
     class InputSerializer(serializers.Serializer):
         name = TextField(max_length=80)

@@ -33,9 +33,16 @@ def test_a_json_body_labelled_as_clients_forget_to_is_read_as_json(anonymous, ed
     body = json.dumps(HAND_JSON_EXAMPLE)
     scored = anonymous.client.generic("POST", "/api/v1/score", body, content_type=label)
     assert scored.status_code == 200 and scored.json() == anonymous.post("/api/v1/score", HAND_JSON_EXAMPLE).json()
-    # a group's writes too
+    # a group's writes too (a form on another site cannot send the link they need)
     made = edit.client.generic("POST", "/api/v1/players", json.dumps({"name": "Fay"}), content_type=label)
     assert made.status_code == 201, made.content
+
+
+def test_a_new_group_wants_its_json_labelled(anonymous):
+    # it needs no link: another site's form, posting text that looks like JSON, makes nothing
+    response = anonymous.client.generic("POST", "/api/v1/groups", json.dumps({"name": "Spam"}),
+                                        content_type="text/plain")
+    assert_error_shape(response, 415, "unsupported_media_type")
 
 
 def test_asking_for_html_is_406(anonymous):
