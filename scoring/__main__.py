@@ -4,8 +4,9 @@ Stdin holds one JSON object or JSON Lines. Exit status 2 when any request was
 illegal or malformed (for ``check``: when any hand is illegal), else 0.
 
 ``python -m scoring`` alone answers each request as what it is: a deal-miss check
-(``{"system", "players", "hand"}``) with its verdict and odds, anything else as a
-hand to score.
+(``{"system", "players", "hand"}``) with its verdict and odds, an auction
+(``{…, "auction": [...]}``) or the coming hand (``{…, "previous": …}``) as their
+commands do, anything else as a hand to score.
 
 ``python -m scoring systems`` reads nothing and prints every preset with its
 options as one JSON array, the answer of ``GET /api/v1/systems``.
@@ -77,10 +78,17 @@ def answer(command: str, request) -> tuple[dict, bool]:
 
 
 def command_for(request) -> str:
-    """What a request without a command asks: a deal-miss check names a player's cards, ``hand``
-    (HAND_JSON's deal-miss shape); every other request is a hand to score."""
-    if isinstance(request, dict) and isinstance(request.get("hand"), list) and "declarer" not in request:
+    """What a request without a command asks, by its shape: a deal-miss check names a player's
+    cards (``hand``), an auction its calls (``auction``) and the coming hand the one before
+    (``previous``), none of them with a declarer; every other request is a hand to score."""
+    if not isinstance(request, dict) or "declarer" in request or "contract" in request:
+        return "score"
+    if isinstance(request.get("hand"), list):
         return "redeal"
+    if isinstance(request.get("auction"), list):
+        return "auction"
+    if "previous" in request:
+        return "next"
     return "score"
 
 

@@ -69,6 +69,21 @@ def test_without_a_command_each_request_is_answered_as_what_it_is(monkeypatch, c
     assert answers[2]["errors"][0]["code"] == "below_minimum"
 
 
+def test_without_a_command_an_auction_and_the_coming_hand_are_answered_too(monkeypatch, capsys):
+    seats = ["Ann", "Bo", "Cy", "Di", "Ed"]
+    auction = {"system": "pagat-standard", "seats": seats, "dealer": "Ann",  # pagat: the dealer opens
+               "auction": [{"seat": "Ann", "bid": {"points": 13, "trump": "S"}},
+                           *({"seat": seat, "pass": True} for seat in seats[1:])]}
+    coming = {"system": "pagat-standard", "seats": seats, "previous": {"kind": "all_pass", "dealer": "Bo"}}
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(auction) + "\n" + json.dumps(coming)))
+
+    assert main([]) == 0
+
+    answers = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert answers[0]["legal"] is True and answers[0]["declarer"] == "Ann"
+    assert answers[1]["dealer"] == "Bo"
+
+
 def test_without_a_command_as_a_program_too():
     completed = subprocess.run([sys.executable, "-m", "scoring"], input=json.dumps(hand("16 NT", 18)),
                                capture_output=True, text=True, check=False)
