@@ -179,6 +179,15 @@ class Pages(PageNumberPagination):
                                         f"page_size must be one whole number from 1 to {self.max_page_size}.")])
         return min(int(asked[0]), self.max_page_size)
 
+    def get_page_number(self, request, paginator):
+        # DRF reads an empty or repeated page as the first; a client that asked for something else is
+        # told (a number past the last page is DRF's 404 "Invalid page")
+        asked = request.query_params.getlist(self.page_query_param)
+        if asked and (len(asked) > 1 or not asked[0].isascii() or not asked[0].isdigit() or len(asked[0]) > 9
+                      or int(asked[0]) < 1):
+            raise InvalidInput([Problem("page", "bad_page", "page must be one whole number from 1.")])
+        return super().get_page_number(request, paginator)
+
 
 def paginated(item_serializer: type[serializers.Serializer], name: str) -> serializers.Serializer:
     """The schema of a page: count, next, previous and the page's results."""

@@ -135,9 +135,15 @@ def test_a_player_name_sent_as_a_number_is_400(edit):
     assert_error_shape(edit.post("/api/v1/players", {"name": 0}), 400, "invalid")
 
 
-@pytest.mark.parametrize("query", ["page_size=abc", "page_size=0", "page_size=5&page_size=6", "deleted=maybe"])
+@pytest.mark.parametrize("query", ["page_size=abc", "page_size=0", "page_size=5&page_size=6", "deleted=maybe",
+                                   "page=", "page=abc", "page=0", "page=1&page=2", "page=%C2%B2"])
 def test_a_query_parameter_that_says_nothing_sensible_is_400(edit, query):
     assert_error_shape(edit.client.get(f"/api/v1/sessions?{query}"), 400)
+
+
+def test_a_page_past_the_last_is_404_and_the_first_is_there(edit):
+    assert edit.client.get("/api/v1/sessions?page=1").status_code == 200
+    assert_error_shape(edit.client.get("/api/v1/sessions?page=9"), 404)
 
 
 @pytest.mark.parametrize("path", ["/api/v1/check", "/api/v1/auction/check", "/api/v1/score"])
