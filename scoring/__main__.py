@@ -27,7 +27,8 @@ COMMANDS = ("score", "check", "redeal", "auction", "next")
 
 def _requests(text: str):
     """Yield each request, or a ready error for a line that is not JSON."""
-    stripped = text.strip()
+    # a file saved on Windows, or piped by PowerShell, starts with a byte-order mark
+    stripped = text.removeprefix("\ufeff").strip()
     if not stripped:
         return
     try:

@@ -84,6 +84,12 @@ def test_without_a_command_an_auction_and_the_coming_hand_are_answered_too(monke
     assert answers[1]["dealer"] == "Bo"
 
 
+def test_a_byte_order_mark_before_the_json_is_no_error(monkeypatch, capsys):
+    # as a file saved on Windows, or PowerShell's pipe, sends it
+    status, answers = run("score", "\ufeff" + json.dumps(hand("16 NT", 18)), monkeypatch, capsys)
+    assert status == 0 and answers[0]["payments"]["Ann"] == 32
+
+
 def test_without_a_command_as_a_program_too():
     completed = subprocess.run([sys.executable, "-m", "scoring"], input=json.dumps(hand("16 NT", 18)),
                                capture_output=True, text=True, check=False)
