@@ -171,22 +171,26 @@ class Pages(PageNumberPagination):
 
     def get_page_size(self, request):
         # DRF quietly falls back to 50 for page_size=abc; a client that asked for something else is told
-        asked = request.query_params.getlist(self.page_size_query_param)
-        if not asked:
-            return self.page_size
-        if len(asked) > 1 or not asked[0].isdigit() or len(asked[0]) > 9 or int(asked[0]) < 1:
-            raise InvalidInput([Problem("page_size", "bad_page_size",
-                                        f"page_size must be one whole number from 1 to {self.max_page_size}.")])
-        return min(int(asked[0]), self.max_page_size)
+        asked = _one_whole_number(request, self.page_size_query_param, "bad_page_size",
+                                  f"page_size must be one whole number from 1 to {self.max_page_size}.")
+        return self.page_size if asked is None else min(asked, self.max_page_size)
 
     def get_page_number(self, request, paginator):
         # DRF reads an empty or repeated page as the first; a client that asked for something else is
         # told (a number past the last page is DRF's 404 "Invalid page")
-        asked = request.query_params.getlist(self.page_query_param)
-        if asked and (len(asked) > 1 or not asked[0].isascii() or not asked[0].isdigit() or len(asked[0]) > 9
-                      or int(asked[0]) < 1):
-            raise InvalidInput([Problem("page", "bad_page", "page must be one whole number from 1.")])
+        _one_whole_number(request, self.page_query_param, "bad_page", "page must be one whole number from 1.")
         return super().get_page_number(request, paginator)
+
+
+def _one_whole_number(request, name: str, code: str, message: str) -> int | None:
+    """The query parameter ``name`` as one whole number from 1, None when not given; anything else is
+    400 (ASCII digits only: "²" is a digit to str.isdigit, and not to int())."""
+    asked = request.query_params.getlist(name)
+    if not asked:
+        return None
+    if len(asked) > 1 or not (asked[0].isascii() and asked[0].isdigit()) or len(asked[0]) > 9 or int(asked[0]) < 1:
+        raise InvalidInput([Problem(name, code, message)])
+    return int(asked[0])
 
 
 def paginated(item_serializer: type[serializers.Serializer], name: str) -> serializers.Serializer:

@@ -136,7 +136,7 @@ def test_a_player_name_sent_as_a_number_is_400(edit):
 
 
 @pytest.mark.parametrize("query", ["page_size=abc", "page_size=0", "page_size=5&page_size=6", "deleted=maybe",
-                                   "page=", "page=abc", "page=0", "page=1&page=2", "page=%C2%B2"])
+                                   "page=", "page=abc", "page=0", "page=1&page=2", "page=%C2%B2", "page_size=%C2%B2"])
 def test_a_query_parameter_that_says_nothing_sensible_is_400(edit, query):
     assert_error_shape(edit.client.get(f"/api/v1/sessions?{query}"), 400)
 
