@@ -96,6 +96,17 @@ def fingerprint_of(kind: str, entry: dict) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
+def made_before(made, key: str | None, fingerprint: str):
+    """What ``key`` made before among ``made`` (a session's hands, contracts or payments: each
+    keeps the key it was sent with), or None; the same key sent with another request is a conflict."""
+    if not key:
+        return None
+    earlier = made.filter(idempotency_key=key).first()
+    if earlier is not None and earlier.request_fingerprint != fingerprint:
+        raise IdempotencyConflict(key)
+    return earlier
+
+
 def locked(session: Session) -> Session:
     """The session as it is now, its row locked until commit: hands are numbered and summed one at a time.
 

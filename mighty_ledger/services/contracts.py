@@ -15,6 +15,7 @@ from mighty_ledger.services.changes import (
     announce,
     fingerprint_of,
     locked,
+    made_before,
     revise,
 )
 from mighty_ledger.services.hands import hand_preview, hand_record
@@ -154,12 +155,8 @@ def contract_open(
         try:
             with transaction.atomic():
                 current = locked(session)
-                if idempotency_key:
-                    earlier = current.contracts.filter(idempotency_key=idempotency_key).first()
-                    if earlier is not None:
-                        if earlier.request_fingerprint != fingerprint:
-                            raise IdempotencyConflict(idempotency_key)
-                        return earlier, False
+                if (earlier := made_before(current.contracts, idempotency_key, fingerprint)) is not None:
+                    return earlier, False
                 playing = current.contracts.open().first()
                 if playing is not None:
                     if replacing is None or playing.pk != replacing:

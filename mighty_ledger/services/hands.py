@@ -18,12 +18,12 @@ from mighty_ledger.services.appending import append_hand
 from mighty_ledger.services.changes import (
     SYSTEM,
     Actor,
-    IdempotencyConflict,
     StaleVersion,
     announce,
     fingerprint_of,
     invalid,
     locked,
+    made_before,
     revise,
     revision_row,
 )
@@ -230,12 +230,8 @@ def hand_record(
     fingerprint = fingerprint_of(kind, stored_entry)
 
     def append(current: Session) -> tuple[Hand, bool] | None:
-        if idempotency_key:
-            earlier = current.hands.filter(idempotency_key=idempotency_key).first()
-            if earlier is not None:
-                if earlier.request_fingerprint != fingerprint:
-                    raise IdempotencyConflict(idempotency_key)
-                return earlier, False
+        if (earlier := made_before(current.hands, idempotency_key, fingerprint)) is not None:
+            return earlier, False
         hand = Hand(
             session=current, number=current.hand_count + 1, kind=kind, entry=stored_entry, result=result,
             explanation=explanation, sides=sides,

@@ -16,11 +16,11 @@ from mighty_ledger.reads.balance import payment_room
 from mighty_ledger.services.changes import (
     SYSTEM,
     Actor,
-    IdempotencyConflict,
     announce,
     fingerprint_of,
     invalid,
     locked,
+    made_before,
     revise,
 )
 from mighty_ledger.services.groups import name_normalised
@@ -90,12 +90,8 @@ def payment_record(*, session: Session, payer: str, payee: str, amount: Decimal,
         raise InvalidInput(problems)
     session = locked(session)  # a session deleted meanwhile takes no payment: SessionGone, a 404
     fingerprint = fingerprint_of("payment", {"payer": payer, "payee": payee, "amount": format(amount.normalize(), "f")})
-    if idempotency_key:
-        earlier = session.payments.filter(idempotency_key=idempotency_key).first()
-        if earlier is not None:
-            if earlier.request_fingerprint != fingerprint:
-                raise IdempotencyConflict(idempotency_key)
-            return earlier, False
+    if (earlier := made_before(session.payments, idempotency_key, fingerprint)) is not None:
+        return earlier, False
     # read under the lock: two phones marking the same transfer see each other's payment
     room = payment_room(session, payer=payer, payee=payee)
     if amount % room.step:
