@@ -2,7 +2,6 @@
 still owes the payee, or the wrong way round, is confirmed first on the page and refused by the API
 without ``"overpay": true``; a session counting whole units takes no fraction."""
 
-import re
 from datetime import timedelta
 from decimal import Decimal
 
@@ -12,6 +11,7 @@ from django.utils import timezone
 from mighty_ledger.http.request_keys import RequestKey
 from mighty_ledger.models import Payment
 from tests.factories import HandFactory, SessionFactory
+from tests.web.form_pages import mark_forms
 
 from .conftest import Api, assert_error_shape
 
@@ -117,12 +117,6 @@ def test_with_htmx_the_question_replaces_the_payments_card(evening, client):
     assert page.lstrip().startswith("<section") and 'data-testid="payment-beyond-owed"' in page
     assert "wrong way round" in page
     assert not Payment.objects.exists()
-
-
-def mark_forms(page: str) -> list[dict]:
-    """The "mark as paid" forms of a payments card, as the browser would send them."""
-    return [dict(re.findall(r'name="([^"]+)" value="([^"]*)"', form))
-            for form in re.findall(r'<form[^>]*action="[^"]*/payments/mark/".*?</form>', page, re.S)]
 
 
 @pytest.mark.parametrize("htmx", [pytest.param(True, id="htmx"), pytest.param(False, id="plain-post")])

@@ -5,6 +5,7 @@ real phone would send it, chosen or not."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
@@ -64,3 +65,10 @@ def form_on(html: str, form_id: str) -> FormPage:
     reader = _Reader(form_id)
     reader.feed(html)
     return reader.page
+
+
+def mark_forms(html: str) -> list[dict]:
+    """A payments card's "mark as paid" forms (the confirmation of one past what is owed included),
+    each as the values it posts."""
+    return [dict(re.findall(r'name="([^"]+)" value="([^"]*)"', form))
+            for form in re.findall(r'<form[^>]*action="[^"]*/payments/mark/".*?</form>', html, re.S)]

@@ -16,7 +16,6 @@ undone ones undone.
 from __future__ import annotations
 
 import os
-import re
 import uuid
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -39,6 +38,8 @@ from mighty_ledger import services
 from mighty_ledger.models import Payment
 from tests.factories import SEATS, HandFactory, SessionFactory
 
+from .form_pages import mark_forms
+
 pytestmark = pytest.mark.django_db
 
 EXAMPLES = int(os.environ.get("PAYMENTS_MODEL_EXAMPLES", "25"))
@@ -47,12 +48,6 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 # a hand the defenders lose and one they win: the evening ends with several transfers to settle
 SET_HAND = {"dealer": "Ed", "declarer": "Bo", "contract": {"points": 15, "trump": "S"},
             "partner_call": {"type": "card", "cards": ["AH"]}, "partners": ["Di"], "points": 11}
-
-
-def mark_forms(html: str) -> list[dict]:
-    """The card's "mark as paid" forms (the confirmation of one past what is owed included)."""
-    return [dict(re.findall(r'name="([^"]+)" value="([^"]*)"', form))
-            for form in re.findall(r'<form[^>]*action="[^"]*/payments/mark/".*?</form>', html, re.S)]
 
 
 @dataclass(frozen=True)

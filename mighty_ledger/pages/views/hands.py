@@ -117,6 +117,7 @@ def event_new(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     access = edit_access(token, pk)
     session = access.session(pk)
     system = reads.system_of(session)
+    latest = None
     if request.method == "POST":
         form = EventForm(request.POST, seats=session.seats, system=system)
         if form.is_valid() and _saved(form, lambda: services.hand_record(
@@ -130,9 +131,8 @@ def event_new(request: HttpRequest, token: str, pk: int) -> HttpResponse:
         form = EventForm(initial={"kind": kind, "dealer": reads.next_state(session, last).dealer},
                          seats=session.seats, system=system)
         latest = reads.latest_hand(session, last)  # for a phone without signal (pending.js)
-        return render(request, "table/event_form.html",
-                      {"access": access, "session": session, "form": form, "latest": latest})
-    return render(request, "table/event_form.html", {"access": access, "session": session, "form": form})
+    return render(request, "table/event_form.html",
+                  {"access": access, "session": session, "form": form, "latest": latest})
 
 
 @require_GET
