@@ -73,14 +73,20 @@
     });
   }
 
+  function eachNews(hands, write) {
+    return run("readwrite", function (store) {
+      var last;
+      hands.forEach(function (hand) { last = write(store, hand); });
+      return last;
+    }, openNews);
+  }
+
   function remember(numbered) {
     if (!numbered.length) { return Promise.resolve(); }
     var at = Date.now();
-    return run("readwrite", function (store) {
-      var last;
-      numbered.forEach(function (hand) { last = store.put({ key: hand.key, session: hand.session, number: hand.number, at: at }); });
-      return last;
-    }, openNews).catch(function () { /* storage off: the replay's message says them */ });
+    return eachNews(numbered, function (store, hand) {
+      return store.put({ key: hand.key, session: hand.session, number: hand.number, at: at });
+    }).catch(function () { /* storage off: the replay's message says them */ });
   }
 
   function lately(session) {
@@ -89,11 +95,7 @@
       var recent = Date.now() - NEWS_MS;
       var stale = all.filter(function (hand) { return hand.at < recent; });
       if (stale.length) {
-        run("readwrite", function (store) {
-          var last;
-          stale.forEach(function (hand) { last = store.delete(hand.key); });
-          return last;
-        }, openNews).catch(function () {});
+        eachNews(stale, function (store, hand) { return store.delete(hand.key); }).catch(function () {});
       }
       return all.filter(function (hand) { return hand.at >= recent && hand.session === String(session); })
         .sort(function (a, b) { return a.number - b.number; });
