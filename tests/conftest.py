@@ -46,6 +46,15 @@ def _a_fresh_cache():
 
 
 @pytest.fixture
+def session(db):
+    """A session of the default system with no hands yet, in a group of its own. A module that
+    needs hands in it extends this fixture under the same name."""
+    from tests.factories import SessionFactory
+
+    return SessionFactory()
+
+
+@pytest.fixture
 def keep_test_connection():
     """For requests sent through the WSGI app (schemathesis), as Django's test client does: a
     request's end must not close the test's connection (its transaction is rolled back at the end)."""

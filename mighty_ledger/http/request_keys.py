@@ -51,6 +51,8 @@ FORM_FIELD = "request_key"
 # the same key sent earlier with another hand (by the API, say): nothing is saved twice, nothing overwritten
 ALREADY_SAVED = _("This form was already saved with other values. Check the scoreboard, then open a new form.")
 # a page brought back (Back, a restored tab) and saved again: its first save stands, nothing is added
+# a payment's key sent earlier with another payment: the first stands, nothing is marked twice
+ALREADY_MARKED = _("This form already marked another payment: nothing was marked twice. Check the payments below.")
 ALREADY_SAVED_ONCE = _("This form was already saved: nothing was added. Open a new form for the next hand.")
 # what partials/request_key.html renders (token_urlsafe(16)); anything else is no key
 _FORM_KEY = re.compile(r"^[A-Za-z0-9_-]{16,64}$")

@@ -1,7 +1,7 @@
 import pytest
 from rest_framework.test import APIClient
 
-from tests.factories import MADE_15_DIAMONDS, SEATS, SessionFactory
+from tests.factories import MADE_15_DIAMONDS, SEATS
 
 __all__ = ["MADE_15_DIAMONDS"]  # the API tests import the example hand from here
 
@@ -49,11 +49,6 @@ class Api:
 @pytest.fixture
 def anonymous():
     return Api()
-
-
-@pytest.fixture
-def session(db):
-    return SessionFactory()
 
 
 @pytest.fixture

@@ -8,8 +8,6 @@ import pytest
 import redis
 from rest_framework.test import APIClient
 
-from tests.factories import SessionFactory
-
 
 class Api:
     """A JSON client that sends a link's token as 'Authorization: Bearer <token>'."""
@@ -24,11 +22,6 @@ class Api:
 
     def post(self, url, body=None, **headers):
         return self.client.post(url, body, format="json", headers=headers)
-
-
-@pytest.fixture
-def session(db):
-    return SessionFactory()
 
 
 @pytest.fixture

@@ -197,3 +197,18 @@ def test_the_form_key_and_the_apis_key_are_one(evening, client):
         {"from": form["payer"], "to": form["payee"], "amount": form["amount"]}, **{"Idempotency-Key": form["request_key"]})
 
     assert again.status_code == 200 and Payment.objects.count() == 1
+
+
+def test_a_form_whose_key_already_marked_another_payment_says_so_and_marks_nothing(evening, client):
+    (form, second, *_) = mark_forms(client.get(f"/g/{evening.group.edit_token}/s/{evening.pk}/payments/").content.decode())
+    # the outbox sent the first transfer by the API with this key; the card was drawn before that
+    Api(evening.group.edit_token).post(
+        f"/api/v1/sessions/{evening.pk}/payments",
+        {"from": form["payer"], "to": form["payee"], "amount": form["amount"]}, **{"Idempotency-Key": form["request_key"]})
+    a_day_passes()
+
+    other = client.post(f"/g/{evening.group.edit_token}/s/{evening.pk}/payments/mark/",
+                        {**second, "request_key": form["request_key"]}, follow=True)
+
+    assert "already marked another payment" in other.content.decode()
+    assert Payment.objects.count() == 1

@@ -12,7 +12,7 @@ from django.utils.html import escape, strip_tags
 from mighty_ledger import services
 from mighty_ledger.models import Contract
 from mighty_ledger.pages.forms import HandForm
-from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
+from tests.factories import MADE_15_DIAMONDS, HandFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -33,11 +33,6 @@ def form_data(entry: dict, **extra) -> dict:
             continue
         data[name] = "on" if value is True else value
     return {**data, **extra}
-
-
-@pytest.fixture
-def session(db):
-    return SessionFactory()
 
 
 def text(response) -> str:

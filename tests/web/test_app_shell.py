@@ -14,7 +14,7 @@ from django.conf import settings
 from django.urls import reverse
 
 from mighty_ledger.pages.views import app
-from tests.factories import MADE_15_DIAMONDS, SessionFactory
+from tests.factories import MADE_15_DIAMONDS
 
 STATIC = Path(settings.BASE_DIR) / "static"
 
@@ -27,11 +27,6 @@ def png_size(path: Path) -> tuple[int, int]:
 
 def stylesheet_colour(name: str) -> str:
     return re.search(rf"{name}\s*:\s*(#[0-9a-fA-F]+)", (STATIC / "css" / "app.css").read_text())[1]
-
-
-@pytest.fixture
-def session(db):
-    return SessionFactory()
 
 
 def hand_fields(entry: dict) -> dict:

@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from mighty_ledger import services
 from mighty_ledger.pages.views.conditional import CSRF_STAND_IN
-from tests.factories import MADE_15_DIAMONDS, SessionFactory, bulk_hands
+from tests.factories import MADE_15_DIAMONDS, bulk_hands
 
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 ANY_TOKEN = re.compile(r'(csrfmiddlewaretoken" value="|"X-CSRFToken": ")[A-Za-z0-9]{64}')
@@ -27,8 +27,7 @@ def without_tokens(page: str) -> str:
 
 
 @pytest.fixture
-def session(db):
-    session = SessionFactory()
+def session(session):
     bulk_hands(session, 3)
     return session
 

@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
 from django.utils.html import escape
 
 from mighty_ledger.models import Hand
-from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
+from tests.factories import MADE_15_DIAMONDS, HandFactory
 from tests.web.test_rules_pages import WEAK_HAND, redeal_url
 from tests.web.test_table import form_data, url
-
-
-@pytest.fixture
-def session(db):
-    return SessionFactory()
 
 
 def test_a_korean_preview_of_an_illegal_hand_names_the_problem_in_korean(client, session):

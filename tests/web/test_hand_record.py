@@ -4,14 +4,9 @@ import pytest
 
 from mighty_ledger import services
 from mighty_ledger.models import Hand, Revision, Session
-from tests.factories import MADE_15_DIAMONDS, SessionFactory
+from tests.factories import MADE_15_DIAMONDS
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def session():
-    return SessionFactory()
 
 
 def test_a_hand_lands_as_the_next_number_with_its_revision(session):

@@ -11,14 +11,13 @@ from django.urls import reverse
 
 from mighty_ledger import services
 from mighty_ledger.models import Group
-from tests.factories import MADE_15_DIAMONDS, SessionFactory, bulk_hands
+from tests.factories import MADE_15_DIAMONDS, bulk_hands
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def session(db):
-    session = SessionFactory()
+def session(session):
     bulk_hands(session, 3)
     return session
 

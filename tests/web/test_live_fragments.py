@@ -11,17 +11,12 @@ from django.test import Client
 from django.urls import reverse
 
 from mighty_ledger import services
-from tests.factories import MADE_15_DIAMONDS, SessionFactory, bulk_hands
+from tests.factories import MADE_15_DIAMONDS, bulk_hands
 
 pytestmark = pytest.mark.django_db
 
 # pagat example 1's contract, as the declarer's phone enters it when the auction ends
 ANN_15_DIAMONDS = {key: MADE_15_DIAMONDS[key] for key in services.CONTRACT_FIELDS if key in MADE_15_DIAMONDS}
-
-
-@pytest.fixture
-def session(db):
-    return SessionFactory()
 
 
 def url(name: str, session, *, view: bool = False) -> str:

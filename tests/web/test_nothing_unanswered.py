@@ -22,11 +22,6 @@ ANN_15_DIAMONDS = {key: MADE_15_DIAMONDS[key] for key in services.CONTRACT_FIELD
 NOBODY_ANSWERED = {key: value for key, value in MADE_15_DIAMONDS.items() if key != "partners"}
 
 
-@pytest.fixture
-def session():
-    return SessionFactory()
-
-
 def url(name: str, session, *args) -> str:
     return reverse(name, args=[session.group.edit_token, session.pk, *args])
 

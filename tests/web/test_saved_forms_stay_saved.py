@@ -11,18 +11,13 @@ from django.urls import reverse
 
 from mighty_ledger import services
 from mighty_ledger.models import Hand
-from tests.factories import MADE_15_DIAMONDS, SessionFactory
+from tests.factories import MADE_15_DIAMONDS
 
 pytestmark = pytest.mark.django_db
 
 ANN_MADE = {"dealer": "Ed", "declarer": "Ann", "contract_points": "15", "contract_trump": "D",
             "call_type": "card", "call_pick": "S", "call_rank": "A", "partners": "Cy",
             "points_side": "declarer", "points": "16", "seen_hand_count": "0"}
-
-
-@pytest.fixture
-def session():
-    return SessionFactory()
 
 
 def url(name: str, session, *args) -> str:

@@ -33,11 +33,6 @@ def url(name: str, session=None, *args, token: str | None = None) -> str:
     return reverse(name, args=[token, *((session.pk,) if session else ()), *args])
 
 
-@pytest.fixture
-def session(db):
-    return SessionFactory()
-
-
 def pagat(declarer_points_trump, points, *, partner=True, dealer="Ed"):
     contract_points, trump = declarer_points_trump
     return {

@@ -33,7 +33,7 @@ from django.views.decorators.http import require_GET, require_POST
 from mighty_ledger import reads, services
 from mighty_ledger.http.access import Access, access_for
 from mighty_ledger.http.cache import COPY_OF_A_REVISION_SECONDS
-from mighty_ledger.http.request_keys import ALREADY_SAVED, form_key, once_per_form_key
+from mighty_ledger.http.request_keys import ALREADY_MARKED, form_key, once_per_form_key
 from mighty_ledger.models import Hand, Payment, Session
 from mighty_ledger.pages.forms import trump_label
 from mighty_ledger.pages.views.conditional import conditional, drawn_once
@@ -351,7 +351,7 @@ def payment_mark(request: HttpRequest, token: str, pk: int) -> HttpResponse:
                                 by=access.actor())
     except services.IdempotencyConflict:
         # this form's key already marked another payment (sent by the API): nothing is marked twice
-        messages.error(request, ALREADY_SAVED)
+        messages.error(request, ALREADY_MARKED)
     except services.PaymentBeyondOwed as beyond:
         # asked inline, with what is owed; confirming posts the same payment again with overpay=1
         template = "partials/share_payments.html" if request.htmx else "table/payments.html"
