@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .problems import Problem
+from .settle import POT
 from .words import N_, Words
 
 MIN_SEATS, MAX_SEATS = 2, 8
+RESERVED_FOR_THE_POT = N_("'pot' is the name the settlement gives the deal-miss pot: a player needs another name.")
 
 
 def seat_problem(value: object, field: str, seats: Sequence[str], *, required: bool = True) -> Problem | None:
@@ -79,6 +81,9 @@ def read_seats(value: object, field: str = "seats") -> tuple[tuple[str, ...], li
             problems.append(
                 Problem(f"{field}[{i}]", "duplicate_seat", Words(N_("{seat} sits twice at the table."), seat=name))
             )
+        elif name == POT:
+            # the settlement names the deal-miss pot so: a seat of that name would be added into it
+            problems.append(Problem(f"{field}[{i}]", "reserved_name", Words(RESERVED_FOR_THE_POT)))
         else:
             names.append(name)
     if not MIN_SEATS <= len(value) <= MAX_SEATS:

@@ -23,6 +23,8 @@ from mighty_ledger.services.changes import (
 )
 from scoring.presets import get_preset
 from scoring.problems import InvalidInput, Problem
+from scoring.seats import RESERVED_FOR_THE_POT
+from scoring.settle import POT
 from scoring.systems import system_as_options
 
 
@@ -62,6 +64,8 @@ def name_refusal(name: str) -> Problem | None:
         return Problem("name", "bidi_control", _(
             "A name cannot contain characters that change the direction of the text (such as U+202E): "
             "the settlement would read wrongly."))
+    if name == POT:
+        return Problem("name", "reserved_name", _(RESERVED_FOR_THE_POT))
     if not any(unicodedata.category(char) not in _DRAWS_NOTHING and char not in _BLANK_LETTERS for char in name):
         return Problem("name", "invisible", _("A name needs at least one visible letter, digit or sign."))
     return None

@@ -169,3 +169,39 @@ def test_a_zero_width_space_does_not_make_a_second_ann(db):
         services.player_add(group=group, name="An\u200bn")
 
     assert refused.value.problems[0].code == "duplicate_player"
+
+
+# --- 'pot' is the deal-miss pot's name in every settlement --------------------------------------
+
+
+def test_a_player_cannot_be_called_pot_by_the_api_or_a_new_groups_list(db):
+    group = GroupFactory()
+    one = Api(group.edit_token).post("/api/v1/players", {"name": " pot "})
+    many = Api(None).post("/api/v1/groups", {"name": "Friday", "players": ["Ann", "pot"]})
+
+    for refused in (one, many):
+        assert refused.status_code == 400
+        assert refused.json()["errors"][0]["code"] == "reserved_name"
+        assert "deal-miss pot" in refused.json()["errors"][0]["message"]
+    assert not group.players.exists()
+
+
+def test_nor_on_the_page(client, db):
+    response = client.post("/g/new/", {"name": "Friday", "player_names": "Ann\nBo\nCy\nDi\npot"})
+
+    assert response.status_code == 200
+    assert "deal-miss pot" in response.content.decode()
+
+
+def test_the_engine_refuses_a_seat_called_pot(db):
+    from scoring.interface import score_hand
+
+    with pytest.raises(InvalidInput) as refused:
+        score_hand({**MADE_15_DIAMONDS, "system": "pagat-standard", "seats": ["Ann", "Bo", "Cy", "Di", "pot"]})
+
+    assert "reserved_name" in {problem.code for problem in refused.value.problems}
+
+
+@pytest.mark.parametrize("name", ["Pot", "pots", "팟"])
+def test_other_names_like_it_are_welcome(db, name):
+    assert services.player_add(group=GroupFactory(), name=name).name == name
