@@ -3,8 +3,8 @@
 The document holds every row as stored: hands keep their entry and the result
 the engine computed when they were saved, so an import never re-scores
 anything and a rules fix cannot change the history it restores. Deleted
-sessions and hands come along (they can still be restored), and so do the
-revisions. Database ids are only references inside the document; an import
+sessions and hands come along (they can still be restored), and so do each
+session's payments (undone ones too) and hands in progress, and the revisions. Database ids are only references inside the document; an import
 gives the rows new ones.
 """
 
@@ -20,7 +20,17 @@ from django.db import models, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from mighty_ledger.models import Group, Hand, Player, Revision, Season, Session, new_token
+from mighty_ledger.models import (
+    Contract,
+    Group,
+    Hand,
+    Payment,
+    Player,
+    Revision,
+    Season,
+    Session,
+    new_token,
+)
 from mighty_ledger.reads.actors import actor_label
 
 FORMAT = "mighty-ledger/group"
@@ -41,6 +51,8 @@ SESSION_FIELDS = _own_fields(Session, "group")
 HAND_FIELDS = _own_fields(Hand, "session")
 REVISION_FIELDS = _own_fields(Revision, "group", "session", "hand")
 SEASON_FIELDS = _own_fields(Season, "group")
+PAYMENT_FIELDS = _own_fields(Payment, "group", "session")
+CONTRACT_FIELDS = _own_fields(Contract, "session", "hand")
 
 
 def _dump(value):
@@ -61,6 +73,13 @@ def _load(model: type[models.Model], fields: list[models.Field], row: dict, **ex
     return model(**values, **extra)
 
 
+def _by_session(sessions: list[Session], rows: Iterable[models.Model]) -> dict[int, list]:
+    grouped: dict[int, list] = {session.id: [] for session in sessions}
+    for row in rows:
+        grouped[row.session_id].append(row)
+    return grouped
+
+
 def group_export(group: Group, *, include_tokens: bool) -> dict:
     """Everything the group has, deleted rows and revisions included.
 
@@ -68,9 +87,9 @@ def group_export(group: Group, *, include_tokens: bool) -> dict:
     edit token in a file is the right to change the ledger.
     """
     sessions = list(Session.objects.filter(group=group).order_by("id"))
-    hands_by_session: dict[int, list[Hand]] = {s.id: [] for s in sessions}
-    for hand in Hand.objects.filter(session__group=group).order_by("session_id", "number"):
-        hands_by_session[hand.session_id].append(hand)
+    hands_by_session = _by_session(sessions, Hand.objects.filter(session__group=group).order_by("session_id", "number"))
+    payments_by_session = _by_session(sessions, Payment.objects.filter(session__group=group).order_by("id"))
+    contracts_by_session = _by_session(sessions, Contract.objects.filter(session__group=group).order_by("id"))
     document = {
         "format": FORMAT,
         "version": VERSION,
@@ -83,6 +102,9 @@ def group_export(group: Group, *, include_tokens: bool) -> dict:
                 "id": session.id,
                 **_row(session, SESSION_FIELDS),
                 "hands": [{"id": h.id, **_row(h, HAND_FIELDS)} for h in hands_by_session[session.id]],
+                "payments": [_row(p, PAYMENT_FIELDS) for p in payments_by_session[session.id]],
+                # a completed hand in progress names the hand it became
+                "contracts": [{"hand": c.hand_id, **_row(c, CONTRACT_FIELDS)} for c in contracts_by_session[session.id]],
             }
             for session in sessions
         ],
@@ -129,6 +151,15 @@ def group_import(*, document: dict, new_tokens: bool = False) -> Group:
             hand_ids[hand_row["id"]] = hand.id
             hand.updated_at = Hand._meta.get_field("updated_at").to_python(hand_row["updated_at"])
         Hand.objects.bulk_update(hands, ["updated_at"], batch_size=500)
+        # documents exported before payments and hands in progress came along have neither
+        Payment.objects.bulk_create(
+            _load(Payment, PAYMENT_FIELDS, payment_row, group=group, session=session)
+            for payment_row in row.get("payments", [])
+        )
+        Contract.objects.bulk_create(
+            _load(Contract, CONTRACT_FIELDS, contract_row, session=session, hand_id=hand_ids.get(contract_row["hand"]))
+            for contract_row in row.get("contracts", [])
+        )
 
     Revision.objects.bulk_create(
         (

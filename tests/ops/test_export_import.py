@@ -7,7 +7,7 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from mighty_ledger.models import Group, Hand, Player, Revision, Session, new_token
+from mighty_ledger.models import Group, Hand, Payment, Player, Revision, Season, Session, new_token
 
 
 def history(group: Group) -> dict:
@@ -23,9 +23,13 @@ def history(group: Group) -> dict:
     return {
         "group": fields(group),
         "players": [fields(p, "group_id") for p in Player.objects.filter(group=group).order_by("name")],
+        "seasons": [fields(s, "group_id") for s in Season.objects.filter(group=group).order_by("starts")],
         "sessions": [
             {**fields(s, "group_id"),
-             "hands": [fields(h, "session_id") for h in s.hands.order_by("number")]}
+             "hands": [fields(h, "session_id") for h in s.hands.order_by("number")],
+             "payments": [fields(p, "group_id", "session_id") for p in s.payments.order_by("created_at")],
+             "contracts": [{**fields(c, "session_id", "hand_id"), "hand": hand_keys.get(c.hand_id)}
+                           for c in s.contracts.order_by("created_at")]}
             for s in sessions
         ],
         "revisions": sorted(
@@ -46,6 +50,9 @@ def test_round_trip_through_an_emptied_database_keeps_every_stored_value(played_
     assert any(h["deleted_at"] for s in before["sessions"] for h in s["hands"])
     assert any(h["kind"] == Hand.DEAL_MISS for s in before["sessions"] for h in s["hands"])
     assert any(h["version"] > 1 and not h["deleted_at"] for s in before["sessions"] for h in s["hands"])
+    assert any(p["undone_at"] for s in before["sessions"] for p in s["payments"])
+    assert {c["status"] for s in before["sessions"] for c in s["contracts"]} == {"completed", "open"}
+    assert before["seasons"]
     path = tmp_path / "group.json"
 
     call_command("export_group", played_group.view_token, output=str(path))
@@ -54,6 +61,21 @@ def test_round_trip_through_an_emptied_database_keeps_every_stored_value(played_
     call_command("import_group", str(path), stdout=io.StringIO())
 
     assert history(Group.objects.get()) == before
+    assert Payment.objects.count() == 2
+
+
+def test_a_file_written_before_payments_and_hands_in_progress_came_along_still_imports(played_group, tmp_path):
+    path = tmp_path / "group.json"
+    call_command("export_group", played_group.view_token, output=str(path))
+    document = json.loads(path.read_text())
+    for session in document["sessions"]:
+        del session["payments"], session["contracts"]
+    path.write_text(json.dumps(document))
+
+    call_command("import_group", str(path), new_tokens=True, stdout=io.StringIO())
+
+    copy = Group.objects.exclude(pk=played_group.pk).get()
+    assert copy.sessions.count() == 3 and not copy.payments.exists()
 
 
 def test_a_link_never_begins_with_a_dash_that_a_command_line_would_read_as_an_option():
