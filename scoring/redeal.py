@@ -851,19 +851,18 @@ def _read_moment(request: dict, system: System) -> DealMissMoment:
             )
         else:
             values[name] = value
-    top = system.total_points
+    # 신촌, 대구 and 경기북 bid above the maximum (a bid to sink the leader); scoring takes any such contract
+    top = None if system.bids_above_max else system.total_points
     for name in ("highest_bid", "bid_after_demand"):
         value = request.get(name)
         if value is None:
             continue
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= top:
-            problems.append(
-                Problem(
-                    name,
-                    "bad_type",
-                    Words(N_("'{field}' is a bid's points, a whole number from 1 to {top}."), field=name, top=top),
-                )
-            )
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1 or (top is not None and value > top):
+            if top is None:
+                words = Words(N_("'{field}' is a bid's points, a whole number of at least 1."), field=name)
+            else:
+                words = Words(N_("'{field}' is a bid's points, a whole number from 1 to {top}."), field=name, top=top)
+            problems.append(Problem(name, "bad_type", words))
         else:
             values[name] = value
     if problems:

@@ -554,3 +554,12 @@ def test_the_moment_decides_whether_cards_are_redealt(slug, options, hand, momen
 )
 def test_a_moment_of_the_wrong_kind_is_refused(moment, field):
     assert problems_of({"system": "pagat-standard", "hand": WEAK, **moment}) == [(field, "bad_type")]
+
+
+@pytest.mark.parametrize("slug", ["korean-sinchon", "korean-daegu"])
+def test_where_bids_go_above_the_maximum_a_demand_after_a_bid_of_21_is_still_answered(slug):
+    # 003 §6.3: "목표 점수를 20보다 높게 부를 수 있다"
+    answer = redeal_response({"system": slug, "hand": WEAK, "highest_bid": 21})
+
+    assert answer["decided_by"]["rule"] in {"criteria", "optional", "before_bidding_only"}
+    assert problems_of({"system": slug, "hand": WEAK, "highest_bid": 0}) == [("highest_bid", "bad_type")]
