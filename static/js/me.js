@@ -33,8 +33,9 @@
   }
 
   function textOf(selector) {
+    // the amount written in full where the board's narrow column shortens it (16K for ₩16,000)
     var found = document.querySelector(selector);
-    return found ? found.textContent.trim() : "";
+    return found ? (found.dataset.amount || found.textContent).trim() : "";
   }
 
   function attr(name, value) {

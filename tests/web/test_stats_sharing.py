@@ -17,7 +17,13 @@ from django.utils import translation
 
 from mighty_ledger import reads, services
 from mighty_ledger.models import Payment
-from mighty_ledger.pages.templatetags.money import amount_text, format_money, share_text
+from mighty_ledger.pages.templatetags.money import (
+    amount_text,
+    currency_mark,
+    format_money,
+    money_in_column,
+    share_text,
+)
 from mighty_ledger.reads import balance, stats
 from scoring.problems import InvalidInput
 from tests.factories import GroupFactory, SessionFactory
@@ -44,6 +50,23 @@ def night(db):
 ], ids=["issue-10500-won", "won-sign-in-english", "minus-sign", "euro-cents", "code-after", "yen-in-korean"])
 def test_money_is_written_for_the_currency_and_the_language(amount, currency, language, text):
     assert format_money(amount, currency, language) == text
+
+
+@pytest.mark.parametrize(("amount", "currency", "language", "text"), [
+    (16000, "KRW", "en", "16K"),
+    (-32000, "KRW", "ko", "−3.2만"),
+    (12300, "KRW", "ko", "1.23만"),
+    (-123400, "KRW", "en", "−123.4K"),
+    (12345, "KRW", "en", "12,345"),
+    (9900, "KRW", "ko", "9,900"),
+    (Decimal("-1234.50"), "EUR", "en", "−1,234.50"),
+], ids=["thousands", "man-in-korean", "exact-to-the-hundred", "minus", "no-shorter", "under-ten-thousand", "cents"])
+def test_the_boards_narrow_columns_write_money_without_its_currency_and_shorter_when_exact(
+        amount, currency, language, text):
+    # eight seats at ₩1,000 a point: "₩16,000" does not fit a column; the currency is said once
+    with translation.override(language):
+        assert money_in_column(amount, currency) == text
+        assert currency_mark(currency) == {"KRW": {"en": "₩", "ko": "원"}, "EUR": {"en": "€"}}[currency][language]
 
 
 def test_counts_of_chips_and_points_agree_with_the_number():

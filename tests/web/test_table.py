@@ -428,7 +428,7 @@ def test_the_board_shows_money_and_chips_beside_the_totals(client, db):
     staked = SessionFactory(stake_per_point=Decimal("100"), currency="KRW", rounding_unit=Decimal("100"))
     HandFactory(session=staked)
     board = client.get(url("session_board", staked)).text
-    assert 'data-money-of="Ann"' in board and "Money at 100.00 KRW a point." in board
+    assert 'data-money-of="Ann"' in board and "Money at ₩100 a point." in board
 
     chips = SessionFactory(chips_start=100, chips_per_point=2)
     HandFactory(session=chips)

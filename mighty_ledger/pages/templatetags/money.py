@@ -25,18 +25,23 @@ SYMBOLS = {code: symbol for symbol, code in reversed(CURRENCY_SYMBOLS.items())}
 KOREAN_WORDS = {"KRW": "원", "JPY": "엔"}
 
 
-def format_money(amount: Decimal | int, currency: str, language: str | None = None) -> str:
-    """An amount with its currency for the reader's language, grouped by thousands, one minus sign."""
+def money_parts(amount: Decimal | int, currency: str, language: str | None = None) -> tuple[str, str, str]:
+    """What comes before the digits (the sign, a symbol), the digits, and what comes after."""
     code = currency_code(currency)
     places = 0 if minor_unit(currency) == 1 else 2
     digits = f"{abs(Decimal(amount)):,.{places}f}"
     sign = MINUS if amount < 0 else ""
     korean = (language or get_language() or "").startswith("ko")
     if korean and code in KOREAN_WORDS:
-        return f"{sign}{digits}{KOREAN_WORDS[code]}"
+        return sign, digits, KOREAN_WORDS[code]
     if code in SYMBOLS:
-        return f"{sign}{SYMBOLS[code]}{digits}"
-    return f"{sign}{digits} {code}".rstrip()
+        return sign + SYMBOLS[code], digits, ""
+    return sign, digits, f" {code}".rstrip()
+
+
+def format_money(amount: Decimal | int, currency: str, language: str | None = None) -> str:
+    """An amount with its currency for the reader's language, grouped by thousands, one minus sign."""
+    return "".join(money_parts(amount, currency, language))
 
 
 @register.filter
@@ -45,6 +50,34 @@ def money(amount, currency: str = "") -> str:
     if amount is None or amount == "":
         return ""
     return format_money(Decimal(amount), currency)
+
+
+@register.filter
+def money_in_column(amount, currency: str = "") -> str:
+    """``money`` for a narrow column (the board's totals, up to eight seats): the sign and the
+    digits only, the currency said once for the row (``currency_mark``), so that no amount
+    wraps or is cut inside its digits."""
+    if amount is None or amount == "":
+        return ""
+    amount = Decimal(amount)
+    sign = MINUS if amount < 0 else ""
+    _before, digits, _after = money_parts(amount, currency)
+    if minor_unit(currency) == 1 and abs(amount) >= 10_000:
+        # in thousands (16K), or in Korean in ten-thousands (1.6만): exact, and shorter at the stakes
+        # tables play (multiples of 100 or 1,000)
+        korean = (get_language() or "").startswith("ko")
+        unit, word = (10_000, "만") if korean else (1_000, "K")
+        short = f"{abs(amount) / unit:,f}".rstrip("0").rstrip(".") + word
+        if len(short) < len(digits):
+            digits = short
+    return sign + digits
+
+
+@register.filter
+def currency_mark(currency: str) -> str:
+    """The currency as the reader writes it beside an amount: ₩ (원 in Korean), €, or its code."""
+    before, _digits, after = money_parts(0, currency)
+    return (before + after).strip()
 
 
 @register.simple_tag
