@@ -118,6 +118,14 @@ if (form) {
     input.dispatchEvent(new Event("change", { bubbles: true }));
   });
 
+  // a problem the preview marks inside a folded line (who sits out, the discards) is opened to
+  // be seen: "see the marked fields" must never point at a field the player cannot see
+  document.body.addEventListener("htmx:afterSettle", () => {
+    for (const fold of form.querySelectorAll("details.field-fold:not([open])")) {
+      if (fold.querySelector(".problems .problem")) fold.open = true;
+    }
+  });
+
   form.addEventListener("input", (event) => {
     for (const row of form.querySelectorAll("[data-picks-around]")) drawAround(row);
     for (const row of form.querySelectorAll("[data-picks-for]")) pressed(row);

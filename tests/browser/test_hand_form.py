@@ -189,3 +189,24 @@ def test_where_the_dealer_sits_out_the_ticked_seat_follows_the_dealer(page, live
     expect(sitting_out.get_by_label("Cy", exact=True)).to_be_checked()
     expect(sitting_out.get_by_label("Ann", exact=True)).not_to_be_checked()
     expect(page.locator("#dealer-fold > summary")).to_contain_text("Sitting out: Cy")
+
+
+def test_a_problem_in_the_folded_dealer_line_opens_it(page, live_server):
+    # six seated, five play: who is knocked out sits in the dealer's folded line
+    session = SessionFactory(seats=["Ann", "Bo", "Cy", "Di", "Ed", "Fay"], preset="pagat-6p-knockout")
+    page.goto(board_url(live_server, session))
+    page.get_by_role("link", name="Enter a hand").click()
+    fold = page.locator("#dealer-fold")
+    expect(fold).not_to_have_attribute("open", "")
+
+    tap(page, "Declarer", "Ann")
+    pick_number(page, "Contract", 15)
+    tap(page, "Trump", "♦")
+    tap(page, "Partner call", "a card")
+    call_card(page, "AS")
+    tap(page, "Partner", "Cy")
+    pick_number(page, "Points", 16)
+
+    expect(page.get_by_test_id("preview")).to_contain_text("see the marked fields")
+    expect(fold).to_have_attribute("open", "")
+    expect(fold.locator(".problems .problem").first).to_be_visible()
