@@ -76,6 +76,12 @@ class SessionPayments:
     rows: list[PaymentRow]
     payments: list[Payment]  # standing, oldest first
 
+    @property
+    def last_id(self) -> int:
+        """The newest standing payment a card drawn from this knows of (0: none): whatever stands
+        with a higher id was marked after the card was drawn."""
+        return max((payment.pk for payment in self.payments), default=0)
+
 
 def in_seat_order(transfers: Iterable[Transfer], seats: Sequence[str]) -> list[Transfer]:
     """Transfers by payer, then payee, as they sit at the table (the pot after every seat):
@@ -94,6 +100,12 @@ def session_payments(session: Session) -> SessionPayments:
         for transfer, done, left in left_to_pay(in_seat_order(settlement.settling_transfers, session.seats), paid)
     ]
     return SessionPayments(settlement, rows, standing)
+
+
+def marked_since(session: Session, *, after: int, payer: str, payee: str) -> Payment | None:
+    """A standing payment from ``payer`` to ``payee`` marked after a card that knew of payments up
+    to ``after`` was drawn: another phone marked the transfer this card still offers."""
+    return session.payments.standing().filter(pk__gt=after, payer=payer, payee=payee).order_by("pk").last()
 
 
 def standing_payments(sessions: Sequence[Session]) -> list[Payment]:

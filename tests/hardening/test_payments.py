@@ -212,3 +212,33 @@ def test_a_form_whose_key_already_marked_another_payment_says_so_and_marks_nothi
 
     assert "already marked another payment" in other.content.decode()
     assert Payment.objects.count() == 1
+
+
+def test_a_transfer_another_phone_marked_meanwhile_is_said_to_be_paid_not_asked_about(evening, client):
+    payments = f"/g/{evening.group.edit_token}/s/{evening.pk}/payments/"
+    (on_phone_a, *_) = mark_forms(client.get(payments).content.decode())
+    (on_phone_b, *_) = mark_forms(client.get(payments).content.decode())
+    client.post(payments + "mark/", on_phone_a, HTTP_HX_REQUEST="true")
+
+    # phone B still shows the card from before: the same transfer, not yet marked there
+    answer = client.post(payments + "mark/", on_phone_b, HTTP_HX_REQUEST="true").content.decode()
+
+    assert 'data-testid="payment-already-marked"' in answer
+    assert f"Already marked as paid on another phone: {on_phone_b['payer']} paid {on_phone_b['payee']}" in answer
+    assert 'data-testid="payment-beyond-owed"' not in answer
+    assert Payment.objects.count() == 1
+
+
+def test_a_payment_the_card_already_knew_of_is_still_asked_about(evening, client):
+    # Bo paid Ann in cash what he owed, marked it, then taps an old card's Ann → Bo by mistake:
+    # that is the wrong way round, not "already marked"
+    payments = f"/g/{evening.group.edit_token}/s/{evening.pk}/payments/"
+    (form, *_) = mark_forms(client.get(payments).content.decode())
+    client.post(payments + "mark/", form, HTTP_HX_REQUEST="true")
+    card = client.get(payments, HTTP_HX_REQUEST="true").content.decode()
+    (next_form, *_) = mark_forms(card)
+
+    answer = client.post(payments + "mark/", {**next_form, "payer": form["payee"], "payee": form["payer"]},
+                         HTTP_HX_REQUEST="true").content.decode()
+
+    assert 'data-testid="payment-beyond-owed"' in answer and "already-marked" not in answer

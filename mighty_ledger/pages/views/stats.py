@@ -312,7 +312,7 @@ def payments_context(access: Access, session: Session) -> dict:
     """The settlement's transfers, each with what was marked as paid, and the payments to undo."""
     owed = balance.session_payments(session)
     return {"access": access, "session": session, "settlement": owed.settlement, "unit": owed.settlement.unit,
-            "rows": owed.rows, "payments": owed.payments,
+            "rows": owed.rows, "payments": owed.payments, "drawn_after": owed.last_id,
             # one "mark as paid" per transfer, each a payment of its own: the card drawn again after a
             # post must not give every form the key that post spent (partials/request_key.html)
             "one_key_per_form": True}
@@ -325,6 +325,11 @@ def session_payments(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     session = access.session(pk)
     template = "partials/share_payments.html" if request.htmx else "table/payments.html"
     return render(request, template, payments_context(access, session))
+
+
+def _whole(value: str | None) -> int:
+    """A whole number a form sent back, or 0 (a card drawn before forms carried it)."""
+    return int(value) if value and value.isascii() and value.isdigit() else 0
 
 
 def _back(request: HttpRequest, access: Access, session: Session) -> HttpResponse:
@@ -353,9 +358,15 @@ def payment_mark(request: HttpRequest, token: str, pk: int) -> HttpResponse:
         # this form's key already marked another payment (sent by the API): nothing is marked twice
         messages.error(request, ALREADY_MARKED)
     except services.PaymentBeyondOwed as beyond:
-        # asked inline, with what is owed; confirming posts the same payment again with overpay=1
         template = "partials/share_payments.html" if request.htmx else "table/payments.html"
-        return render(request, template, {**payments_context(access, session), "beyond": beyond})
+        context = payments_context(access, session)
+        # the transfer was marked on another phone after this card was drawn: say so, ask nothing
+        already = balance.marked_since(session, after=_whole(request.POST.get("drawn_after")),
+                                       payer=beyond.payer, payee=beyond.payee)
+        if already is not None:
+            return render(request, template, {**context, "already": already})
+        # asked inline, with what is owed; confirming posts the same payment again with overpay=1
+        return render(request, template, {**context, "beyond": beyond})
     except InvalidInput as error:
         for problem in error.problems:
             messages.error(request, problem.message)
