@@ -65,6 +65,7 @@ OPTION_LABELS = {
     "base": N_("Base score"),
     "set": N_("Set contract"),
     "minimum_score": N_("Lowest score of a made contract"),
+    "nt_discount_in_score": N_("No-trump contracts in the score"),
     "doubles.run": N_("Run double"),
     "doubles.back_run": N_("Back-run double"),
     "doubles.no_trump": N_("No-trump double"),
@@ -164,6 +165,10 @@ OPTION_WORDS: dict[str, dict[object, str]] = {
         "shortfall": N_("A set contract pays the shortfall, B − P."),
         "same_as_made": N_("A set contract pays what it would have scored if made exactly: {exact}."),
         "pays_back": N_("A set contract pays (B − {half}) + (B − P)."),
+    },
+    "nt_discount_in_score": {
+        True: N_("A no-trump contract counts from one under the minimum, as it ranks in the bidding: 13 NT scores as 14 in a suit."),
+        False: N_("A no-trump contract counts from the minimum too: one bid under it scores less than a suit bid of the same number."),
     },
     "minimum_score": {
         0: N_("A contract made exactly at the minimum may score 0."),
@@ -538,6 +543,8 @@ def _base(system: System) -> list[Words]:
     lines.append(_on(system, "set"))
     if system.minimum_score:
         lines.append(_on(system, "minimum_score"))
+    if system.auction.nt_discount:
+        lines.append(_on(system, "nt_discount_in_score"))
     if system.trump_penalty:
         lines.append(Words(PAYMENT_WORDS["trump_penalty"], penalty=system.trump_penalty))
     return lines

@@ -128,8 +128,9 @@ def base_score(system: System, contract: int, points: int, made: bool, *, trump:
     """S before doubles, with the formula written out for the explanation (RULES.md §7.1)."""
     half = system.total_points // 2
     shape = {
-        # with the NT discount (신촌, 광주) a no-trump contract counts from its own lower minimum
-        "minimum": lowest_bid(system, trump),
+        # M is the minimum bid (RULES.md §7.1), also for a no-trump contract bid one under it with the
+        # NT discount (신촌, 광주), unless the table counts such a contract from its own lower minimum
+        "minimum": lowest_bid(system, trump) if system.nt_discount_in_score else system.min_bid,
         "half": half,
         "hard_unit": 24 if system.deck_cards.double else 12,
     }

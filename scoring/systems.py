@@ -151,6 +151,10 @@ class System:
     base: Base = "pagat"
     set: SetRule = "shortfall"
     minimum_score: int = bounded(0, 0, 1)
+    # with the NT discount: a no-trump contract's bid also counts from one under the minimum, as it
+    # ranks in the auction (13 NT scores as 14 in a suit). The sources score every contract from
+    # the minimum (RULES.md §7.1 "M = minimum bid"); the discount is the auction's (§4.2)
+    nt_discount_in_score: bool = False
     doubles: Doubles = Doubles()
     back_run: BackRun = BackRun()
     discards_count_for: Literal["declarer", "defenders"] = "declarer"

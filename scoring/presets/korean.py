@@ -21,6 +21,9 @@ from ..systems import Preset, merge
 SOURCE = "Korean wiki page on 마이티 (seed 003)"
 
 _PAGAT_BASE = "Base score: pagat's formula 2×(bid − M) + overtricks, set pays the shortfall (the page does not say)."
+# the sets with the NT discount: how a no-trump contract under the minimum scores, which the page does not say
+_NT_DISCOUNT_BASE = (" An NT contract bid under the minimum still scores from the minimum M (the discount is the "
+                     "bidding's): set nt_discount_in_score to count it from one under, as it ranks.")
 
 # 표준 5마 (003 §6.1), line by line
 _STANDARD = {
@@ -139,7 +142,7 @@ PRESETS = (
         "suit as in 표준); the discards count for the defenders. Doubled for back run, no trump "
         "and no friend (and a run, as in 표준). Deal miss: no point card, a lone jack (any jack; "
         "set deal_miss.one_eyed_jacks_only for the one-eyed reading), a lone Mighty, or all "
-        "point cards. " + _PAGAT_BASE,
+        "point cards. " + _PAGAT_BASE + _NT_DISCOUNT_BASE,
         _with(
             _STANDARD,
             _SINCHON_BIDDING,
@@ -166,7 +169,7 @@ PRESETS = (
         "no trump) but no bids above 20; 신촌's deal miss. What the section does not change is "
         "표준's: the previous declarer deals, the discards count for the declarer, and the "
         "doubles are 표준's (RULES.md §9 says 신촌's, no-friend double included, which §6.4 "
-        "does not say: set doubles.no_friend to both for it). " + _PAGAT_BASE,
+        "does not say: set doubles.no_friend to both for it). " + _PAGAT_BASE + _NT_DISCOUNT_BASE,
         _DAEJEON_6,
         SOURCE,
     ),
@@ -176,7 +179,7 @@ PRESETS = (
         "서울대 (003 §6.5): as 대전 6마, but the previous partner deals. \"처음 부르거나 "
         "노기루다로 바꿀 때 1을 줄일 수 있음\" is read as one less than 표준: an NT opening "
         "may be one under and a change to no trump needs +1, as in 대전 (read as one less than "
-        "대전, the change needs no raise: set trump_change.to_nt to 0). " + _PAGAT_BASE,
+        "대전, the change needs no raise: set trump_change.to_nt to 0). " + _PAGAT_BASE + _NT_DISCOUNT_BASE,
         _with(_DAEJEON_6, _GWANAK_6_LINES),
         SOURCE,
     ),
@@ -236,7 +239,7 @@ PRESETS = (
         "korean-gwangju",
         "광주 5마",
         "광주과학고 and 장영실과학고 (003 §6.8), 표준 but: minimum 12, a no-trump bid may be one "
-        "less, +2 to change suit but +1 to change to no trump. " + _PAGAT_BASE,
+        "less, +2 to change suit but +1 to change to no trump. " + _PAGAT_BASE + _NT_DISCOUNT_BASE,
         _with(
             _STANDARD,
             {
@@ -342,7 +345,7 @@ PRESETS = (
         "003 §6.5: \"부산 4마도 동일하다\", the same as 관악 6마 with four players: the 4마 "
         "deck and no Mighty or Joker call (§3.5), the previous partner deals, the dealer may not "
         "pass, an NT opening may be one under and a change to no trump needs +1, 신촌's deal "
-        "miss. Assumed: the minimum stays 14. " + _PAGAT_BASE,
+        "miss. Assumed: the minimum stays 14. " + _PAGAT_BASE + _NT_DISCOUNT_BASE,
         _with(
             _STANDARD,
             _SINCHON_BIDDING,

@@ -257,11 +257,23 @@ def test_illegal_hand_is_refused_with_every_problem():
     assert {"below_minimum", "points_out_of_range"} <= codes
 
 
-def test_nt_discount_scores_from_the_no_trump_minimum():
-    # 신촌: an NT contract may be one under the minimum of 14, so 13 NT made exactly scores 0, not −2
+def test_a_no_trump_contract_bid_under_the_minimum_still_scores_from_the_minimum():
+    # 신촌: M = 14 (RULES.md §7.1 "M = minimum bid", §9), for no trump too; the NT discount is the
+    # auction's (§4.2). 16 NT taking 17, no friend: 2×(16−14)+(17−16) = 5, ×2 no trump ×2 no friend
+    alone = score_request(hand("16 NT", 17, system="korean-sinchon", partners=()))
+    assert (alone["base"], alone["score"], alone["payments"]["Ann"]) == (5, 20, 80)
+    # 13 NT, one under the minimum, made exactly: 2×(13−14)+0 = −2, and a made base is never below 0
     assert score_request(hand("13 NT", 13, system="korean-sinchon"))["score"] == 0
-    # 13 NT taking 15: base 2×(13−13)+(15−13) = 2, doubled for no trump
-    assert score_request(hand("13 NT", 15, system="korean-sinchon"))["score"] == 4
+
+
+def test_a_table_may_count_a_no_trump_contract_from_its_own_lower_minimum():
+    options = {"nt_discount_in_score": True}
+    # 13 NT taking 15: 2×(13−13)+(15−13) = 2, doubled for no trump
+    assert score_request(hand("13 NT", 15, system="korean-sinchon", options=options))["score"] == 4
+    alone = score_request(hand("16 NT", 17, system="korean-sinchon", partners=(), options=options))
+    assert alone["base"] == 7
+    # a suit contract is the same either way
+    assert score_request(hand("15 S", 16, system="korean-sinchon", options=options))["base"] == 3
 
 
 def test_an_illegal_attached_auction_refuses_the_hand():
