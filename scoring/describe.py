@@ -79,6 +79,7 @@ OPTION_LABELS = {
     "discards_count_for": N_("Points in the discards"),
     "four_player_set_split": N_("Four players, set contract"),
     "trump_penalty": N_("Trump-suit penalty"),
+    "hard_offset": N_("Hard score counted over"),
     "min_suit_contract": N_("Lowest contract with a trump suit"),
     "secret_solo": N_("Secret solo"),
     "always_alone": N_("Declarer always alone"),
@@ -187,6 +188,10 @@ OPTION_WORDS: dict[str, dict[object, str]] = {
     "four_player_set_split": {
         "equal": N_("With four players a set contract costs the declarer and the partner the same."),
         "declarer_alone": N_("With four players a set declarer pays both defenders and the partner pays nothing."),
+    },
+    "hard_offset": {
+        0: N_("The hard score counts the contract over 12 (24 with two decks)."),
+        "*": N_("The hard score counts the contract over 12 + {value} (24 + {value} with two decks)."),
     },
     "trump_penalty": {
         0: N_("A trump suit costs nothing."),
@@ -422,7 +427,7 @@ def _numbers(system: System | None) -> dict[str, object]:
         "m_less": system.min_bid - 1,
         "half": system.total_points // 2,
         # seed 001: B − 12 with one deck, B − 24 with two
-        "unit": 24 if system.deck_cards.double else 12,
+        "unit": system.hard_unit,
         "n": system.back_run.n,
         "threshold": _THRESHOLD_WORDS[system.deal_miss.threshold],
     }

@@ -132,7 +132,7 @@ def base_score(system: System, contract: int, points: int, made: bool, *, trump:
         # NT discount (신촌, 광주), unless the table counts such a contract from its own lower minimum
         "minimum": lowest_bid(system, trump) if system.nt_discount_in_score else system.min_bid,
         "half": half,
-        "hard_unit": 24 if system.deck_cards.double else 12,
+        "hard_unit": system.hard_unit,
     }
     if made:
         return _made_base(system.base, contract=contract, points=points, **shape)
@@ -242,7 +242,7 @@ def table_payments(hand: Hand, system: System, *, made: bool) -> tuple[int, dict
             N_("Chicago table: each defender {amount} ({level}−{hard_unit})."),
             amount=_signed(-sign * unit),
             level=level,
-            hard_unit=24 if system.deck_cards.double else 12,
+            hard_unit=system.hard_unit,
         )
     ]
     if hand.alone:

@@ -161,6 +161,9 @@ class System:
     four_player_set_split: Literal["equal", "declarer_alone"] = "equal"
     # 관악 5마: one less when there is a trump suit
     trump_penalty: int = bounded(0, 0, 5)
+    # the hard score counts B − 12 (B − 24 with two decks) plus this: 관악 5마 read with the
+    # defenders' 8 − n as what sets the contract enters n as 13 + n, worth B − 13
+    hard_offset: int = bounded(0, 0, 4)
     # the lowest contract that may name a trump suit (관악 5마: 3 on its scale, contract 15)
     min_suit_contract: int = bounded(0, 0, 40)
     secret_solo: bool = True
@@ -189,6 +192,11 @@ class System:
         if self.counts == "tricks":
             return self.deck_cards.dealt
         return self.deck_cards.total_points
+
+    @property
+    def hard_unit(self) -> int:
+        """What the hard score counts a contract over (seed 001: 12 with one deck, 24 with two)."""
+        return (24 if self.deck_cards.double else 12) + self.hard_offset
 
     @property
     def threshold(self) -> Fraction:

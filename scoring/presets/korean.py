@@ -191,7 +191,9 @@ PRESETS = (
         "suit (bid 3 in a suit and made: declarer +4, partner +2, defenders −2). A trump suit "
         "needs n ≥ 3 and is named before the kitty, so it cannot change; the Mighty stays ♠A "
         "with spades trump. No run, back run or no-trump doubles. The dealer bids last. The "
-        "rest is 표준's: the previous declarer deals, 표준's deal miss.",
+        "rest is 표준's: the previous declarer deals, 표준's deal miss. The contract follows "
+        "RULES.md (12 + n: the defenders' 8 − n leaves the contract made); read as the defenders' "
+        "target, it is 13 + n: set min_bid 15, max_bid 20, min_suit_contract 16 and hard_offset 1.",
         _with(
             _STANDARD,
             {

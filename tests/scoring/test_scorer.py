@@ -191,6 +191,24 @@ def test_gwanak_5_footnote_24_bid_three_with_trump():
     assert payments(result) == (4, 2, -2)
 
 
+# 003 §6.6 read the other way: "야당은 8-(주공이 부른 숫자) 만큼의 점수패를 가져가야 한다" as what the
+# defenders need to set the contract, so the declarer's team needs 13 + n, entered as the contract
+DEFENDERS_TARGET = {"min_bid": 15, "max_bid": 20, "min_suit_contract": 16, "hard_offset": 1}
+
+
+def test_gwanak_5_read_by_the_defenders_target_footnote_22_six_cards_set_a_bid_of_two():
+    # [22] "2점이라면 야당은 6장의 카드를 가져가야 한다": bid 2 (contract 15), the defenders take 6
+    result = score_request(hand("15 NT", 14, system="korean-gwanak-5", options=DEFENDERS_TARGET))
+    assert (result["made"], result["base"]) == (False, 2)
+    # RULES.md §9 (contract 12 + n): the same six cards leave the declarer's 14 of a contract of 14
+    assert score_request(hand("14 NT", 14, system="korean-gwanak-5"))["made"] is True
+
+
+def test_gwanak_5_read_by_the_defenders_target_footnote_24_still_holds():
+    result = score_request(hand("16 H", 16, system="korean-gwanak-5", options=DEFENDERS_TARGET))
+    assert payments(result) == (4, 2, -2)
+
+
 def test_korean_standard_minimum_fourteen():
     result = score_request(hand("15 S", 16, system="korean-standard"))
     assert result["score"] == 3
