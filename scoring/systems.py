@@ -380,6 +380,9 @@ def _combination_problems(system: System) -> list[Problem]:
         bad("called_cards", Words(N_("Two partner cards can only be called with a double deck.")))
     if system.sit_out == "knockout" and system.active_players == system.players:
         bad("sit_out", Words(N_("A knockout game needs fewer active players than seats.")))
+    if not system.partner_calls:
+        # no hand could be entered: every partner call would be refused
+        bad("partner_calls", Words(N_("A system needs at least one way to call the partner.")))
     return problems
 
 

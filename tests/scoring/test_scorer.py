@@ -348,3 +348,9 @@ def test_the_sources_worked_hands(request_, made, declarer, partner, defender):
     assert result["made"] is made
     assert payments(result, partner="Cy" if partner is not None else None) == (declarer, partner, defender)
     assert sum(result["payments"].values()) == 0
+
+
+def test_a_system_without_any_partner_call_is_refused_rather_than_every_hand_in_it():
+    with pytest.raises(InvalidInput) as error:
+        score_request(hand("15 S", 16, options={"partner_calls": []}))
+    assert [(p.field, p.code) for p in error.value.problems] == [("options.partner_calls", "impossible_options")]
