@@ -102,10 +102,11 @@ def session_payments(session: Session) -> SessionPayments:
     return SessionPayments(settlement, rows, standing)
 
 
-def marked_since(session: Session, *, after: int, payer: str, payee: str) -> Payment | None:
-    """A standing payment from ``payer`` to ``payee`` marked after a card that knew of payments up
-    to ``after`` was drawn: another phone marked the transfer this card still offers."""
-    return session.payments.standing().filter(pk__gt=after, payer=payer, payee=payee).order_by("pk").last()
+def marked_since(session: Session, *, after: int, payer: str, payee: str, amount: Decimal) -> Payment | None:
+    """The transfer a card still offers (``amount`` from ``payer`` to ``payee``), marked as paid
+    after the card, which knew of payments up to ``after``, was drawn: another phone marked it.
+    A part of it marked meanwhile is not the transfer: what is left is asked about as usual."""
+    return session.payments.standing().filter(pk__gt=after, payer=payer, payee=payee, amount=amount).last()
 
 
 def standing_payments(sessions: Sequence[Session]) -> list[Payment]:

@@ -242,3 +242,13 @@ def test_a_payment_the_card_already_knew_of_is_still_asked_about(evening, client
                          HTTP_HX_REQUEST="true").content.decode()
 
     assert 'data-testid="payment-beyond-owed"' in answer and "already-marked" not in answer
+
+
+def test_a_part_of_the_transfer_marked_meanwhile_leaves_the_rest_to_be_asked_about(evening, client):
+    payments = f"/g/{evening.group.edit_token}/s/{evening.pk}/payments/"
+    (form, *_) = mark_forms(client.get(payments).content.decode())
+    pay(evening, {"from": form["payer"], "to": form["payee"], "amount": "100"})
+
+    answer = client.post(payments + "mark/", form, HTTP_HX_REQUEST="true").content.decode()
+
+    assert 'data-testid="payment-beyond-owed"' in answer and "already-marked" not in answer

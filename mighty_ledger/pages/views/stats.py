@@ -362,7 +362,7 @@ def payment_mark(request: HttpRequest, token: str, pk: int) -> HttpResponse:
         context = payments_context(access, session)
         # the transfer was marked on another phone after this card was drawn: say so, ask nothing
         already = balance.marked_since(session, after=_whole(request.POST.get("drawn_after")),
-                                       payer=beyond.payer, payee=beyond.payee)
+                                       payer=beyond.payer, payee=beyond.payee, amount=beyond.amount)
         if already is not None:
             return render(request, template, {**context, "already": already})
         # asked inline, with what is owed; confirming posts the same payment again with overpay=1
