@@ -90,11 +90,19 @@ function sittingOutFollowsDealer() {
   sittingOutLine();
 }
 
-// the folded line says who sits out, whoever ticked them (a tap, the dealer moving, the table flow)
+// the folded line says who sits out, whoever ticked them (a tap, the dealer moving, the table flow);
+// a seat sitting out cannot be tapped as the declarer, a partner or the player called
 function sittingOutLine() {
+  const out = [...form.querySelectorAll("input[name=sitting_out]:checked")].map((box) => box.value);
   const names = form.querySelector("[data-sitting-out-names]");
-  if (names) {
-    names.textContent = [...form.querySelectorAll("input[name=sitting_out]:checked")].map((box) => box.value).join(", ");
+  if (names) names.textContent = out.join(", ");
+  for (const input of form.querySelectorAll("input:is([name=declarer], [name=partners], [name=call_seat])")) {
+    const sitsOut = out.includes(input.value);
+    if (sitsOut && input.checked) {
+      input.checked = false;
+      input.dispatchEvent(new Event("change", { bubbles: true }));
+    }
+    input.disabled = sitsOut;
   }
 }
 
@@ -107,6 +115,7 @@ if (form) {
   for (const button of form.querySelectorAll("[data-no-js-only]")) button.hidden = true;
   roleCards();
   partnerQuestion();
+  sittingOutLine();
 
   form.addEventListener("click", (event) => {
     const button = event.target.closest("[data-value]");

@@ -210,3 +210,31 @@ def test_a_problem_in_the_folded_dealer_line_opens_it(page, live_server):
     expect(page.get_by_test_id("preview")).to_contain_text("see the marked fields")
     expect(fold).to_have_attribute("open", "")
     expect(fold.locator(".problems .problem").first).to_be_visible()
+
+
+def test_a_seat_sitting_the_hand_out_cannot_be_tapped_as_declarer_or_partner(page, live_server):
+    # 변형 7마: two of seven sit each hand out, as the table flow says
+    seats = ["Ann", "Bo", "Cy", "Di", "Ed", "Fay", "Gil"]
+    session = SessionFactory(seats=seats, preset="korean-7-rotation")
+    page.goto(board_url(live_server, session))
+    page.get_by_role("link", name="Enter a hand").click()
+    out = page.locator("input[name=sitting_out]:checked").evaluate_all("boxes => boxes.map(box => box.value)")
+    assert len(out) == 2
+    playing = next(seat for seat in seats if seat not in out)
+
+    for seat in out:
+        expect(page.locator(f"#field-declarer input[value='{seat}']")).to_be_disabled()
+        expect(page.locator(f"#field-partners input[value='{seat}']")).to_be_disabled()
+    # the named player's row waits for a player call
+    expect(page.locator("#field-call_seat")).to_have_count(1)
+    expect(page.locator("#field-call_seat")).to_be_hidden()
+    tap(page, "Partner call", "a player")
+    expect(page.locator("#field-call_seat")).to_be_visible()
+    tap(page, "Partner call", "a card")
+
+    # a seat tapped first, then ticked as sitting out, is no longer the declarer
+    tap(page, "Declarer", playing)
+    page.locator("#dealer-fold summary").click()
+    page.locator(f"#field-sitting_out input[value='{playing}'] + span").click()
+    expect(page.locator(f"#field-declarer input[value='{playing}']")).not_to_be_checked()
+    expect(page.locator(f"#field-declarer input[value='{playing}']")).to_be_disabled()
