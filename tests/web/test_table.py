@@ -387,6 +387,19 @@ def test_hand_detail_shows_the_explanation_and_transfers(client, session):
     assert sum(t.amount for t in response.context["transfers"]) == 15
 
 
+def test_a_hand_played_for_money_says_what_each_transfer_comes_to(client, db):
+    from decimal import Decimal
+
+    # pagat example 1 at ₩100 a point: Ann (declarer) +10, Cy (partner) +5, the defenders −5 each
+    staked = SessionFactory(stake_per_point=Decimal("100"), currency="KRW")
+    HandFactory(session=staked)
+
+    page = client.get(url("hand_detail", staked, 1), HTTP_ACCEPT_LANGUAGE="en").text
+
+    assert "Bo pays Ann 5 points" in page and "(₩500)" in page
+    assert "Total after it" in page and "−5" in page
+
+
 def test_deleting_and_restoring_a_session(client, session):
     client.post(url("session_delete", session))
     assert client.get(url("session_board", session)).status_code == 404

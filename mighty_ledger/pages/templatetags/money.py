@@ -80,6 +80,16 @@ def currency_mark(currency: str) -> str:
     return (before + after).strip()
 
 
+@register.filter
+def at_stake(points, session) -> str:
+    """What ``points`` come to at the session's stake (₩300 for 3 at ₩100 a point); empty when the
+    evening is not played for money."""
+    stake = session.stake_per_point
+    if points is None or not stake or stake <= 0:
+        return ""
+    return format_money(Decimal(points) * stake, session.currency)
+
+
 @register.simple_tag
 def amount_text(amount, unit: str, currency: str) -> str:
     """A transfer's amount in what the table settles in: money, chips or points."""
