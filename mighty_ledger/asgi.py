@@ -15,3 +15,30 @@ django_application = get_asgi_application()
 from mighty_ledger.live.asgi import with_streams  # noqa: E402  (needs the apps loaded above)
 
 application = with_streams(django_application)
+
+
+def _daphne_leaves_bodies_to_django() -> None:
+    """Under daphne (runserver), Twisted reads a multipart/form-data POST itself before Django
+    sees it, and answers one it cannot read with an empty 400: the API's 415 in the error shape
+    (what gunicorn gives) never came. Django reads every body; Twisted need not."""
+    import inspect
+
+    from daphne import http_protocol
+    from twisted.web import http
+
+    if "parsePOSTFormSubmission" not in inspect.signature(http.Request.__init__).parameters:
+        return  # a Twisted from before the option: it parses as it always did
+    if getattr(http_protocol.WebRequest, "leaves_bodies_to_django", False):
+        return
+
+    class WebRequest(http_protocol.WebRequest):
+        leaves_bodies_to_django = True
+
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs, parsePOSTFormSubmission=False)
+
+    # daphne's HTTPFactory builds each request from this name
+    http_protocol.WebRequest = WebRequest
+
+
+_daphne_leaves_bodies_to_django()
