@@ -33,7 +33,7 @@ def _requests(text: str):
         return
     try:
         whole = json.loads(stripped)
-    except json.JSONDecodeError:
+    except ValueError:  # not JSON, or a number too long to read: line by line says where
         whole = None
     else:
         if isinstance(whole, list):
@@ -47,12 +47,15 @@ def _requests(text: str):
         try:
             yield json.loads(line)
         except json.JSONDecodeError as error:
-            yield _BadLine(number, error)
+            yield _BadLine(f"Line {number} is not valid JSON: {error.msg} at column {error.colno}.")
+        except ValueError:
+            # Python reads at most 4300 digits, and says so in words for programmers
+            yield _BadLine(f"A number on line {number} is too long.")
 
 
 class _BadLine:
-    def __init__(self, number: int, error: json.JSONDecodeError):
-        self.message = f"Line {number} is not valid JSON: {error.msg} at column {error.colno}."
+    def __init__(self, message: str):
+        self.message = message
 
 
 def _bad_json(message: str) -> dict:

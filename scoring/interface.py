@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from .auction import auction_request as check_auction
 from .describe import describe
-from .flow import PreviousHand, next_hand
+from .flow import HAND_KINDS, PreviousHand, next_hand
 from .flow_rules import flow_rule
 from .hand import Hand, parse_hand
 from .legality import auction_problems, check
@@ -19,7 +19,7 @@ from .presets import all_presets, get_preset, resolve_system
 from .problems import InvalidInput, Problem
 from .redeal import deal_miss_summary, redeal_response
 from .scorer import Result, score
-from .seats import read_seats, seat_count_problem
+from .seats import read_seat_list, read_seats, seat_count_problem, seat_problem
 from .systems import System, system_as_options
 from .words import N_, Words
 
@@ -28,10 +28,12 @@ def hand_and_system(data: object) -> tuple[Hand, System]:
     """Parse a hand request and resolve its system; InvalidInput lists every shape problem."""
     hand, problems = parse_hand(data)
     system = None
-    # parse_hand already reports options that are not an object
-    if isinstance(data, dict) and isinstance(data.get("options") or {}, dict):
+    # parse_hand already reports a system or options of the wrong type
+    options = data.get("options") if isinstance(data, dict) else None
+    options = {} if options is None else options
+    if isinstance(data, dict) and isinstance(data.get("system", ""), str) and isinstance(options, dict):
         try:
-            system = resolve_system(data.get("system", "pagat-standard"), data.get("options") or {})
+            system = resolve_system(data.get("system", "pagat-standard"), options)
         except InvalidInput as error:
             problems = problems + error.problems
     if problems or hand is None or system is None:
@@ -89,40 +91,38 @@ def next_request(data: object) -> dict:
     """
     if not isinstance(data, dict):
         raise InvalidInput([_problem("", "bad_type", N_("A request must be a JSON object."))])
-    options = data.get("options") or {}
-    system = resolve_system(data.get("system", "pagat-standard"), options if isinstance(options, dict) else {})
+    problems = []
+    slug = data.get("system", "pagat-standard")
+    if not isinstance(slug, str):
+        problems.append(_problem("system", "bad_type", N_("'system' must be a preset name such as \"pagat-standard\".")))
+    options = {} if data.get("options") is None else data["options"]
+    if not isinstance(options, dict):
+        problems.append(_problem("options", "bad_type", N_("'options' must be a JSON object.")))
+    if problems:
+        raise InvalidInput(problems)
+    system = resolve_system(slug, options)
     seats, problems = read_seats(data.get("seats"))
     if not problems:
         count = seat_count_problem(seats, system.players)
         problems = [count] if count is not None else []
     if problems:
         raise InvalidInput(problems)
+    first_dealer = data.get("first_dealer")
+    first_dealer_problem = seat_problem(first_dealer, "first_dealer", seats, required=False)
+    if first_dealer_problem is not None:
+        raise InvalidInput([first_dealer_problem])
     previous = data.get("previous")
+    if previous is None:
+        summary = None
+    elif isinstance(previous, dict) and "contract" in previous:
+        summary = _previous_from_hand({**previous, "system": slug, "options": options, "seats": seats})
+    else:
+        summary = _previous_summary(previous, seats)
+    _joker_holder_given(system, summary, previous)
     try:
-        if previous is None:
-            summary = None
-        elif isinstance(previous, dict) and "contract" in previous:
-            summary = _previous_from_hand({**previous, "system": data.get("system", "pagat-standard"),
-                                           "options": options, "seats": seats})
-        elif isinstance(previous, dict):
-            summary = PreviousHand(
-                kind=previous.get("kind", "scored"),
-                dealer=previous.get("dealer"),
-                declarer=previous.get("declarer"),
-                partners=tuple(previous.get("partners") or ()),
-                made=previous.get("made"),
-                demander=previous.get("demander", previous.get("shown_by")),
-                sitting_out=tuple(previous.get("sitting_out") or ()),
-                first_bidder=previous.get("first_bidder"),
-                joker_holder=previous.get("joker_holder"),
-            )
-        else:
-            raise ValueError("'previous' must be null, an event or a hand.")
-        _joker_holder_given(system, summary, previous)
-        state = next_hand(system, seats, summary, first_dealer=data.get("first_dealer"))
-    except InvalidInput:
-        raise
-    except (ValueError, TypeError) as error:
+        state = next_hand(system, seats, summary, first_dealer=first_dealer)
+    except ValueError as error:
+        # every seat was checked above: what flow.py still refuses is a bug, said as it is
         raise InvalidInput([_problem("previous", "bad_previous", N_("{reason}"), reason=str(error))]) from None
     return {
         "dealer": state.dealer,
@@ -130,6 +130,63 @@ def next_request(data: object) -> dict:
         "sitting_out": list(state.sitting_out),
         "active": list(state.active),
     }
+
+
+def _previous_summary(previous: object, seats: tuple[str, ...]) -> PreviousHand:
+    """``previous`` as an event or a summary of a hand; InvalidInput names every field that does not fit."""
+    if not isinstance(previous, dict):
+        raise InvalidInput([_problem(
+            "previous", "bad_type",
+            N_("'previous' must be null (the first hand), an event such as {{\"kind\": \"all_pass\", "
+               "\"dealer\": \"Ann\"}}, a summary of the hand before, or that hand itself."))])
+    problems: list[Problem] = []
+    kind = previous.get("kind", "scored")
+    if not isinstance(kind, str) or kind not in HAND_KINDS:
+        problems.append(_problem(
+            "previous.kind", "bad_previous" if isinstance(kind, str) else "bad_type",
+            N_("'previous.kind' must be one of {choices}, not {value}."),
+            choices=", ".join(HAND_KINDS), value=repr(kind)))
+        kind = None
+
+    def seat(name: str, *, required: bool = False) -> str | None:
+        value = previous.get(name)
+        problem = seat_problem(value, f"previous.{name}", seats, required=required)
+        if problem is not None:
+            problems.append(problem)
+            return None
+        return value
+
+    def seat_list(name: str) -> tuple[str, ...]:
+        found, list_problems = read_seat_list(previous.get(name), f"previous.{name}", seats)
+        problems.extend(list_problems)
+        return found
+
+    dealer = seat("dealer", required=True)
+    # a scored hand needs its declarer; a void one may not know it
+    declarer = seat("declarer", required=kind == "scored")
+    partners = seat_list("partners")
+    if declarer is not None and declarer in partners:
+        # as legality.partner_not_declarer says it of a hand
+        problems.append(_problem(f"previous.partners[{partners.index(declarer)}]", "partner_is_declarer",
+                                 N_("{seat} is the declarer and cannot also be their own partner."), seat=declarer))
+    made = previous.get("made")
+    if made is None and kind == "scored":
+        problems.append(_problem("previous.made", "missing",
+                                 N_("'previous.made' is required for a scored hand: true or false.")))
+    elif made is not None and not isinstance(made, bool):
+        problems.append(_problem("previous.made", "bad_type", N_("'previous.made' must be true or false.")))
+        made = None
+    # a deal miss names who showed the hand, as 'demander' or as the ledger's 'shown_by'
+    shown_by = "demander" if "demander" in previous or "shown_by" not in previous else "shown_by"
+    demander = seat(shown_by, required=kind == "deal_miss")
+    sitting_out = seat_list("sitting_out")
+    first_bidder = seat("first_bidder")
+    joker_holder = seat("joker_holder")
+    if problems:
+        raise InvalidInput(problems)
+    return PreviousHand(kind=kind, dealer=dealer, declarer=declarer, partners=partners, made=made,
+                        demander=demander, sitting_out=sitting_out, first_bidder=first_bidder,
+                        joker_holder=joker_holder)
 
 
 def _joker_holder_given(system: System, summary: PreviousHand | None, raw: object) -> None:

@@ -159,3 +159,20 @@ def test_systems_prints_every_preset_with_its_options(monkeypatch, capsys):
 def test_systems_takes_no_argument(monkeypatch, capsys):
     assert main(["systems", "extra"]) == 64
     assert "systems" in capsys.readouterr().err
+
+
+def test_next_refuses_partners_written_as_one_name(monkeypatch, capsys):
+    # a probe of the API, which shares next_request: the partner's name alone was dropped silently
+    previous = {"kind": "scored", "dealer": "Bo", "declarer": "Cy", "partners": "Ed", "made": True}
+    status, answers = run("next", json.dumps({"system": "pagat-standard", "seats": FIVE_SEATS, "previous": previous}),
+                          monkeypatch, capsys)
+    assert status == 2
+    assert [(e["field"], e["code"]) for e in answers[0]["errors"]] == [("previous.partners", "bad_type")]
+
+
+def test_a_number_too_long_to_read_is_a_bad_line_not_a_crash(monkeypatch, capsys):
+    lines = "\n".join([json.dumps(hand("15 D", 16)), '{"points": ' + "1" * 5000 + "}"])
+    status, answers = run("score", lines, monkeypatch, capsys)
+    assert status == 2
+    assert answers[0]["score"] == 5
+    assert answers[1]["errors"] == [{"field": "", "code": "bad_json", "message": "A number on line 2 is too long."}]

@@ -500,3 +500,58 @@ def test_next_request_asks_who_held_the_joker():
     # an unknown seat is refused as any seat would be
     with pytest.raises(InvalidInput):
         next_request({"system": "pagat-3p", "seats": list(THREE), "previous": {**previous, "joker_holder": "Z"}})
+
+
+# --- the previous hand as a request gives it (interface.next_request) --------------------------
+
+PAGAT_PARTNER_DEALS = {"kind": "scored", "dealer": "B", "declarer": "C", "partners": ["E"], "made": True}
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "code"),
+    [
+        # an outside client's probe: "Ed" alone was read as no partner, and the declarer dealt
+        pytest.param({"partners": "E"}, "previous.partners", "bad_type", id="partners-a-name-not-a-list"),
+        pytest.param({"partners": {"a": 1}}, "previous.partners", "bad_type", id="partners-an-object"),
+        pytest.param({"partners": 5}, "previous.partners", "bad_type", id="partners-a-number"),
+        pytest.param({"partners": ["Z"]}, "previous.partners[0]", "unknown_seat", id="partner-not-seated"),
+        pytest.param({"partners": ["C"]}, "previous.partners[0]", "partner_is_declarer", id="declarer-own-partner"),
+        pytest.param({"made": "yes"}, "previous.made", "bad_type", id="made-not-true-or-false"),
+        pytest.param({"made": None}, "previous.made", "missing", id="scored-without-made"),
+        pytest.param({"dealer": None}, "previous.dealer", "missing", id="no-dealer"),
+        pytest.param({"dealer": 5}, "previous.dealer", "unknown_seat", id="dealer-a-number"),
+        pytest.param({"declarer": ["C"]}, "previous.declarer", "unknown_seat", id="declarer-a-list"),
+        pytest.param({"sitting_out": "A"}, "previous.sitting_out", "bad_type", id="sitting-out-a-name"),
+        pytest.param({"first_bidder": 3}, "previous.first_bidder", "unknown_seat", id="first-bidder-a-number"),
+        pytest.param({"kind": ["scored"]}, "previous.kind", "bad_type", id="kind-a-list"),
+        pytest.param({"kind": "misdeal"}, "previous.kind", "bad_previous", id="kind-unknown"),
+    ],
+)
+def test_next_request_names_the_field_of_the_previous_hand_that_does_not_fit(change, field, code):
+    with pytest.raises(InvalidInput) as raised:
+        next_request({"system": "pagat-standard", "seats": list(FIVE), "previous": {**PAGAT_PARTNER_DEALS, **change}})
+    assert [(p.field, p.code) for p in raised.value.problems] == [(field, code)]
+
+
+@pytest.mark.parametrize(
+    ("request_", "field", "code"),
+    [
+        pytest.param({"previous": "B dealt"}, "previous", "bad_type", id="previous-text"),
+        pytest.param({"previous": {"kind": "deal_miss", "dealer": "B"}}, "previous.demander", "missing",
+                     id="deal-miss-without-who-showed"),
+        pytest.param({"first_dealer": 5}, "first_dealer", "unknown_seat", id="first-dealer-a-number"),
+        pytest.param({"options": []}, "options", "bad_type", id="options-a-list"),
+        pytest.param({"system": 5}, "system", "bad_type", id="system-a-number"),
+    ],
+)
+def test_next_request_refuses_the_wrong_type_anywhere(request_, field, code):
+    with pytest.raises(InvalidInput) as raised:
+        next_request({"system": "pagat-standard", "seats": list(FIVE), **request_})
+    assert [(p.field, p.code) for p in raised.value.problems] == [(field, code)]
+
+
+def test_a_deal_miss_may_say_who_showed_as_the_ledger_does():
+    # the ledger records a deal miss with "shown_by"; pagat: whoever showed the hand deals the redeal
+    answer = next_request({"system": "pagat-standard", "seats": list(FIVE),
+                           "previous": {"kind": "deal_miss", "dealer": "B", "shown_by": "D"}})
+    assert answer["dealer"] == "D"
