@@ -447,7 +447,7 @@ def auction_request(data: object) -> dict:
     if not isinstance(data, dict):
         problem = Problem("", "bad_type", Words(N_("An auction request must be a JSON object.")))
         return {"legal": False, "errors": [problem.as_json()], **_EMPTY}
-    options = data.get("options") or {}
+    options = {} if data.get("options") is None else data["options"]
     if not isinstance(options, dict):
         problem = Problem("options", "bad_type", Words(N_("'options' must be a JSON object.")))
         return {"legal": False, "errors": [problem.as_json()], **_EMPTY}

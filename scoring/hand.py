@@ -108,6 +108,7 @@ class _Reader:
                 self.bad(field_name, "missing", Words(N_("'{field}' is required."), field=field_name))
             return None
         if isinstance(value, bool) or not isinstance(value, int):
+            # 16.0 is 16 (a client that counts in floats); 15.5 is no number of point cards
             if isinstance(value, float) and value.is_integer():
                 return int(value)
             self.bad(
@@ -171,6 +172,28 @@ class _Reader:
         return Contract(points, trump)
 
 
+def written_whole(entry: dict) -> dict:
+    """A legal entry as it is kept: numbers a client wrote as 16.0 written 16, and a called card
+    given alone (``"cards": "JOKER"``, or ``"card"``) as the list HAND_JSON shows."""
+
+    def whole(value):
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        if isinstance(value, dict):
+            return {key: whole(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [whole(item) for item in value]
+        return value
+
+    kept = whole(entry)
+    call = kept.get("partner_call")
+    if isinstance(call, dict) and ("card" in call or isinstance(call.get("cards"), str)):
+        called = call.get("cards", call.get("card"))
+        kept["partner_call"] = {**{k: v for k, v in call.items() if k != "card"},
+                                "cards": [called] if isinstance(called, str) else called}
+    return kept
+
+
 def parse_hand(data: object) -> tuple[Hand | None, list[Problem]]:
     """Read a HAND_JSON hand; returns the hand (None when unusable) and every shape problem."""
     if not isinstance(data, dict):
@@ -181,7 +204,8 @@ def parse_hand(data: object) -> tuple[Hand | None, list[Problem]]:
     if not isinstance(system, str):
         read.bad("system", "bad_type", Words(N_("'system' must be a preset name such as \"pagat-standard\".")))
         system = "pagat-standard"
-    options = data.get("options") or {}
+    # null is no options, as an absent key; anything but an object is a mistake
+    options = {} if data.get("options") is None else data["options"]
     if not isinstance(options, dict):
         read.bad("options", "bad_type", Words(N_("'options' must be a JSON object.")))
         options = {}
@@ -222,6 +246,7 @@ def parse_hand(data: object) -> tuple[Hand | None, list[Problem]]:
             ),
         )
     else:
+        # HAND_JSON: "card (with cards: one code…)": a lone code is read as a list of one
         called = raw_call.get("cards", raw_call.get("card"))
         cards = read.cards([called] if isinstance(called, str) else called, "partner_call.cards")
         seat_value = raw_call.get("seat", raw_call.get("player"))

@@ -697,7 +697,7 @@ def _hand_problems(cards: tuple[str | None, ...], deck: Deck) -> list[Problem]:
 
 def _read_system(request: dict, problems: list[Problem]) -> tuple[str, System | None]:
     slug = request.get("system", "pagat-standard")
-    options = request.get("options") or {}
+    options = {} if request.get("options") is None else request["options"]
     if not isinstance(slug, str):
         problems.append(
             Problem(

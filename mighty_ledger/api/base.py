@@ -8,25 +8,30 @@ never reaches another's data. Every error is in the HAND_JSON error shape
 
 from __future__ import annotations
 
+import codecs
+import datetime
 import json
 import re
 
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 from django.urls import Resolver404, resolve
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, inline_serializer
 from rest_framework import serializers, status
+from rest_framework.exceptions import ParseError
 from rest_framework.pagination import PageNumberPagination
-from rest_framework.parsers import JSONParser
+from rest_framework.parsers import JSONParser, get_encoding
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
+from rest_framework.utils import json as drf_json
 from rest_framework.views import APIView
 
 from mighty_ledger.api.auth import BearerLinkAuthentication, HasLink
-from mighty_ledger.api.exceptions import api_exception_handler
+from mighty_ledger.api.exceptions import api_exception_handler, shortened_errors
 from mighty_ledger.api.serializers import ErrorsSerializer
 from mighty_ledger.http.access import Access
 from scoring.problems import InvalidInput, Problem
@@ -51,6 +56,37 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 )
 
 
+class _NumberTooLong(ValueError):
+    pass
+
+
+def _whole_number(digits: str) -> int:
+    # Python refuses to read an integer of more than 4300 digits (a guard against slow parsing),
+    # and says so in words meant for programmers (sys.set_int_max_str_digits)
+    try:
+        return int(digits)
+    except ValueError:
+        raise _NumberTooLong(digits) from None
+
+
+def _load_json(text, *, strict: bool = False) -> object:
+    # strict: NaN and Infinity are not JSON (DRF's STRICT_JSON)
+    return json.loads(text, parse_int=_whole_number, parse_constant=drf_json.strict_constant if strict else None)
+
+
+class JsonBodyParser(JSONParser):
+    """DRF's JSON parser, saying what a person understands when a number is too long to read."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        encoding = get_encoding(parser_context or {})
+        try:
+            return _load_json(codecs.getreader(encoding)(stream).read(), strict=self.strict)
+        except _NumberTooLong:
+            raise ParseError(_("A number in the body is too long.")) from None
+        except ValueError as error:
+            raise ParseError(f"JSON parse error - {error}") from None
+
+
 # what a client sends a JSON body as when it does not say (curl -d, requests' data=): read as JSON
 _UNLABELLED = ("", "application/x-www-form-urlencoded", "text/plain")
 
@@ -58,7 +94,7 @@ _UNLABELLED = ("", "application/x-www-form-urlencoded", "text/plain")
 class ApiView(APIView):
     """JSON in, JSON out, every error in the HAND_JSON error shape."""
 
-    parser_classes = [JSONParser]
+    parser_classes = [JsonBodyParser]
     renderer_classes = [JSONRenderer]
     # a JSON body labelled as a form or as text is read as JSON (below); not where that would let
     # another site's page make something with a plain form post (no link needed, nothing to stop it)
@@ -92,7 +128,9 @@ def _is_json(body: bytes) -> bool:
     if not stripped.startswith((b"{", b"[")):
         return False
     try:
-        json.loads(stripped)
+        _load_json(stripped)
+    except _NumberTooLong:
+        return True  # JSON, for the parser to refuse in words
     except ValueError:  # not JSON, or not UTF-8
         return False
     return True
@@ -121,6 +159,31 @@ class TextField(serializers.CharField):
         return super().to_internal_value(data)
 
 
+_DAY_SHAPE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def no_such_day(raw: object) -> str | None:
+    """Why ``raw``, written as YYYY-MM-DD, is no date ("2026-02-30"); None when it is one, or not
+    written so (that is a wrong format, said as such)."""
+    if not (isinstance(raw, str) and _DAY_SHAPE.fullmatch(raw)):
+        return None
+    try:
+        datetime.date.fromisoformat(raw)
+    except ValueError:
+        return _("{value} is not a date: that day does not exist.").format(value=raw)
+    return None
+
+
+class DayField(serializers.DateField):
+    """A DateField that says a day does not exist (2026-02-30), not that its format is wrong."""
+
+    def to_internal_value(self, value):
+        refusal = no_such_day(value)
+        if refusal is not None:
+            raise serializers.ValidationError(refusal, code="invalid")
+        return super().to_internal_value(value)
+
+
 class LinkView(ApiView):
     authentication_classes = [BearerLinkAuthentication]
     permission_classes = [HasLink]
@@ -137,7 +200,8 @@ class UnknownEndpointView(PublicView):
 
     def _not_found(self, request, *args, **kwargs):
         return Response(
-            {"errors": [{"field": "", "code": "not_found", "message": f"There is no endpoint at {request.path}."}]},
+            shortened_errors({"errors": [{"field": "", "code": "not_found",
+                                          "message": f"There is no endpoint at {request.path}."}]}),
             status=status.HTTP_404_NOT_FOUND,
         )
 
@@ -171,9 +235,13 @@ class Pages(PageNumberPagination):
 
     def get_page_size(self, request):
         # DRF quietly falls back to 50 for page_size=abc; a client that asked for something else is told
-        asked = _one_whole_number(request, self.page_size_query_param, "bad_page_size",
-                                  f"page_size must be one whole number from 1 to {self.max_page_size}.")
-        return self.page_size if asked is None else min(asked, self.max_page_size)
+        # and 201 is as much a mistake as 0: a client that asked for more than a page holds would
+        # otherwise take the first 200 for everything
+        message = f"page_size must be one whole number from 1 to {self.max_page_size}."
+        asked = _one_whole_number(request, self.page_size_query_param, "bad_page_size", message)
+        if asked is not None and asked > self.max_page_size:
+            raise InvalidInput([Problem(self.page_size_query_param, "bad_page_size", message)])
+        return self.page_size if asked is None else asked
 
     def get_page_number(self, request, paginator):
         # DRF reads an empty or repeated page as the first; a client that asked for something else is

@@ -14,6 +14,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 
 from mighty_ledger.api.base import PUBLIC_ERRORS, READ_ERRORS, PublicView
+from mighty_ledger.api.exceptions import shortened_errors
 from mighty_ledger.api.serializers import (
     AuctionRequestSerializer,
     AuctionResultSerializer,
@@ -55,7 +56,7 @@ class CheckView(PublicView):
         description="An illegal or malformed hand is 200 with legal false; only a body that is not JSON is 400.",
     )
     def post(self, request):
-        return Response(check_request(request.data))
+        return Response(shortened_errors(check_request(request.data)))
 
 
 class AuctionCheckView(PublicView):
@@ -65,7 +66,7 @@ class AuctionCheckView(PublicView):
         summary="Walk an auction and find the first illegal call, the winner and the winning bid",
     )
     def post(self, request):
-        return Response(auction_request(request.data))
+        return Response(shortened_errors(auction_request(request.data)))
 
 
 class RedealView(PublicView):
@@ -172,4 +173,4 @@ class SystemDetailView(PublicView):
         try:
             return Response(system_json(slug))
         except InvalidInput as error:
-            return Response(error.as_json(), status=status.HTTP_404_NOT_FOUND)
+            return Response(shortened_errors(error.as_json()), status=status.HTTP_404_NOT_FOUND)

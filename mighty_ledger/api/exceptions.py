@@ -7,6 +7,8 @@ it here, so a client parses one shape whatever went wrong.
 
 from __future__ import annotations
 
+import re
+
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404
 from rest_framework import exceptions, status
@@ -49,7 +51,35 @@ def flatten(detail: object, field: str = "", default_code: str = "invalid") -> l
     return [problem(field, getattr(detail, "code", None) or default_code, str(detail))]
 
 
+# a message quotes what the request sent ("'points' must be a whole number, not …"): a value of
+# thousands of characters is cut, so the answer stays a sentence (field paths are shorter than this)
+_LONG_ECHO = re.compile(r"\S{51,}")
+ECHO_KEPT = 40
+
+
+def shortened(message: str) -> str:
+    """``message`` with every run of more than 50 characters without a space cut to 40 and "…"."""
+    return _LONG_ECHO.sub(lambda run: run.group()[:ECHO_KEPT] + "…", message)
+
+
+def shortened_errors(body: dict) -> dict:
+    """An answer whose "errors" (the error shape, or /check's list) quote long values cut short."""
+    errors = body.get("errors")
+    if not isinstance(errors, list):
+        return body
+    return {**body, "errors": [{**error, "message": shortened(str(error["message"]))}
+                               if isinstance(error, dict) and "message" in error else error
+                               for error in errors]}
+
+
 def api_exception_handler(exc: Exception, context: dict) -> Response | None:
+    response = _error_response(exc, context)
+    if response is not None and isinstance(response.data, dict):
+        response.data = shortened_errors(response.data)
+    return response
+
+
+def _error_response(exc: Exception, context: dict) -> Response | None:
     if isinstance(exc, InvalidInput):
         return Response(exc.as_json(), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, StaleVersion):

@@ -7,6 +7,7 @@ is stale).
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -39,11 +40,12 @@ from mighty_ledger.api.serializers import (
     StaleVersionSerializer,
     hand_json,
 )
-from mighty_ledger.models import Hand
+from mighty_ledger.models import Hand, Session
+from mighty_ledger.services.groups import name_normalised
 from scoring.problems import InvalidInput, Problem
 
 
-def _entry_from(body: object, *, drop: tuple[str, ...] = ()) -> dict:
+def _entry_from(body: object, session: Session, *, drop: tuple[str, ...] = ()) -> dict:
     """The hand entered: the body itself (HAND_JSON fields at the top) or its "entry" object."""
     if not isinstance(body, dict):
         raise InvalidInput([Problem("", "bad_type", "A hand must be a JSON object.")])
@@ -52,13 +54,38 @@ def _entry_from(body: object, *, drop: tuple[str, ...] = ()) -> dict:
     else:
         entry = {key: value for key, value in body.items() if key not in drop}
     refuse_nul(entry)
+    _refuse_what_the_session_fixes(session, entry)
     return entry
 
 
-def _record(view: LinkView, session_id: int, kind: str, entry: dict):
+def _refuse_what_the_session_fixes(session: Session, entry: dict) -> None:
+    """A hand of a session is scored with the session's system and seats: one that names others
+    is refused, not scored as if it had not (the same body on /score would be scored with them).
+    The session's own may be sent: a client may send every hand whole."""
+    problems = []
+    if "system" in entry and entry["system"] != session.preset:
+        problems.append(Problem("system", "fixed_by_session", _(
+            "This session is scored with {system}, fixed when it started: leave 'system' out, "
+            "or send {system}.").format(system=session.preset)))
+    # the overrides the session started with, or every option as it froze them
+    if "options" in entry and entry["options"] not in (session.overrides, session.system_options):
+        problems.append(Problem("options", "fixed_by_session", _(
+            "This session's options were fixed when it started: leave 'options' out, or send the "
+            "session's overrides as they are.")))
+    seats = entry.get("seats")
+    if "seats" in entry and not (isinstance(seats, list) and len(seats) == len(session.seats) and all(
+            isinstance(name, str) and name_normalised(name) == name_normalised(seat)
+            for name, seat in zip(seats, session.seats, strict=True))):
+        problems.append(Problem("seats", "fixed_by_session", _(
+            "This session seats {seats}, in that order: leave 'seats' out, or send them as they are.").format(
+            seats=", ".join(session.seats))))
+    if problems:
+        raise InvalidInput(problems)
+
+
+def _record(view: LinkView, session: Session, kind: str, entry: dict):
     """Record a hand; with an Idempotency-Key, once (api/idempotency.py), and the hand keeps the key
     too, so it is never recorded twice even after its kept answer is forgotten."""
-    session = view.access.session(session_id)
 
     def make(key: str | None) -> Made:
         hand, created = services.hand_record(session=session, entry=entry, kind=kind, idempotency_key=key,
@@ -102,12 +129,14 @@ class HandCreateView(LinkView):
         request=HandEntrySerializer, responses=RECORD_RESPONSES,
         summary="Record a scored hand as the session's next number",
         description="The body is a HAND_JSON hand; the session's seats and frozen system always apply, so "
-        "system, options and seats may be left out. The server numbers the hand.",
+        "system, options and seats are left out (sent, they must be the session's: another value is 400 "
+        "fixed_by_session). The server numbers the hand.",
     )
     def post(self, request, session_id: int):
-        entry = _entry_from(request.data, drop=("kind",))
+        session = self.access.session(session_id)
+        entry = _entry_from(request.data, session, drop=("kind",))
         kind = request.data.get("kind", Hand.SCORED) if isinstance(request.data, dict) else Hand.SCORED
-        return _record(self, session_id, kind, entry)
+        return _record(self, session, kind, entry)
 
 
 class HandsView(HandListView, HandCreateView):
@@ -134,7 +163,7 @@ class EventCreateView(LinkView):
         params.is_valid(raise_exception=True)
         entry = dict(params.validated_data)
         kind = entry.pop("kind")
-        return _record(self, session_id, kind, entry)
+        return _record(self, self.access.session(session_id), kind, entry)
 
 
 class HandDetailView(LinkView):
@@ -164,8 +193,9 @@ class HandDetailView(LinkView):
         if version is None:
             raise InvalidInput([Problem("version", "missing",
                                         "Send the hand's version (a whole number) as read, so no one's change is lost.")])
-        entry = _entry_from(body, drop=("version", "kind"))
-        hand = self.access.hand(self.access.session(session_id), number)
+        session = self.access.session(session_id)
+        entry = _entry_from(body, session, drop=("version", "kind"))
+        hand = self.access.hand(session, number)
         return Response(hand_json(services.hand_amend(hand=hand, entry=entry, version=version, by=self.access.actor("api"))))
 
     @extend_schema(operation_id="delete_hand", tags=["hands"], parameters=[SESSION_ID, HAND_NUMBER, IF_MATCH],

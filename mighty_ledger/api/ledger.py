@@ -11,6 +11,7 @@ import hashlib
 from decimal import Decimal
 
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -30,6 +31,7 @@ from mighty_ledger.api.base import (
     READ_ERRORS,
     SESSION_ID,
     WRITE_ERRORS,
+    DayField,
     LinkView,
     PublicView,
     TextField,
@@ -217,7 +219,7 @@ class SessionCreateView(LinkView):
         system = serializers.CharField(max_length=40, required=False, help_text="Another name for preset, as in HAND_JSON.")
         overrides = serializers.DictField(required=False, help_text="Options that differ from the preset's (the Options shape).")
         first_dealer = serializers.CharField(max_length=40, required=False, help_text="Defaults to the first seat.")
-        played_on = serializers.DateField(required=False)
+        played_on = DayField(required=False)
         title = serializers.CharField(max_length=80, required=False, allow_blank=True)
         stake_per_point = serializers.DecimalField(max_digits=12, decimal_places=2, min_value=0, required=False, allow_null=True)
         currency = serializers.CharField(max_length=8, required=False, allow_blank=True)
@@ -235,8 +237,13 @@ class SessionCreateView(LinkView):
             params = self.InputSerializer(data=request.data)
             params.is_valid(raise_exception=True)
             values = dict(params.validated_data)
-            preset = values.pop("preset", None) or values.pop("system", None) or "pagat-standard"
-            values.pop("system", None)
+            preset, system = values.pop("preset", None), values.pop("system", None)
+            if preset and system and preset != system:
+                # "system" is HAND_JSON's name for a preset: two names must not say two systems
+                raise InvalidInput([Problem("system", "conflicting_system", _(
+                    "'preset' and 'system' name the same thing, and here they differ ({preset}, {system}): "
+                    "send one of them.").format(preset=preset, system=system))])
+            preset = preset or system or "pagat-standard"
             refuse_nul(values.get("overrides"), "overrides")
             session = services.session_start(group=group, preset=preset, by=self.access.actor("api"), **values)
             return Made(session_json(session, web_url=web_url(self, session)))

@@ -20,6 +20,7 @@ from mighty_ledger.api.base import (
     IDEMPOTENCY_KEY,
     READ_ERRORS,
     WRITE_ERRORS,
+    DayField,
     LinkView,
     TextField,
     refuse_nul,
@@ -56,7 +57,7 @@ class SeasonsView(LinkView):
     @extend_schema_serializer(component_name="SeasonCreateInput")
     class InputSerializer(serializers.Serializer):
         name = TextField(max_length=80)
-        starts = serializers.DateField(help_text="The first day, YYYY-MM-DD; it ends the season before.")
+        starts = DayField(help_text="The first day, YYYY-MM-DD; it ends the season before.")
 
     @extend_schema(operation_id="list_seasons", tags=["seasons"], responses={200: SeasonSerializer(many=True),
                    **READ_ERRORS}, summary="The group's seasons, earliest first")
@@ -88,7 +89,7 @@ class SeasonView(LinkView):
     @extend_schema_serializer(component_name="SeasonChangeInput")
     class InputSerializer(serializers.Serializer):
         name = TextField(max_length=80, required=False)
-        starts = serializers.DateField(required=False, help_text="The first day, YYYY-MM-DD; it moves the end "
+        starts = DayField(required=False, help_text="The first day, YYYY-MM-DD; it moves the end "
                                        "of the season before.")
 
     def _season(self, season_id: int) -> Season:

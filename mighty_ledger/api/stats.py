@@ -10,6 +10,7 @@ and its revision stay).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 
 from django.http import Http404
@@ -19,7 +20,14 @@ from rest_framework import serializers
 from rest_framework.response import Response
 
 from mighty_ledger import services
-from mighty_ledger.api.base import IDEMPOTENCY_KEY, READ_ERRORS, SESSION_ID, WRITE_ERRORS, LinkView
+from mighty_ledger.api.base import (
+    IDEMPOTENCY_KEY,
+    READ_ERRORS,
+    SESSION_ID,
+    WRITE_ERRORS,
+    LinkView,
+    no_such_day,
+)
 from mighty_ledger.api.idempotency import Made, create_once, once_responses
 from mighty_ledger.models import Payment, Session
 from mighty_ledger.reads import kept_counts, stats
@@ -173,7 +181,7 @@ class StatsView(LinkView):
             try:
                 since = datetime.date.fromisoformat(raw)
             except ValueError:
-                problems.append(Problem("since", "bad_date", "since must be a date, YYYY-MM-DD."))
+                problems.append(Problem("since", "bad_date", no_such_day(raw) or "since must be a date, YYYY-MM-DD."))
         system = params.get("system") or None
         if system is not None:
             try:
@@ -259,10 +267,20 @@ class PaymentsView(LinkView):
                 )
             except services.PaymentBeyondOwed as beyond:
                 raise _beyond_owed(beyond) from None
+            except InvalidInput as error:
+                raise InvalidInput([_as_requested(problem) for problem in error.problems]) from None
             return Made(payment_json(payment), replayed=not created)
 
         # a retried "paid" must not count twice
         return create_once(request, scope=f"api:session:{session.pk}:payments", make=make)
+
+
+# the service names the two sides as the ledger stores them; the request calls them from and to
+_REQUEST_FIELDS = {"payer": "from", "payee": "to"}
+
+
+def _as_requested(problem: Problem) -> Problem:
+    return dataclasses.replace(problem, field=_REQUEST_FIELDS.get(problem.field, problem.field))
 
 
 def _beyond_owed(beyond) -> InvalidInput:

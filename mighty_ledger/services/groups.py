@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import unicodedata
 from decimal import Decimal
 
@@ -77,8 +78,13 @@ def group_create(*, name: str, player_names: list[str] = (), by: Actor = SYSTEM)
     if not name:
         raise invalid("name", "missing", _("A group needs a name."))
     group = Group.objects.create(name=name[:80])
-    for player_name in player_names:
-        player_add(group=group, name=player_name, by=by)
+    for index, player_name in enumerate(player_names):
+        try:
+            player_add(group=group, name=player_name, by=by)
+        except InvalidInput as error:
+            # the problem is with one of the players listed, not with the group's name
+            raise InvalidInput([dataclasses.replace(problem, field=f"players[{index}]")
+                                for problem in error.problems]) from None
     revise(group=group, subject="group", action=Revision.CREATED, by=by, after={"name": group.name})
     return group
 

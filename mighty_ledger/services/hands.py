@@ -28,6 +28,7 @@ from mighty_ledger.services.changes import (
     revision_row,
 )
 from mighty_ledger.services.groups import name_normalised
+from scoring.hand import written_whole
 from scoring.interface import score_hand
 from scoring.ledger import replay
 from scoring.problems import InvalidInput, Problem
@@ -113,7 +114,7 @@ def scored_hand(session: Session, entry: dict) -> ScoredHand:
         explanation=[as_message(line) for line in scored.explanation],
         sides={"declarers": list(scored.declarers), "defenders": list(scored.defenders),
                "winners": list(scored.winners)},
-        entry={k: v for k, v in entry.items() if k not in ("system", "options", "seats")},
+        entry=written_whole({k: v for k, v in entry.items() if k not in ("system", "options", "seats")}),
     )
 
 

@@ -222,3 +222,69 @@ def test_next_hand_refuses_seats_that_do_not_fit_the_system(anonymous):
     response = anonymous.post("/api/v1/next", {"system": "pagat-standard", "seats": ["Ann", "Bo"]})
     assert response.status_code == 400
     assert response.json()["errors"][0]["code"] == "wrong_player_count"
+
+
+@pytest.mark.parametrize(
+    "partners",
+    [pytest.param("Ed", id="one-name"), pytest.param({"a": 1}, id="an-object"), pytest.param(5, id="a-number")],
+)
+def test_next_hand_refuses_partners_that_are_not_a_list(anonymous, partners):
+    # an outside client's probe: "Ed" was dropped and Cy, the declarer, was said to deal (200);
+    # 5 answered "'int' object is not iterable"
+    previous = {"kind": "scored", "dealer": "Bo", "declarer": "Cy", "partners": partners, "made": True}
+    response = anonymous.post("/api/v1/next", {"system": "pagat-standard", "seats": list(SEATS), "previous": previous})
+
+    errors = assert_error_shape(response, 400, "bad_type")
+    assert [(e["field"], e["message"]) for e in errors] == [("previous.partners", "'previous.partners' must be a list of seats.")]
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        pytest.param({"points": 15.5}, "points", id="points-not-whole"),
+        pytest.param({"contract": {"points": "16", "trump": "NT"}}, "contract.points", id="contract-as-text"),
+        pytest.param({"partner_call": {"type": "card", "cards": 7}}, "partner_call.cards", id="cards-a-number"),
+        pytest.param({"options": []}, "options", id="options-a-list"),
+    ],
+)
+def test_score_refuses_a_value_of_the_wrong_type(anonymous, change, field):
+    errors = assert_error_shape(anonymous.post("/api/v1/score", {**HAND_JSON_EXAMPLE, **change}), 400, "bad_type")
+    assert [e["field"] for e in errors] == [field]
+
+
+@pytest.mark.parametrize("change", [
+    pytest.param({"points": 17.0}, id="points-written-17.0"),
+    pytest.param({"contract": {"points": 16.0, "trump": "NT"}}, id="contract-written-16.0"),
+    pytest.param({"partner_call": {"type": "card", "cards": "JOKER"}}, id="a-lone-card"),
+    pytest.param({"options": None}, id="options-null"),
+])
+def test_score_reads_what_a_client_may_write_another_way_as_the_example(anonymous, change):
+    # 17.0 is 17 (a client counting in floats), a lone card code is a list of one, null options none
+    assert anonymous.post("/api/v1/score", {**HAND_JSON_EXAMPLE, **change}).json()["score"] == 14
+
+
+def test_a_single_called_card_may_be_named_as_card(anonymous):
+    hand = {**HAND_JSON_EXAMPLE, "partner_call": {"type": "card", "card": "JOKER"}}
+    assert anonymous.post("/api/v1/score", hand).json()["score"] == 14
+
+
+def test_an_auction_bid_of_13_0_is_read_as_the_hand_is(anonymous):
+    # the first bid of the evening: the dealer (Ann) opens
+    auction = [{"seat": "Ann", "bid": {"points": 13.0, "trump": "S"}}]
+    body = anonymous.post("/api/v1/auction/check", {"system": "pagat-standard", "seats": list(SEATS), "dealer": "Ann",
+                                                     "auction": auction}).json()
+    assert body["legal"] is True
+
+
+@pytest.mark.parametrize("options", [pytest.param([], id="a-list"), pytest.param("pagat", id="text")])
+@pytest.mark.parametrize(("path", "request_"), [
+    pytest.param("/api/v1/redeal", {"system": "korean-standard", "players": 5,
+                                    "hand": ["AS", "KS", "QS", "JS", "10S", "9S", "8S", "7S", "6S", "5S"]}, id="redeal"),
+    pytest.param("/api/v1/auction/check", {"system": "pagat-standard", "seats": list(SEATS), "dealer": "Ed",
+                                           "auction": [{"seat": "Ann", "pass": True}]}, id="auction"),
+    pytest.param("/api/v1/next", {"system": "pagat-standard", "seats": list(SEATS)}, id="next"),
+])
+def test_every_calculator_takes_options_only_as_an_object(anonymous, path, request_, options):
+    response = anonymous.post(path, {**request_, "options": options})
+    body = response.json()
+    assert [(e["field"], e["code"]) for e in body["errors"]] == [("options", "bad_type")]

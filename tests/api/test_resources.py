@@ -250,9 +250,10 @@ def test_unknown_session_or_hand_is_404(edit, session):
 
 
 def test_the_engine_stores_what_it_scored(edit, session):
-    edit.post(hands_url(session), {**MADE_15_DIAMONDS, "system": "chicago-5p", "seats": ["X"]})
+    edit.post(hands_url(session), {**MADE_15_DIAMONDS, "system": session.preset, "seats": session.seats})
 
     hand = Hand.objects.get(session=session)
-    # the session's seats and frozen system win over whatever the body says
+    # the session's seats and frozen system are the session's to keep, not each hand's
+    # (another system or other seats are refused: test_request_fields.py)
     assert "system" not in hand.entry and "seats" not in hand.entry
     assert Api(session.group.view_token).get(f"{hands_url(session)}/1").json()["result"]["made"] is True

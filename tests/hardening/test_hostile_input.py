@@ -11,7 +11,7 @@ import pytest
 from django.conf import settings
 
 from mighty_ledger.models import Hand, Revision
-from tests.factories import MADE_15_DIAMONDS, HandFactory
+from tests.factories import MADE_15_DIAMONDS, SEATS, HandFactory
 
 from .conftest import assert_error_shape
 
@@ -149,3 +149,40 @@ def test_a_page_past_the_last_is_404_and_the_first_is_there(edit):
 @pytest.mark.parametrize("path", ["/api/v1/check", "/api/v1/auction/check", "/api/v1/score"])
 def test_a_calculator_post_without_a_body_is_400(anonymous, path):
     assert_error_shape(anonymous.client.post(path), 400, "missing_body")
+
+
+# --- what an outside client's probe found said in words for programmers ----------------------------
+
+HAND_JSON = {**MADE_15_DIAMONDS, "system": "pagat-standard", "seats": list(SEATS)}
+
+
+@pytest.mark.parametrize("label", ["application/json", "text/plain"])
+def test_a_number_too_long_to_read_is_said_so_plainly(anonymous, label):
+    # Python reads at most 4300 digits and said "use sys.set_int_max_str_digits()"
+    body = '{"points": ' + "1" * 5000 + "}"
+    response = anonymous.client.post("/api/v1/score", body, content_type=label)
+
+    errors = assert_error_shape(response, 400, "parse_error")
+    assert [e["message"] for e in errors] == ["A number in the body is too long."]
+
+
+def test_a_long_value_is_echoed_cut_short(anonymous):
+    # 4001 digits of points came back whole in the message
+    hand = {**HAND_JSON, "points": int("1" * 4001)}
+
+    for response in (anonymous.post("/api/v1/score", hand), anonymous.post("/api/v1/check", hand)):
+        (error,) = response.json()["errors"]
+        assert error["field"] == "points"
+        assert "1" * 40 + "…" in error["message"] and "1" * 41 not in error["message"]
+        assert len(error["message"]) < 200
+
+
+def test_a_long_seat_name_is_echoed_cut_short(anonymous):
+    errors = assert_error_shape(anonymous.post("/api/v1/score", {**HAND_JSON, "declarer": "Z" * 5000}), 400,
+                                "unknown_seat")
+    assert all(len(e["message"]) < 200 for e in errors)
+
+
+def test_an_unknown_long_path_is_echoed_cut_short(anonymous):
+    errors = assert_error_shape(anonymous.client.get("/api/v1/" + "x" * 3000), 404, "not_found")
+    assert len(errors[0]["message"]) < 100

@@ -311,9 +311,9 @@ def test_no_trump_may_be_written_in_words(written):
     assert score_request(request)["doubles"] == ["no_trump"]
 
 
-def test_a_single_called_card_may_be_a_string():
-    request = hand("15 D", 16, call={"type": "card", "cards": "JOKER"})
-    assert score_request(request)["score"] == 5
+@pytest.mark.parametrize("call", [{"type": "card", "cards": "JOKER"}, {"type": "card", "card": "JOKER"}])
+def test_a_single_called_card_may_be_a_string(call):
+    assert score_request(hand("15 D", 16, call=call))["score"] == 5
 
 
 def test_a_few_players_double_every_set_contract():
