@@ -1,0 +1,107 @@
+"""Settling up on the page: the settlement's transfers with "Mark as paid", and undoing a mark.
+
+Reads through ``mighty_ledger.reads.balance``, writes through the services; the card is one
+partial (partials/share_payments.html) whether drawn in the settlement page or after a post.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from mighty_ledger import services
+from mighty_ledger.http.access import Access, access_for
+from mighty_ledger.http.request_keys import ALREADY_MARKED, form_key, once_per_form_key
+from mighty_ledger.models import Payment, Session
+from mighty_ledger.reads import balance
+from scoring.problems import InvalidInput
+
+
+def payments_context(access: Access, session: Session) -> dict:
+    """The settlement's transfers, each with what was marked as paid, and the payments to undo."""
+    owed = balance.session_payments(session)
+    return {"access": access, "session": session, "settlement": owed.settlement, "unit": owed.settlement.unit,
+            "rows": owed.rows, "payments": owed.payments, "drawn_after": owed.last_id,
+            # one "mark as paid" per transfer, each a payment of its own: the card drawn again after a
+            # post must not give every form the key that post spent (partials/request_key.html)
+            "one_key_per_form": True}
+
+
+@require_GET
+def session_payments(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    """Mark-as-paid buttons for the settlement's transfers (a partial for htmx, else a page)."""
+    access = access_for(token, session_id=pk)
+    session = access.session(pk)
+    template = "partials/share_payments.html" if request.htmx else "table/payments.html"
+    return render(request, template, payments_context(access, session))
+
+
+def _whole(value: str | None) -> int:
+    """A whole number a form sent back, or 0 (a card drawn before forms carried it)."""
+    return int(value) if value and value.isascii() and value.isdigit() else 0
+
+
+def _back(request: HttpRequest, access: Access, session: Session) -> HttpResponse:
+    if request.htmx:
+        return render(request, "partials/share_payments.html", payments_context(access, session))
+    return redirect(reverse("session_payments", args=[access.token, session.pk]))
+
+
+@require_POST
+@once_per_form_key
+def payment_mark(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    access = access_for(token, session_id=pk)
+    access.require_edit()
+    session = access.session(pk)
+    try:
+        amount = Decimal(request.POST.get("amount", ""))
+    except InvalidOperation:
+        amount = Decimal(0)
+    try:
+        # the form's one-time key is the payment's too: the outbox may send it by the API
+        services.payment_record(session=session, payer=request.POST.get("payer", ""),
+                                payee=request.POST.get("payee", ""), amount=amount,
+                                overpay=request.POST.get("overpay") == "1", idempotency_key=form_key(request),
+                                by=access.actor())
+    except services.IdempotencyConflict:
+        # this form's key already marked another payment (sent by the API): nothing is marked twice
+        messages.error(request, ALREADY_MARKED)
+    except services.PaymentBeyondOwed as beyond:
+        template = "partials/share_payments.html" if request.htmx else "table/payments.html"
+        context = payments_context(access, session)
+        # the transfer was marked on another phone after this card was drawn: say so, ask nothing
+        already = balance.marked_since(session, after=_whole(request.POST.get("drawn_after")),
+                                       payer=beyond.payer, payee=beyond.payee, amount=beyond.amount)
+        if already is not None:
+            return render(request, template, {**context, "already": already})
+        # asked inline, with what is owed; confirming posts the same payment again with overpay=1
+        return render(request, template, {**context, "beyond": beyond})
+    except InvalidInput as error:
+        for problem in error.problems:
+            messages.error(request, problem.message)
+        if request.htmx:
+            return render(request, "partials/share_payments.html",
+                          {**payments_context(access, session), "problems": error.problems}, status=400)
+    return _back(request, access, session)
+
+
+@require_POST
+def payment_undo(request: HttpRequest, token: str, pk: int, payment_id: int) -> HttpResponse:
+    access = access_for(token, session_id=pk)
+    access.require_edit()
+    session = access.session(pk)
+    try:
+        payment = session.payments.get(pk=payment_id)
+    except Payment.DoesNotExist:
+        raise Http404("No such payment in this session.") from None
+    try:
+        services.payment_undo(payment=payment, by=access.actor())
+    except InvalidInput as error:
+        for problem in error.problems:
+            messages.error(request, problem.message)
+    return _back(request, access, session)
