@@ -30,13 +30,16 @@ class Access:
     token: str
     # the live session the request's URL names, read with the link in the same query
     named_session: Session | None = None
+    # a change made on the pages and sent later by the phone's outbox through the API
+    # (static/js/outbox.js): the history says the link's page made it, as it would have online
+    from_the_pages: bool = False
 
     @property
     def can_edit(self) -> bool:
         return self.right == EDIT
 
     def actor(self, channel: str = "link") -> Actor:
-        return Actor.from_token(f"{self.right} {channel}", self.token)
+        return Actor.from_token(f"{self.right} {'link' if self.from_the_pages else channel}", self.token)
 
     def require_edit(self) -> None:
         if not self.can_edit:

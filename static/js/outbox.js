@@ -167,8 +167,9 @@
   }
 
   function headers(entry, extra) {
+    // the outbox's header: the history says the page made the change, not a client of the API
     return Object.assign({ "Content-Type": "application/json", Accept: "application/json",
-                           Authorization: "Bearer " + entry.token }, extra || {});
+                           Authorization: "Bearer " + entry.token, "X-Mighty-Ledger-Outbox": "1" }, extra || {});
   }
 
   function api(entry, path) {

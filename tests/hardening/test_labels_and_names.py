@@ -35,6 +35,14 @@ def test_a_change_made_through_the_api_says_api(edit, session):
     assert listed[0]["by"] == "API"
 
 
+def test_a_change_made_on_the_page_offline_and_sent_by_its_outbox_says_edit_link(edit, session):
+    # static/js/outbox.js sends a hand saved without signal through the API once the phone is online
+    edit.post(f"/api/v1/sessions/{session.pk}/hands", MADE_15_DIAMONDS, **{"X-Mighty-Ledger-Outbox": "1"})
+
+    listed = Api(session.group.view_token).client.get("/api/v1/revisions").json()["results"]
+    assert listed[0]["by"] == "edit link"
+
+
 def test_the_history_page_shown_to_a_view_link_holds_no_part_of_the_edit_token(client, session):
     token = session.group.edit_token
     client.post(f"/g/{token}/s/{session.pk}/events/new/", {"kind": "all_pass", "dealer": "Ed"})
