@@ -129,6 +129,19 @@ def test_a_rule_changed_with_its_control_reaches_the_session(client, db):
     assert new.overrides == {"back_run": {"n": 10}, "doubles": {"no_trump": "never"}}
 
 
+def test_the_next_session_offers_the_last_ones_stakes_as_a_player_types_them(client, db):
+    from decimal import Decimal
+
+    from tests.factories import SessionFactory
+
+    group = SessionFactory(stake_per_point=Decimal("100"), currency="KRW", rounding_unit=Decimal("100")).group
+
+    page = client.get(reverse("session_new", args=[group.edit_token])).content.decode()
+
+    # stored as 100.00: a won has no cents, and nobody typed them
+    assert 'name="stake_per_point" value="100"' in page and 'name="rounding_unit" value="100"' in page
+
+
 def test_choosing_another_system_draws_its_rules_and_keeps_the_seats(client, db):
     from tests.factories import SessionFactory
 
@@ -151,6 +164,20 @@ def test_one_seated_player_is_counted_in_the_singular(client, db):
     response = client.post(reverse("session_new", args=[group.edit_token]), data)
 
     assert "This system is for 5 players; 1 is seated." in response.text
+
+
+def test_six_seated_for_a_five_player_system_are_shown_the_systems_for_six(client, db):
+    from tests.factories import SessionFactory
+
+    group = SessionFactory().group
+    group.players.create(name="Fay")
+    seats = {f"seat_{i}": name for i, name in enumerate(["Ann", "Bo", "Cy", "Di", "Ed", "Fay"], start=1)}
+
+    response = client.post(reverse("session_new", args=[group.edit_token]),
+                           {"played_on": "2026-11-23", "preset": "pagat-standard", **seats})
+
+    assert "This system is for 5 players; 6 are seated. Systems for 6 players: " in response.text
+    assert "Pagat 6 players, one knocked out" in response.text
 
 
 def test_an_edit_is_undone_from_the_history(client, db):

@@ -229,6 +229,22 @@ def test_the_statistics_of_one_session_draw_its_hands(client, evening):
     assert "Cy after hand 5: +255" in page.content.decode()
 
 
+def test_two_untitled_evenings_on_one_day_are_told_apart_in_the_period_list(client, db):
+    import datetime
+
+    from tests.factories import GroupFactory, SessionFactory
+
+    group = GroupFactory()
+    day = datetime.date(2026, 11, 25)
+    first, second = (SessionFactory(group=group, played_on=day) for _ in range(2))
+    SessionFactory(group=group, played_on=day, title="late game")
+
+    choices = dict(client.get(reverse("group_stats", args=[group.view_token])).context["period_choices"])
+
+    assert (choices[f"s{first.pk}"], choices[f"s{second.pk}"]) == ("2026-11-25 (1)", "2026-11-25 (2)")
+    assert "2026-11-25 · late game" in choices.values()
+
+
 def test_unknown_filters_mean_everything(client, evening):
     page = client.get(reverse("group_stats", args=[evening.group.view_token]),
                       {"period": "s999999999999999999999", "system": "<nope>"})

@@ -197,8 +197,8 @@ class SessionStartForm(forms.Form):
         initial = {
             "preset": last.preset,
             "overrides": json.dumps(last.overrides, ensure_ascii=False) if last.overrides else "",
-            "stake_per_point": last.stake_per_point, "currency": last.currency,
-            "rounding_unit": last.rounding_unit, "chips_start": last.chips_start,
+            "stake_per_point": _as_typed(last.stake_per_point), "currency": last.currency,
+            "rounding_unit": _as_typed(last.rounding_unit), "chips_start": last.chips_start,
             "chips_per_point": last.chips_per_point,
         }
         return initial | {f"seat_{i + 1}": name for i, name in enumerate(last.seats)}
@@ -254,4 +254,23 @@ class SessionStartForm(forms.Form):
                 self.add_error(option_name(problem.field[8:]), engine_words(problem.message))
             else:
                 name = problem_field(problem.field, SESSION_PROBLEM_FIELDS)
-                self.add_error(name, engine_words(problem.message))
+                message = engine_words(problem.message)
+                if problem.code == "wrong_player_count":
+                    message = f"{message} {self._systems_for(len(self.cleaned_data.get('seats', [])))}"
+                self.add_error(name, message)
+
+    @staticmethod
+    def _systems_for(seated: int) -> str:
+        """The systems for as many players as are seated, to choose one instead (6 seated: pagat's
+        knockout and rotation, Chicago, 대전 6마…)."""
+        names = [preset_name(preset) for preset in all_presets() if preset.system().players == seated]
+        if not names:
+            return ""
+        return _("Systems for %(count)s players: %(names)s.") % {"count": seated, "names": ", ".join(names)}
+
+
+def _as_typed(amount):
+    """A stored amount as a player types it: 100 for ₩100 (stored 100.00), 0.5 for 0.50."""
+    if amount is None:
+        return None
+    return amount.quantize(1) if amount == amount.to_integral_value() else amount.normalize()

@@ -71,13 +71,30 @@ def _query(period: str, system: str, season: str = "") -> str:
                       if value and (value != "all" or key == "season")})
 
 
+def _session_labels(sessions: list[Session]) -> list[str]:
+    """Each session as the period list names it: its day and title, and where two untitled
+    sessions share a day, which of that day's it is (2026-11-25 (2))."""
+    days = Counter(s.played_on for s in sessions if not s.title)
+    seen: Counter = Counter()
+    labels = []
+    for session in sessions:
+        label = f"{session.played_on:%Y-%m-%d}"
+        if session.title:
+            label += f" · {session.title}"
+        elif days[session.played_on] > 1:
+            seen[session.played_on] += 1
+            label += f" ({seen[session.played_on]})"
+        labels.append(label)
+    return labels
+
+
 def _filter_context(sessions, period, system, stamp: str, season: str = "",
                     season_list: list[seasons.SeasonSpan] = ()) -> dict:
     """The filters' choices, and what the page's cached body is keyed by besides the link and language:
     every session of the group at its revision (``stamp``: the choices list them all) and the filters."""
     systems = sorted({s.preset for s in sessions})
     choices = [("all", _("All time")), ("30d", _("Last 30 days"))] + [
-        (f"s{s.pk}", f"{s.played_on:%Y-%m-%d}" + (f" · {s.title}" if s.title else "")) for s in sessions[::-1]
+        (f"s{s.pk}", label) for s, label in zip(sessions[::-1], _session_labels(sessions)[::-1], strict=True)
     ]
     return {
         "period_choices": choices, "period": period, "system": system,
