@@ -152,3 +152,20 @@ def test_dark_mode_follows_the_system_and_stays_readable(browser, live_server, e
     finally:
         context.close()
     assert found == []
+
+
+def test_a_rule_too_long_for_its_drop_down_is_written_out_under_it(page, live_server):
+    group = SessionFactory().group
+    page.goto(f"{live_server.url}/g/{group.edit_token}/sessions/new/")
+    page.get_by_text("Change the rules").click()
+    base = page.locator("select[name=option__base]")
+    words = base.locator("xpath=following-sibling::p[contains(@class, 'chosen-words')]")
+
+    # pagat's base, cut to its first words at 390 px, is there in full
+    expect(words).to_be_visible()
+    expect(words).to_have_text(base.locator("option:checked").inner_text())
+    base.select_option("hard")
+    expect(words).to_have_text(base.locator("option:checked").inner_text())
+    # a sentence that fits says nothing twice
+    expect(page.locator("select[name=option__set]").locator(
+        "xpath=following-sibling::p[contains(@class, 'chosen-words')]")).to_be_hidden()
