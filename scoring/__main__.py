@@ -30,6 +30,8 @@ def _requests(text: str):
     # a file saved on Windows, or piped by PowerShell, starts with a byte-order mark
     stripped = text.removeprefix("\ufeff").strip()
     if not stripped:
+        # nothing piped in (an empty file, a command run without its input): said, not silence
+        yield _BadLine("Nothing was read: send a request as JSON on standard input.")
         return
     try:
         whole = json.loads(stripped)

@@ -90,6 +90,14 @@ def test_a_byte_order_mark_before_the_json_is_no_error(monkeypatch, capsys):
     assert status == 0 and answers[0]["payments"]["Ann"] == 32
 
 
+@pytest.mark.parametrize("stdin", ["", "\n  \n"], ids=["nothing", "blank-lines"])
+def test_nothing_on_standard_input_is_said_and_exits_two(stdin, monkeypatch, capsys):
+    status, answers = run("score", stdin, monkeypatch, capsys)
+
+    assert status == 2
+    assert [error["code"] for error in answers[0]["errors"]] == ["bad_json"]
+
+
 def test_without_a_command_as_a_program_too():
     completed = subprocess.run([sys.executable, "-m", "scoring"], input=json.dumps(hand("16 NT", 18)),
                                capture_output=True, text=True, check=False)
