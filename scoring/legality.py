@@ -906,16 +906,17 @@ def _auction_problems(data: dict, hand: Hand, system: System) -> list[Problem]:
             )
         )
     if result.bid != hand.auction_bid:
-        field = "bid" if hand.bid is not None else "contract"
+        if hand.bid is not None:
+            field, said = "bid", N_("The auction ended at {auction_bid}, but the bid entered is {bid}.")
+        else:
+            # no bid given: the contract stands for it (HAND_JSON), which a trump change after the kitty moved
+            field, said = "contract", N_("The auction ended at {auction_bid}, but the contract is {bid} and no "
+                                         "bid was entered: after a trump change, give the winning bid as 'bid'.")
         problems.append(
             Problem(
                 field,
                 "auction_bid_mismatch",
-                Words(
-                    N_("The auction ended at {auction_bid}, but the bid entered is {bid}."),
-                    auction_bid=contract_words(result.bid),
-                    bid=contract_words(hand.auction_bid),
-                ),
+                Words(said, auction_bid=contract_words(result.bid), bid=contract_words(hand.auction_bid)),
             )
         )
     return problems

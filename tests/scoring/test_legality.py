@@ -710,6 +710,25 @@ CASES = [
         ),
     ),
     Case(
+        # no bid entered: the contract stands for it, and a trump change after the kitty moved it
+        "rules-3-auction-gives-the-bid-a-changed-contract-needs-it",
+        "auction_bid_mismatch",
+        "contract",
+        legal(
+            dealer="Ann",
+            contract=c("17 S"),
+            auction=[{"seat": "Ann", "bid": c("15 H")}]
+            + [{"seat": seat, "pass": True} for seat in ("Bo", "Cy", "Di", "Ed")],
+        ),
+        legal(
+            dealer="Ann",
+            contract=c("17 S"),
+            bid=c("15 H"),
+            auction=[{"seat": "Ann", "bid": c("15 H")}]
+            + [{"seat": seat, "pass": True} for seat in ("Bo", "Cy", "Di", "Ed")],
+        ),
+    ),
+    Case(
         "rules-3-auction-gives-the-bid",
         "auction_bid_mismatch",
         "bid",
