@@ -273,4 +273,5 @@ def _as_typed(amount):
     """A stored amount as a player types it: 100 for ₩100 (stored 100.00), 0.5 for 0.50."""
     if amount is None:
         return None
-    return amount.quantize(1) if amount == amount.to_integral_value() else amount.normalize()
+    # no rounding: a whole amount is written without its ".00", any other as it stands
+    return int(amount) if amount % 1 == 0 else amount.normalize()
