@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from .cards import JOKER, mighty
 from .hand import Hand
-from .legality import check, team_points
+from .legality import check, contract_words, team_points
 from .limits import lowest_bid
 from .problems import InvalidInput
 from .settle import fewest_transfers
@@ -74,12 +74,6 @@ class Result:
 
 def _signed(amount: int) -> str:
     return f"+{amount}" if amount > 0 else ("0" if amount == 0 else f"−{-amount}")
-
-
-def _contract_words(hand: Hand) -> str:
-    contract = hand.contract
-    trump = "NT" if contract.no_trump else contract.trump
-    return f"{contract.points} {trump}"
 
 
 # --- the pieces of a score ---------------------------------------------------
@@ -307,7 +301,8 @@ def score(hand: Hand, system: System, *, checked: bool = False) -> Result:
         first = N_("Contract {contract}; the declarer's team took {points} of {total}: made.")
     else:
         first = N_("Contract {contract}; the declarer's team took {points} of {total}: set.")
-    explanation = [Words(first, contract=_contract_words(hand), points=points, total=total)]
+    # in words as the errors say it (15 in diamonds, 다이아몬드 15), not the JSON's 15 D
+    explanation = [Words(first, contract=contract_words(hand.contract), points=points, total=total)]
 
     if system.base == "table":
         unit, payments, lines = table_payments(hand, system, made=made)

@@ -54,7 +54,7 @@ def test_the_preview_follows_each_tap_and_flags_an_illegal_value_by_its_field(pa
     expect(preview).to_contain_text("Made")
     for seat, points in {"Ann": 10, "Bo": -5, "Cy": 5, "Di": -5, "Ed": -5}.items():
         expect(preview_payment(page, seat)).to_have_text(signed(points))
-    expect(preview.get_by_role("listitem").first).to_contain_text("Contract 15 D")
+    expect(preview.get_by_role("listitem").first).to_contain_text("Contract 15 in diamonds")
     # the address carries the form's one-time key (static/js/form_key.js), nothing else changes
     assert page.url.split("?")[0] == hand_form_url.split("?")[0] and not Hand.objects.exists(), "the preview saves nothing"
     screenshot(page, "hand-form-preview")

@@ -263,7 +263,7 @@ def test_defender_points_may_be_given_instead():
 
 def test_explanation_reads_line_by_line():
     lines = score_request(hand("16 NT", 18))["explanation"]
-    assert lines[0] == "Contract 16 NT; the declarer's team took 18 of 20: made."
+    assert lines[0] == "Contract 16 no trump; the declarer's team took 18 of 20: made."
     assert "2×(16−13)+(18−16) = 8" in lines[1]
     assert lines[2] == "No trump: ×2 → 16."
 
