@@ -767,7 +767,9 @@ _DISCARDS_COUNT_FOR = {
 def instructions(hand: Hand, system: System) -> list[Problem]:
     """'Partner, take this trick' (pagat after John Pannell; seed 001)."""
     said = hand.instructions
-    if said <= 0 or hand.outcome != "played":
+    # entered as its rule says (set by the declarer's team's concession, or void): nothing to refuse;
+    # a concession by the defenders would pay the declarer for the instruction that set him
+    if said <= 0 or hand.outcome == "void" or (hand.outcome == "conceded" and hand.conceded_by == "declarer_team"):
         return []
     rules = system.partner_instruction
     # each reason is written as it reads in its place: the first one opens the sentence

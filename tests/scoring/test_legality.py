@@ -653,6 +653,15 @@ CASES = [
         legal(instructions=1, outcome="conceded", conceded_by="declarer_team"),
     ),
     Case(
+        # 001: "Any other instruction ... causes the contract to be immediately deemed set": a
+        # concession by the defenders would pay the declarer for it
+        "001-an-illegal-instruction-is-never-the-defenders-concession",
+        "illegal_instruction",
+        "instructions",
+        legal("chicago-5p", contract=c("16 S"), instructions=1, outcome="conceded", conceded_by="defenders"),
+        legal("chicago-5p", contract=c("16 S"), instructions=1, outcome="void"),
+    ),
+    Case(
         "001-instruction-needs-17",
         "illegal_instruction",
         "instructions",
