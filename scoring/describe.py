@@ -545,7 +545,9 @@ def _base(system: System) -> list[Words]:
     lines = [Words(notation, total=system.total_points), _on(system, "base")]
     if system.base == "table":
         return lines
-    lines.append(_on(system, "set"))
+    # a hard score and a flat bid pay the same made or set (their base line says so): no set line
+    if system.base not in ("hard", "flat_bid"):
+        lines.append(_on(system, "set"))
     if system.minimum_score:
         lines.append(_on(system, "minimum_score"))
     if system.auction.nt_discount:
@@ -607,7 +609,11 @@ def _deal_miss(system: System) -> list[Words]:
 
 
 def _dealing(system: System) -> list[Words]:
-    return [_on(system, "next_dealer"), _on(system, "first_bidder"), _on(system, "sit_out")]
+    bidder = _on(system, "first_bidder")
+    if system.first_bidder == "dealer" and system.sit_out not in ("none", "knockout"):
+        # 변형 6마 and 7마: the one who deals may be sitting the hand out, and cannot open it
+        bidder = Words(N_("The dealer bids first; a dealer who sits the hand out leaves it to the next player dealt in."))
+    return [_on(system, "next_dealer"), bidder, _on(system, "sit_out")]
 
 
 _SECTIONS = (

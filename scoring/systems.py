@@ -383,6 +383,23 @@ def _combination_problems(system: System) -> list[Problem]:
     if not system.partner_calls:
         # no hand could be entered: every partner call would be refused
         bad("partner_calls", Words(N_("A system needs at least one way to call the partner.")))
+    out = system.players - system.active_players
+    if system.sit_out == "none" and out:
+        bad("sit_out", Words(N_("With fewer players in a hand than at the table, say who sits out each hand.")))
+    elif system.sit_out in ("dealer", "previous_result", "declarer_and_partner") and not out:
+        bad("sit_out", Words(N_("Nobody can sit a hand out when every player at the table plays it.")))
+    elif system.sit_out == "dealer" and out != 1:
+        bad("sit_out", Words(N_("The dealer alone sits out, so a hand has one player fewer than the table.")))
+    if system.doubles.run == "set":
+        bad("doubles.run", Words(N_("A run takes every point card, so its contract is always made: it cannot double a set one.")))
+    if system.back_run.rule == "defenders_at_least" and system.back_run.n > total:
+        bad("back_run.n", Words(N_("The defenders cannot take {value} point cards: there are {total} in this deck."),
+                                value=system.back_run.n, total=total))
+    instruction = system.partner_instruction
+    if instruction.allowed and (instruction.per_hand == 0 or instruction.min_contract > total):
+        bad("partner_instruction", Words(N_("'Partner, take this trick' is allowed, but no hand could ever say it: "
+                                            "it needs a contract no higher than {total} and at least once a hand."),
+                                         total=total))
     return problems
 
 

@@ -354,3 +354,41 @@ def test_a_system_without_any_partner_call_is_refused_rather_than_every_hand_in_
     with pytest.raises(InvalidInput) as error:
         score_request(hand("15 S", 16, options={"partner_calls": []}))
     assert [(p.field, p.code) for p in error.value.problems] == [("options.partner_calls", "impossible_options")]
+
+
+@pytest.mark.parametrize(("options", "field"), [
+    pytest.param({"sit_out": "dealer"}, "options.sit_out", id="five-play-and-the-dealer-sits-out"),
+    pytest.param({"players": 6, "deck": "six_player_knockout", "sit_out": "none"}, "options.sit_out",
+                 id="six-at-the-table-five-play-nobody-sits-out"),
+    pytest.param({"doubles": {"run": "set"}}, "options.doubles.run", id="a-run-doubling-a-set-contract"),
+    pytest.param({"back_run": {"n": 25}}, "options.back_run.n", id="a-back-run-of-25-of-20"),
+    pytest.param({"partner_instruction": {"allowed": True, "per_hand": 0}}, "options.partner_instruction",
+                 id="an-instruction-allowed-no-times"),
+    pytest.param({"partner_instruction": {"allowed": True, "min_contract": 25}}, "options.partner_instruction",
+                 id="an-instruction-needing-25-of-20"),
+])
+def test_options_that_no_hand_could_play_are_refused_where_they_are_set(options, field):
+    with pytest.raises(InvalidInput) as error:
+        score_request(hand("15 S", 16, options=options))
+    assert (field, "impossible_options") in [(p.field, p.code) for p in error.value.problems]
+
+
+def test_a_hard_score_says_no_set_rule_it_does_not_follow():
+    from scoring.describe import describe
+    from scoring.presets import resolve_system
+    from scoring.words import translated
+
+    sections = describe(resolve_system("hard-score", {"set": "shortfall"}))
+    said = " ".join(translated(line, str) for section in sections for line in section.lines)
+    assert "B − 12" in said and "shortfall" not in said
+
+
+@pytest.mark.parametrize("slug", ["korean-6-rotation", "korean-7-rotation"])
+def test_where_the_dealer_sits_out_the_words_say_who_opens_instead(slug):
+    from scoring.describe import describe
+    from scoring.presets import resolve_system
+    from scoring.words import translated
+
+    said = [translated(line, str) for section in describe(resolve_system(slug)) for line in section.lines]
+    assert "The dealer bids first." not in said
+    assert any("leaves it to the next player dealt in" in line for line in said)
