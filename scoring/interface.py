@@ -119,6 +119,7 @@ def next_request(data: object) -> dict:
     else:
         summary = _previous_summary(previous, seats)
     _joker_holder_given(system, summary, previous)
+    _sitting_out_given(system, summary)
     try:
         state = next_hand(system, seats, summary, first_dealer=first_dealer)
     except ValueError as error:
@@ -180,6 +181,18 @@ def _previous_summary(previous: object, seats: tuple[str, ...]) -> PreviousHand:
     shown_by = "demander" if "demander" in previous or "shown_by" not in previous else "shown_by"
     demander = seat(shown_by, required=kind == "deal_miss")
     sitting_out = seat_list("sitting_out")
+    # a seat sitting the hand out held no cards: it declared nothing, partnered no one, showed no hand
+    if declarer is not None and declarer in sitting_out:
+        problems.append(_problem("previous.declarer", "declarer_sitting_out",
+                                 N_("{seat} sits out this hand, so cannot be the declarer."), seat=declarer))
+    problems.extend(
+        _problem(f"previous.partners[{i}]", "partner_sitting_out",
+                 N_("{seat} sits out this hand, so cannot be a partner."), seat=seat)
+        for i, seat in enumerate(partners) if seat in sitting_out
+    )
+    if demander is not None and demander in sitting_out:
+        problems.append(_problem(f"previous.{shown_by}", "demander_sitting_out",
+                                 N_("{seat} sat the hand out and held no cards to show."), seat=demander))
     first_bidder = seat("first_bidder")
     joker_holder = seat("joker_holder")
     if problems:
@@ -206,6 +219,18 @@ def _joker_holder_given(system: System, summary: PreviousHand | None, raw: objec
                 )
             ]
         )
+
+
+def _sitting_out_given(system: System, summary: PreviousHand | None) -> None:
+    """변형 7마: a redeal keeps the same players out, so the event must say who they were."""
+    if summary is None or summary.kind not in ("deal_miss", "all_pass") or summary.sitting_out:
+        return
+    out = flow_rule(system).sitting_out
+    moment = "after_deal_miss" if summary.kind == "deal_miss" else "after_all_pass"
+    if out is not None and "previous_sitting_out" in getattr(out.seats, moment):
+        raise InvalidInput([_problem(
+            "previous.sitting_out", "missing",
+            N_("In this system a redeal keeps the same players out: give 'sitting_out', who sat the hand out."))])
 
 
 def _previous_from_hand(request: dict):

@@ -61,6 +61,7 @@ ERROR_CODES = (
     # discards
     "wrong_discard_count",
     "duplicate_discard",
+    "buried_joker_held",
     # points
     "points_inconsistent",
     "missing_points",
@@ -121,6 +122,20 @@ def active_count(hand: Hand, system: System) -> list[Problem]:
             "sitting_out",
             "wrong_active_count",
             Words(N_("In this system {rule}, but {entered} were entered as playing."), rule=rule, entered=active),
+        )
+    ]
+
+
+def buried_joker_unheld(hand: Hand, system: System) -> list[Problem]:
+    """pagat 3 players: the Joker's holder deals next, "and if the joker was buried the deal passes
+    to the left": a Joker in the discards was nobody's."""
+    if hand.joker_holder is None or JOKER not in hand.discards:
+        return []
+    return [
+        Problem(
+            "joker_holder",
+            "buried_joker_held",
+            Words(N_("The Joker was buried in the discards, so nobody held it: 'joker_holder' is null.")),
         )
     ]
 
@@ -857,6 +872,7 @@ RULES: tuple[Rule, ...] = (
     buried_call_alone,
     discard_count,
     discards_valid,
+    buried_joker_unheld,
     points_given,
     points_range,
     points_agree,

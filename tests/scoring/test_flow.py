@@ -555,3 +555,32 @@ def test_a_deal_miss_may_say_who_showed_as_the_ledger_does():
     answer = next_request({"system": "pagat-standard", "seats": list(FIVE),
                            "previous": {"kind": "deal_miss", "dealer": "B", "shown_by": "D"}})
     assert answer["dealer"] == "D"
+
+
+NAMED_SEVEN = ["Ann", "Bo", "Cy", "Di", "Ed", "Fay", "Gil"]
+NAMED_SIX = NAMED_SEVEN[:6]
+
+
+@pytest.mark.parametrize(("slug", "seats", "previous", "field", "code"), [
+    pytest.param("pagat-6p-rotation", NAMED_SIX, {"kind": "deal_miss", "dealer": "Bo", "demander": "Bo", "sitting_out": ["Bo"]},
+                 "previous.demander", "demander_sitting_out", id="the-dealer-who-sat-out-showed-a-hand"),
+    pytest.param("pagat-6p-rotation", NAMED_SIX, {"kind": "scored", "dealer": "Di", "declarer": "Di", "partners": ["Cy"],
+                                            "made": True, "sitting_out": ["Di"]},
+                 "previous.declarer", "declarer_sitting_out", id="a-declarer-sitting-out"),
+    pytest.param("pagat-6p-rotation", NAMED_SIX, {"kind": "scored", "dealer": "Di", "declarer": "Ann", "partners": ["Di"],
+                                            "made": True, "sitting_out": ["Di"]},
+                 "previous.partners[0]", "partner_sitting_out", id="a-partner-sitting-out"),
+    # 변형 7마: "a redeal keeps the same players out": who they were must be said
+    pytest.param("korean-7-rotation", NAMED_SEVEN, {"kind": "deal_miss", "dealer": "Bo", "demander": "Di"},
+                 "previous.sitting_out", "missing", id="a-redeal-without-who-sat-out"),
+])
+def test_a_previous_hand_no_table_could_have_played_is_refused(slug, seats, previous, field, code):
+    with pytest.raises(InvalidInput) as error:
+        next_request({"system": slug, "seats": seats, "previous": previous})
+    assert (field, code) in [(p.field, p.code) for p in error.value.problems]
+
+
+def test_a_redeal_in_seven_keeps_the_same_two_out():
+    answer = next_request({"system": "korean-7-rotation", "seats": NAMED_SEVEN,
+                           "previous": {"kind": "deal_miss", "dealer": "Bo", "demander": "Di", "sitting_out": ["Ed", "Fay"]}})
+    assert answer["sitting_out"] == ["Ed", "Fay"]

@@ -644,6 +644,14 @@ CASES = [
         legal("korean-sinchon", discards=FOUR_POINT_CARDS[:3], points=18),
         legal("korean-sinchon", discards=FOUR_POINT_CARDS[:3], points=17),
     ),
+    Case(
+        # pagat 3 players: "if the joker was buried the deal passes to the left": nobody held it
+        "pagat-3p-a-buried-joker-had-no-holder",
+        "buried_joker_held",
+        "joker_holder",
+        legal("pagat-3p", discards=["JOKER", "7S", "8S"], joker_holder="Ann"),
+        legal("pagat-3p", discards=["JOKER", "7S", "8S"], joker_holder=None),
+    ),
     # --- during play (RULES.md §5) ---
     Case(
         "pagat-instruction-not-in-standard",
