@@ -245,6 +245,21 @@ def test_two_untitled_evenings_on_one_day_are_told_apart_in_the_period_list(clie
     assert "2026-11-25 · late game" in choices.values()
 
 
+def test_a_session_chosen_beside_a_season_it_was_not_played_in_shows_that_session(client, evening):
+    import datetime
+
+    from mighty_ledger.services.seasons import season_create
+
+    # the form sends the season shown (the current one, started after this evening) with the session
+    season = season_create(group=evening.group, name="Winter", starts=evening.played_on + datetime.timedelta(days=30))
+
+    page = client.get(reverse("group_stats", args=[evening.group.view_token]),
+                      {"period": f"s{evening.pk}", "season": str(season.pk)})
+
+    assert "No hands yet." not in page.content.decode()
+    assert "Cy after hand 5: +255" in page.content.decode()
+
+
 def test_unknown_filters_mean_everything(client, evening):
     page = client.get(reverse("group_stats", args=[evening.group.view_token]),
                       {"period": "s999999999999999999999", "system": "<nope>"})

@@ -138,13 +138,15 @@ class Selection:
 
 def selection_of(request: HttpRequest, access: Access) -> Selection:
     """The page's selection: two queries (every live session of the group, its seasons). No season
-    asked is the current one, except for a page asked for one session: that session, whichever
-    season it was played in."""
+    asked is the current one; a page asked for one session shows that session, whichever season
+    it was played in and whatever season the form sent with it."""
     sessions = stats.group_sessions(access.group)
     season_list = seasons.group_seasons(access.group)
     filters, period, system = _filters(request, sessions)
     asked = request.GET.get("season")
-    if asked is None and filters.session_id is not None:
+    if filters.session_id is not None:
+        # the filters' form sends the season shown beside the session chosen: a session chosen is
+        # that session, whichever season it was played in
         asked = seasons.ALL
     season, season_value = seasons.chosen_season(season_list, asked)
     if season is not None:
