@@ -145,3 +145,12 @@ def test_the_new_session_menu_names_each_system_as_the_board_does(client):
     assert re.search(r'<option value="korean-standard"[^>]*>표준 5마</option>', menu)
     assert re.search(r'<option value="pagat-standard"[^>]*>Pagat 표준 \(5인\)</option>', menu)
     assert "Korean standard" not in menu
+
+
+def test_a_replaced_or_mistyped_link_gets_a_page_in_the_players_language(client, db):
+    english = client.get("/g/not-a-link/", HTTP_ACCEPT_LANGUAGE="en")
+    korean = client.get("/g/not-a-link/", HTTP_ACCEPT_LANGUAGE="ko")
+
+    assert english.status_code == korean.status_code == 404
+    assert "it may have been replaced" in english.content.decode()
+    assert 'data-testid="not-found"' in korean.content.decode() and 'lang="ko"' in korean.content.decode()
