@@ -472,5 +472,8 @@ def best_and_worst_friend(stats: Stats, name: str) -> tuple[PairStats | None, Pa
     if not pairs:
         return None, None
     best = max(pairs, key=lambda p: (p.made / p.hands, p.hands))
-    worst = min(pairs, key=lambda p: (p.made / p.hands, -p.hands))
+    # the same pair for both only when it is the only one (the page says "the only friend"): among
+    # several that all made every contract, the worst is another of them
+    others = [pair for pair in pairs if pair is not best] or [best]
+    worst = min(others, key=lambda p: (p.made / p.hands, -p.hands))
     return best, worst

@@ -120,6 +120,19 @@ def test_best_and_worst_friend_rank_partners_by_contracts_made(evening):
     assert best.players == ("Ann", "Cy") and worst.players == ("Ann", "Ed")
 
 
+def test_with_several_partners_who_all_made_every_contract_best_and_worst_are_two_of_them(db):
+    from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
+
+    session = SessionFactory()
+    # Ann makes every contract: twice with Cy, once with Bo
+    for partner in ("Cy", "Cy", "Bo"):
+        HandFactory(session=session, entry={**MADE_15_DIAMONDS, "partners": [partner]})
+
+    best, worst = stats.best_and_worst_friend(stats.group_stats(session.group), "Ann")
+
+    assert (best.players, worst.players) == (("Ann", "Cy"), ("Ann", "Bo"))
+
+
 def test_a_player_who_sits_out_counts_a_hand_sat_out_not_played(db):
     seats = ["Ann", "Bo", "Cy", "Di", "Ed", "Fay"]
     session = SessionFactory(seats=seats, preset="pagat-6p-rotation")
