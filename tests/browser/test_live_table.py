@@ -144,6 +144,7 @@ def test_the_contract_shows_on_every_phone_while_it_is_played_and_leaves_when_th
     expect(playing).to_contain_text("Ann 16 NT, calling the Joker, playing now", timeout=WITHIN_MS)
     expect(playing.get_by_test_id("abandon-hand")).to_have_count(0)  # the view link only looks
 
+    declarer.get_by_test_id("throw-in").click()  # asked first: the contract is lost
     declarer.get_by_test_id("abandon-hand").click()
     expect(declarer.locator("ul.messages")).to_contain_text("The hand was thrown in; nothing was scored.")
     expect(playing).not_to_contain_text("playing now", timeout=WITHIN_MS)
@@ -161,7 +162,8 @@ def test_a_hand_in_progress_that_came_live_can_be_thrown_in_from_that_phone(asgi
 
     # the other phone got the hand in progress from the fragments every phone shares, which carry
     # no CSRF token: its throw-in form holds this phone's own
-    expect(other.get_by_test_id("abandon-hand")).to_be_visible(timeout=WITHIN_MS)
+    expect(other.get_by_test_id("throw-in")).to_be_visible(timeout=WITHIN_MS)
+    other.get_by_test_id("throw-in").click()
     other.get_by_test_id("abandon-hand").click()
     expect(other.locator("ul.messages")).to_contain_text("The hand was thrown in; nothing was scored.")
 

@@ -306,6 +306,7 @@ def test_the_hand_in_progress_thrown_in_offline_then_an_all_pass_land_in_that_or
     wait_until_kept(page, base + "events/new/?kind=all_pass")
 
     go_offline(page.context)
+    page.get_by_test_id("throw-in").click()
     page.get_by_test_id("abandon-hand").click()
     expect(page.get_by_test_id("pending-in-progress")).to_contain_text("thrown in")
     expect(page.get_by_test_id("abandon-hand")).to_be_hidden()

@@ -49,7 +49,7 @@ def history(client, session, language: str) -> str:
 def test_every_change_is_a_sentence_in_english(client, evening):
     text = history(client, evening, "en")
     for sentence in ("Session started", "Hand 1 recorded", "Hand 1 edited", "Hand 1 deleted", "Hand 1 restored",
-                     "Hand in progress: contract announced", "Hand in progress abandoned",
+                     "Hand in progress: contract announced", "Hand in progress thrown in",
                      "Bo paid Ann ₩700", "Payment undone: Bo to Ann, ₩700",
                      "Hand in progress finished as hand 2", "Hand 2 recorded"):
         assert sentence in text, sentence

@@ -2,7 +2,7 @@
 
 Revisions store what happened as data (subject, action, the state before and
 after, the kind of link); the history page says it in a sentence: "Hand 3
-edited", "Ann paid Bo 10,500원", "Hand in progress abandoned".
+edited", "Ann paid Bo 10,500원", "Hand in progress thrown in".
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def _contract_title(revision: Revision) -> str:
     if revision.action == Revision.CREATED:
         return _("Hand in progress: contract announced")
     if revision.action == Revision.DELETED:
-        return _("Hand in progress abandoned")
+        return _("Hand in progress thrown in")
     if after.get("status") == "completed" and after.get("hand"):
         return _("Hand in progress finished as hand %(number)s") % {"number": after["hand"]}
     return _("Hand in progress changed")
