@@ -189,6 +189,8 @@ def redeal_verdict(system: System, slug: str, hand: list[str]) -> dict:
         "criteria": [_criterion(verdict, system) for verdict in response["criteria"]],
         "probability": response["probability"],
         "probability_exact": response["probability_exact"],
+        # said as the odds section says it (4.285%, about 1 in 23), not as a float and a fraction
+        "chance": _chance(Fraction(response["probability_exact"])),
     }
     return result
 
