@@ -149,8 +149,10 @@ def season_steps(sessions: Iterable[Session]) -> list[tuple[Session, dict]]:
     return steps
 
 
-def _one_decimal(value: float) -> str:
-    return f"{value:.1f}".replace("-", "−")
+def one_decimal(value: float) -> str:
+    # a value at -0.04 is 0.0, as the rating table writes it, not −0.0
+    shown = f"{value:.1f}"
+    return "0.0" if shown == "-0.0" else shown.replace("-", "−")
 
 
 def trend_chart(name: str, steps: Sequence[tuple[str, float]], *, start: float, tooltip) -> Chart | None:
@@ -175,15 +177,15 @@ def trend_chart(name: str, steps: Sequence[tuple[str, float]], *, start: float, 
     marked = sorted({*range(every, count + 1, every), count})
     markers = tuple(
         ChartMarker(round(x_of(i), 1), round(y_of(series[i]), 1),
-                    tooltip(name, steps[i - 1][0], _one_decimal(series[i])), _marker_shape(0, x_of(i), y_of(series[i])))
+                    tooltip(name, steps[i - 1][0], one_decimal(series[i])), _marker_shape(0, x_of(i), y_of(series[i])))
         for i in marked
     )
     path = "M" + " ".join(f"{x_of(i):.1f},{y_of(v):.1f}" for i, v in enumerate(series))
-    line = ChartLine(name, 0, path, markers, round(series[-1]), _one_decimal(series[-1]), _marker_shape(0, 14, 5))
+    line = ChartLine(name, 0, path, markers, round(series[-1]), one_decimal(series[-1]), _marker_shape(0, 14, 5))
     ticks = tuple(ChartTick(round(y_of(v), 1), str(v).replace("-", "−")) for v in range(low, high + 1, step))
     sample = max(1, -(-count // FALLBACK_ROWS))
     shown = sorted({*range(sample - 1, count, sample), count - 1})
-    rows = tuple((steps[i][0], (_one_decimal(series[i + 1]),)) for i in shown)
+    rows = tuple((steps[i][0], (one_decimal(series[i + 1]),)) for i in shown)
     return Chart(
         names=(name,), lines=(line,), ticks=ticks, zero=round(y_of(0), 1) if low <= 0 <= high else -1,
         first_label=steps[0][0], last_label=steps[-1][0], last_x=round(x_of(count), 1), rows=rows,

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from django import template
 
+from mighty_ledger.reads.charts import one_decimal
+
 register = template.Library()
 
 
 @register.filter
 def rating(value: float) -> str:
-    """12.3, −1.4; a rating at -0.04 is 0.0, not −0.0."""
-    shown = f"{value:.1f}"
-    return "0.0" if shown == "-0.0" else shown.replace("-", "−")
+    """12.3, −1.4; a rating at -0.04 is 0.0, not −0.0 (as the charts write it)."""
+    return one_decimal(value)
 
 
 @register.filter
