@@ -120,7 +120,11 @@ def _previous(rng: random.Random, slug: str, options: dict, system, seats: list[
                 event["kind"] = "scored"  # or left out: a summary is a scored hand by default
     if rng.random() < 0.7:
         event["first_bidder"] = state["first_bidder"]
-    if rng.random() < 0.7:
+    # 변형 7마's redeal keeps who sat out, so `next` asks for them: the table always says it there
+    out = rule.sitting_out
+    kept = out is not None and event.get("kind") in ("deal_miss", "all_pass") and (
+        "previous_sitting_out" in out.seats.at("after_deal_miss" if event["kind"] == "deal_miss" else "after_all_pass"))
+    if kept or rng.random() < 0.7:
         event["sitting_out"] = state["sitting_out"]
     return event
 
