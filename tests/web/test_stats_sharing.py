@@ -60,7 +60,13 @@ def test_money_is_written_for_the_currency_and_the_language(amount, currency, la
     (12345, "KRW", "en", "12,345"),
     (9900, "KRW", "ko", "9,900"),
     (Decimal("-1234.50"), "EUR", "en", "−1,234.50"),
-], ids=["thousands", "man-in-korean", "exact-to-the-hundred", "minus", "no-shorter", "under-ten-thousand", "cents"])
+    # amounts with no decimal places (a session started by the API without a rounding unit)
+    (Decimal("20000"), "KRW", "en", "20K"),
+    (Decimal("100000"), "KRW", "ko", "10만"),
+    (1500000, "KRW", "en", "1,500K"),
+    (Decimal("20000.00"), "KRW", "ko", "2만"),
+], ids=["thousands", "man-in-korean", "exact-to-the-hundred", "minus", "no-shorter", "under-ten-thousand", "cents",
+        "twenty-thousand", "a-hundred-thousand-in-korean", "a-million-and-a-half", "stored-with-cents"])
 def test_the_boards_narrow_columns_write_money_without_its_currency_and_shorter_when_exact(
         amount, currency, language, text):
     # eight seats at ₩1,000 a point: "₩16,000" does not fit a column; the currency is said once

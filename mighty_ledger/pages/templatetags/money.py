@@ -67,7 +67,10 @@ def money_in_column(amount, currency: str = "") -> str:
         # tables play (multiples of 100 or 1,000)
         korean = (get_language() or "").startswith("ko")
         unit, word = (10_000, "만") if korean else (1_000, "K")
-        short = f"{abs(amount) / unit:,f}".rstrip("0").rstrip(".") + word
+        short = f"{abs(amount) / unit:,f}"
+        if "." in short:  # 1.50 is 1.5 and 2.00 is 2; 20 stays 20
+            short = short.rstrip("0").rstrip(".")
+        short += word
         if len(short) < len(digits):
             digits = short
     return sign + digits
