@@ -232,7 +232,13 @@ def system_from(options: dict) -> System:
 
 @functools.lru_cache(maxsize=512)
 def _built_system(options_json: str) -> System:
-    return build_system(json.loads(options_json))
+    options = json.loads(options_json)
+    try:
+        return build_system(options)
+    except InvalidInput:
+        # a session frozen before a combination of its options was refused is still that
+        # session: its pages show it as it was; each option on its own is still checked
+        return build_system(options, combinations=False)
 
 
 # --- building and validating ------------------------------------------------
@@ -403,8 +409,9 @@ def _combination_problems(system: System) -> list[Problem]:
     return problems
 
 
-def build_system(options: dict) -> System:
-    """A validated System from a plain options mapping; InvalidInput lists every problem."""
+def build_system(options: dict, *, combinations: bool = True) -> System:
+    """A validated System from a plain options mapping; InvalidInput lists every problem.
+    ``combinations=False`` only for a system frozen earlier (``system_from``)."""
     if not isinstance(options, dict):
         raise InvalidInput([Problem("options", "bad_option", Words(N_("The options must be a JSON object.")))])
     problems: list[Problem] = []
@@ -412,7 +419,7 @@ def build_system(options: dict) -> System:
     problems = [
         p if p.field.startswith("options") else Problem(f"options.{p.field}", p.code, p.message) for p in problems
     ]
-    if not problems:
+    if not problems and combinations:
         problems = _combination_problems(system)
     if problems:
         raise InvalidInput(problems)
