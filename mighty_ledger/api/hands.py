@@ -68,7 +68,8 @@ def _refuse_what_the_session_fixes(session: Session, entry: dict) -> None:
             "This session is scored with {system}, fixed when it started: leave 'system' out, "
             "or send {system}.").format(system=session.preset)))
     # the overrides the session started with, or every option as it froze them
-    if "options" in entry and entry["options"] not in (session.overrides, session.system_options):
+    # null is no options (as on /score): the session's own then, whatever they are
+    if entry.get("options") is not None and entry["options"] not in (session.overrides, session.system_options):
         problems.append(Problem("options", "fixed_by_session", _(
             "This session's options were fixed when it started: leave 'options' out, or send the "
             "session's overrides as they are.")))

@@ -19,11 +19,12 @@ May import: the models, ``http`` and ``scoring``. Never the write side
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from decimal import Decimal
 
 from mighty_ledger.models import Group, Hand, Player, Revision, Session
 from scoring.flow import PreviousHand, TableState, needs_the_hand_before, next_hand
 from scoring.ledger import LedgerEntry
-from scoring.settle import Settlement, Stakes, Transfer, hand_transfers, settle_session
+from scoring.settle import Settlement, Stakes, Transfer, hand_transfers, settle_session, to_money
 from scoring.systems import System, system_from
 from scoring.words import from_message
 
@@ -262,17 +263,32 @@ def session_board(session: Session, *, before: int | None = None) -> Board:
 
 
 @dataclass(frozen=True)
+class HandTransfer:
+    """One transfer of a single hand, in points, and in money where the evening is played for it."""
+
+    frm: str
+    to: str
+    amount: int
+    money: Decimal | None  # at the session's stake, rounded to its unit as its settlement rounds
+
+
+@dataclass(frozen=True)
 class HandView:
     hand: Hand
     explanation: list  # sentences the page translates (scoring.words), or stored English
-    transfers: list[Transfer]  # who pays whom for this hand alone; none for a deleted hand
+    transfers: list[HandTransfer]  # who pays whom for this hand alone; none for a deleted hand
 
 
-def hand_view(hand: Hand) -> HandView:
+def hand_view(hand: Hand, session: Session) -> HandView:
     explanation = [from_message(line) for line in hand.explanation] or list(
         (hand.result or {}).get("explanation") or []
     )
-    transfers = hand_transfers(hand.payments) if hand.deleted_at is None else []
+    stakes = stakes_of(session)
+    transfers = [
+        HandTransfer(t.frm, t.to, t.amount,
+                     to_money(t.amount, stakes.stake_per_point, stakes.unit) if stakes.for_money else None)
+        for t in (hand_transfers(hand.payments) if hand.deleted_at is None else [])
+    ]
     return HandView(hand, explanation, transfers)
 
 

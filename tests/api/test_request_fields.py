@@ -61,7 +61,7 @@ def test_a_new_groups_player_problem_names_the_player(anonymous, db, players, fi
         pytest.param({"system": "korean-standard"}, "system", id="another-system"),
         pytest.param({"options": {"bogus": 1}}, "options", id="an-unknown-option"),
         pytest.param({"options": {"min_bid": 14}}, "options", id="another-option"),
-        pytest.param({"options": None}, "options", id="options-null"),
+        pytest.param({"options": []}, "options", id="options-a-list"),
         pytest.param({"seats": ["A", "B"]}, "seats", id="other-seats"),
         pytest.param({"seats": ["Bo", "Ann", "Cy", "Di", "Ed"]}, "seats", id="the-seats-in-another-order"),
         pytest.param({"seats": "Ann"}, "seats", id="seats-a-name"),
@@ -84,6 +84,8 @@ def test_a_hand_sending_the_sessions_own_system_options_and_seats_is_recorded(db
 
     assert edit.post(hands_url(session), {**MADE_15_DIAMONDS, **same}).status_code == 201
     assert edit.post(hands_url(session), {**MADE_15_DIAMONDS, **every_option}).status_code == 201
+    # null is no options, as on /score: the session's
+    assert edit.post(hands_url(session), {**MADE_15_DIAMONDS, "options": None}).status_code == 201
 
 
 def test_an_amended_hand_may_not_change_the_system_either(edit, session):

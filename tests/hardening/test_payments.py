@@ -252,3 +252,13 @@ def test_a_part_of_the_transfer_marked_meanwhile_leaves_the_rest_to_be_asked_abo
     answer = client.post(payments + "mark/", form, HTTP_HX_REQUEST="true").content.decode()
 
     assert 'data-testid="payment-beyond-owed"' in answer and "already-marked" not in answer
+
+
+def test_a_card_that_says_it_knew_a_payment_beyond_any_id_is_answered_not_a_500(evening, client):
+    payments = f"/g/{evening.group.edit_token}/s/{evening.pk}/payments/"
+    (form, *_) = mark_forms(client.get(payments).content.decode())
+    beyond = {**form, "payer": form["payee"], "payee": form["payer"], "drawn_after": "9" * 5000}
+
+    answer = client.post(payments + "mark/", beyond, HTTP_HX_REQUEST="true")
+
+    assert answer.status_code == 200 and 'data-testid="payment-beyond-owed"' in answer.content.decode()

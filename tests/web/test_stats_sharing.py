@@ -47,7 +47,10 @@ def night(db):
     (Decimal("3.5"), "EUR", "en", "€3.50"),
     (Decimal("1234.5"), "CHF", "en", "1,234.50 CHF"),
     (1000, "JPY", "ko", "1,000엔"),
-], ids=["issue-10500-won", "won-sign-in-english", "minus-sign", "euro-cents", "code-after", "yen-in-korean"])
+    (Decimal("0.50"), "KRW", "en", "₩0.5"),
+    (Decimal("0.125"), "EUR", "en", "€0.125"),
+], ids=["issue-10500-won", "won-sign-in-english", "minus-sign", "euro-cents", "code-after", "yen-in-korean",
+        "half-a-won-is-not-rounded-away", "a-stake-finer-than-a-cent"])
 def test_money_is_written_for_the_currency_and_the_language(amount, currency, language, text):
     assert format_money(amount, currency, language) == text
 

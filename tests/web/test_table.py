@@ -400,6 +400,18 @@ def test_a_hand_played_for_money_says_what_each_transfer_comes_to(client, db):
     assert "Total after it" in page and "−5" in page
 
 
+def test_a_hands_money_is_rounded_as_the_settlement_rounds_it(client, db):
+    from decimal import Decimal
+
+    # ₩150 a point, settled to the nearest ₩1,000: 5 points are ₩750, which the settlement pays as ₩1,000
+    staked = SessionFactory(stake_per_point=Decimal("150"), currency="KRW", rounding_unit=Decimal("1000"))
+    HandFactory(session=staked)
+
+    page = client.get(url("hand_detail", staked, 1), HTTP_ACCEPT_LANGUAGE="en").text
+
+    assert "Bo pays Ann 5 points" in page and "(₩1,000)" in page and "₩750" not in page
+
+
 def test_deleting_and_restoring_a_session(client, session):
     client.post(url("session_delete", session))
     assert client.get(url("session_board", session)).status_code == 404

@@ -29,6 +29,10 @@ def money_parts(amount: Decimal | int, currency: str, language: str | None = Non
     """What comes before the digits (the sign, a symbol), the digits, and what comes after."""
     code = currency_code(currency)
     places = 0 if minor_unit(currency) == 1 else 2
+    # never rounded for display: a stake of ₩0.5 a point is ₩0.5, not ₩0 (rounding is scoring's)
+    exponent = abs(Decimal(amount)).normalize().as_tuple().exponent
+    if isinstance(exponent, int) and -exponent > places:
+        places = -exponent
     digits = f"{abs(Decimal(amount)):,.{places}f}"
     sign = MINUS if amount < 0 else ""
     korean = (language or get_language() or "").startswith("ko")
@@ -81,16 +85,6 @@ def currency_mark(currency: str) -> str:
     """The currency as the reader writes it beside an amount: ₩ (원 in Korean), €, or its code."""
     before, _digits, after = money_parts(0, currency)
     return (before + after).strip()
-
-
-@register.filter
-def at_stake(points, session) -> str:
-    """What ``points`` come to at the session's stake (₩300 for 3 at ₩100 a point); empty when the
-    evening is not played for money."""
-    stake = session.stake_per_point
-    if points is None or not stake or stake <= 0:
-        return ""
-    return format_money(Decimal(points) * stake, session.currency)
 
 
 @register.simple_tag

@@ -141,7 +141,7 @@ def hand_detail(request: HttpRequest, token: str, pk: int, number: int) -> HttpR
     session = access.session(pk)
 
     def page() -> HttpResponse:
-        view = reads.hand_view(access.hand(session, number))
+        view = reads.hand_view(access.hand(session, number), session)
         return render(request, "table/hand_detail.html", {
             "access": access, "session": session, "hand": view.hand,
             "explanation": view.explanation, "transfers": view.transfers,

@@ -43,7 +43,8 @@ def session_payments(request: HttpRequest, token: str, pk: int) -> HttpResponse:
 
 def _whole(value: str | None) -> int:
     """A whole number a form sent back, or 0 (a card drawn before forms carried it)."""
-    return int(value) if value and value.isascii() and value.isdigit() else 0
+    # a payment's id: eighteen digits at most (a longer one is no id, and int() refuses thousands)
+    return int(value) if value and value.isascii() and value.isdigit() and len(value) <= 18 else 0
 
 
 def _back(request: HttpRequest, access: Access, session: Session) -> HttpResponse:
