@@ -23,8 +23,11 @@ def _daphne_leaves_bodies_to_django() -> None:
     (what gunicorn gives) never came. Django reads every body; Twisted need not."""
     import inspect
 
-    from daphne import http_protocol
-    from twisted.web import http
+    try:
+        from daphne import http_protocol
+        from twisted.web import http
+    except ImportError:
+        return  # served without daphne (uvicorn, gunicorn): nothing of Twisted's to correct
 
     if "parsePOSTFormSubmission" not in inspect.signature(http.Request.__init__).parameters:
         return  # a Twisted from before the option: it parses as it always did
