@@ -122,6 +122,25 @@ def test_the_page_deletes_a_season_and_a_second_tap_finds_it_gone(group, client)
     assert spans(group) == [("Autumn", AUTUMN, None)]
 
 
+def test_the_first_season_deleted_leaves_its_days_in_no_season_and_says_so(group, client):
+    autumn = group.seasons.get(name="Autumn")
+    page = client.get(reverse("group_seasons", args=[group.edit_token])).content.decode()
+    own_form = page.split(f'data-testid="change-season-{autumn.pk}"')[1].split("</details>")[0]
+    assert "its days are in no season again" in own_form
+
+    deleted = client.post(reverse("season_delete", args=[group.edit_token, autumn.pk]), follow=True)
+
+    assert "Season “Autumn” was deleted; its days are in no season again." in deleted.content.decode()
+
+
+def test_a_change_of_name_and_start_at_once_says_both_in_the_history(group, client):
+    winter = group.seasons.get(name="Wniter")
+    page = client.post(reverse("season_change", args=[group.edit_token, winter.pk]),
+                       {"name": "Winter", "starts": "2026-11-10"}, follow=True)
+
+    assert "Season “Wniter” renamed “Winter”, now from 2026-11-10" in page.content.decode()
+
+
 def test_a_view_link_sees_the_seasons_but_cannot_change_them(group, client):
     winter = group.seasons.get(name="Wniter")
     listed = client.get(reverse("group_seasons", args=[group.view_token])).content.decode()

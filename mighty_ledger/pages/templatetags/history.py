@@ -77,6 +77,10 @@ def _season_title(revision: Revision) -> str:
     if revision.action == Revision.DELETED:
         return _("Season “%(name)s” deleted") % {"name": before.get("name", "?")}
     if before.get("name") != after.get("name"):
+        if before.get("starts") != after.get("starts") and after.get("starts"):
+            # one change did both: neither half is left unsaid
+            return _("Season “%(old)s” renamed “%(new)s”, now from %(date)s") % {
+                "old": before.get("name", "?"), "new": after.get("name", "?"), "date": after["starts"]}
         return _("Season “%(old)s” renamed “%(new)s”") % {"old": before.get("name", "?"), "new": after.get("name", "?")}
     return _("Season “%(name)s” now starts on %(date)s") % {"name": after.get("name", "?"),
                                                             "date": after.get("starts", "?")}

@@ -117,7 +117,11 @@ def season_delete(request: HttpRequest, token: str, season_id: int) -> HttpRespo
     access.require_edit()
     season = _season_or_gone(request, access, season_id)
     if season is not None:
+        earlier = any(span.starts < season.starts for span in seasons.group_seasons(access.group))
         season_services.season_delete(season=season, by=access.actor())
-        messages.success(request, _("Season “%(name)s” was deleted; its days count with the season before it.")
-                         % {"name": season.name})
+        if earlier:
+            said = _("Season “%(name)s” was deleted; its days count with the season before it.")
+        else:
+            said = _("Season “%(name)s” was deleted; its days are in no season again.")
+        messages.success(request, said % {"name": season.name})
     return redirect("group_seasons", token)
