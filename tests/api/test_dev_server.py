@@ -12,43 +12,30 @@ import asyncio
 import http.client
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+
+from tests.servers import free_port, listening
 
 REPO = Path(__file__).resolve().parents[2]
 MALFORMED_FORM = {"Content-Type": "multipart/form-data; boundary=x"}
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def runserver():
     """`manage.py runserver` on a free port of 127.0.0.1, stopped after the module."""
-    port = _free_port()
+    port = free_port()
     server = subprocess.Popen(
         [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
         cwd=REPO, env={**os.environ, "PYTHONUNBUFFERED": "1"},
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail("runserver did not start")
-                time.sleep(0.1)
+        if not listening(port, server):
+            pytest.fail("runserver did not start")
         yield port
     finally:
         server.terminate()

@@ -1,12 +1,13 @@
 import os
 import shutil
-import socket
 import subprocess
 import time
 
 import pytest
 import redis
 from rest_framework.test import APIClient
+
+from tests.servers import free_port
 
 
 class Api:
@@ -46,18 +47,12 @@ def assert_error_shape(response, status: int, code: str | None = None) -> list[d
 
 # --- a real Redis, started for the tests that need one --------------------------------------
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 class RedisServer:
     """A throwaway redis-server on 127.0.0.1; ``stop`` and ``start`` play an outage and its end."""
 
     def __init__(self, executable: str):
         self.executable = executable
-        self.port = _free_port()
+        self.port = free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.process: subprocess.Popen | None = None
 

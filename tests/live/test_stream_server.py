@@ -27,15 +27,10 @@ from django.db import connection
 
 from mighty_ledger import services
 from tests.factories import MADE_15_DIAMONDS, SessionFactory
+from tests.servers import free_port, listening
 
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.postgres_only, pytest.mark.django_db(transaction=True)]
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class PostgresRelay:
@@ -160,7 +155,7 @@ def stream_server(tmp_path):
     """`make serve-streams` on a free port, over PostgreSQL through a relay; stopped after the test."""
     settings = connection.settings_dict
     relay = PostgresRelay(settings["HOST"] or "127.0.0.1", int(settings["PORT"] or 5432))
-    port = _free_port()
+    port = free_port()
     password = f":{settings['PASSWORD']}" if settings["PASSWORD"] else ""
     env = {
         key: value for key, value in os.environ.items()
@@ -176,15 +171,8 @@ def stream_server(tmp_path):
                                   stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     server.port, server.relay, server.log_path = port, relay, log_path
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("the stream server did not start:\n" + log_path.read_text()) from None
-                time.sleep(0.1)
+        if not listening(port, server):
+            raise RuntimeError("the stream server did not start:\n" + log_path.read_text())
         yield server
     finally:
         with contextlib.suppress(ProcessLookupError):

@@ -43,6 +43,7 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import MADE_15_DIAMONDS
+from tests.servers import free_port
 
 pytestmark = pytest.mark.proxy
 
@@ -70,12 +71,6 @@ def _program(name: str) -> str:
     if found is None:
         _missing(f"{name} is not installed (bash scripts/ensure_proxies.sh installs it from Debian)")
     return found
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class Started:
@@ -149,7 +144,7 @@ def app_servers(tmp_path_factory):
     make = _program("make")
     name = f"mighty_front_door_{os.getpid()}_{secrets.token_hex(3)}"
     directory = tmp_path_factory.mktemp("serve")
-    app = App(web_port=_free_port(), stream_port=_free_port())
+    app = App(web_port=free_port(), stream_port=free_port())
     env = {key: value for key, value in os.environ.items()
            if key not in ("REDIS_URL", "LIVE_BROKER", "DJANGO_SETTINGS_MODULE", "MAKEFLAGS", "MFLAGS",
                           "MAKELEVEL", "DEBUG")}
@@ -305,13 +300,13 @@ def _serving(door: Door, proxy: Started, ready_check):
 def caddy_door(app_servers, tmp_path_factory):
     caddy = _program("caddy")
     directory = tmp_path_factory.mktemp("caddy")
-    port = _free_port()
+    port = free_port()
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(directory),
         # Caddy's certificates and its internal CA stay in this directory
         "XDG_DATA_HOME": str(directory / "data"), "XDG_CONFIG_HOME": str(directory / "config"),
         "MIGHTY_SITE": "127.0.0.1", "MIGHTY_TLS": "internal", "MIGHTY_CADDY_ADMIN": "off",
-        "MIGHTY_HTTPS_PORT": str(port), "MIGHTY_HTTP_PORT": str(_free_port()),
+        "MIGHTY_HTTPS_PORT": str(port), "MIGHTY_HTTP_PORT": str(free_port()),
         "MIGHTY_WEB": f"127.0.0.1:{app_servers.web_port}", "MIGHTY_STREAMS": f"127.0.0.1:{app_servers.stream_port}",
     }
     proxy = Started("caddy", [caddy, "run", "--config", str(DEPLOY / "Caddyfile"), "--adapter", "caddyfile"],
@@ -373,10 +368,10 @@ def _nginx_site(directory: Path, app_servers: App, envsubst: str, openssl: str) 
     subprocess.run([openssl, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
                     "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
                     "-keyout", str(key), "-out", str(certificate)], check=True, capture_output=True)
-    port = _free_port()
+    port = free_port()
     site = {
         "MIGHTY_SERVER_NAME": "127.0.0.1", "MIGHTY_HTTPS_PORT": f"127.0.0.1:{port}",
-        "MIGHTY_HTTP_PORT": f"127.0.0.1:{_free_port()}",
+        "MIGHTY_HTTP_PORT": f"127.0.0.1:{free_port()}",
         "MIGHTY_WEB": f"127.0.0.1:{app_servers.web_port}", "MIGHTY_STREAMS": f"127.0.0.1:{app_servers.stream_port}",
         "MIGHTY_TLS_CERT": str(certificate), "MIGHTY_TLS_KEY": str(key),
         "MIGHTY_ACCESS_LOG": str(directory / "access.log"),
