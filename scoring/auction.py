@@ -21,7 +21,7 @@ from .limits import limit_problems
 from .presets import resolve_system
 from .problems import InvalidInput, Problem
 from .seats import read_seat_list, read_seats, seat_problem
-from .systems import System
+from .systems import System, options_of
 from .words import N_, Words
 
 AUCTION_CODES = (
@@ -447,7 +447,7 @@ def auction_request(data: object) -> dict:
     if not isinstance(data, dict):
         problem = Problem("", "bad_type", Words(N_("An auction request must be a JSON object.")))
         return {"legal": False, "errors": [problem.as_json()], **_EMPTY}
-    options = {} if data.get("options") is None else data["options"]
+    options = options_of(data)
     if not isinstance(options, dict):
         problem = Problem("options", "bad_type", Words(N_("'options' must be a JSON object.")))
         return {"legal": False, "errors": [problem.as_json()], **_EMPTY}

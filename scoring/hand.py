@@ -12,6 +12,7 @@ from functools import cached_property
 from .cards import CardCodeError, parse_card, parse_suit, parse_trump
 from .problems import Problem
 from .seats import read_seat_list, read_seats, seat_problem
+from .systems import options_of
 from .words import N_, Words
 
 CALL_TYPES = ("card", "first_trick", "none", "player")
@@ -205,7 +206,7 @@ def parse_hand(data: object) -> tuple[Hand | None, list[Problem]]:
         read.bad("system", "bad_type", Words(N_("'system' must be a preset name such as \"pagat-standard\".")))
         system = "pagat-standard"
     # null is no options, as an absent key; anything but an object is a mistake
-    options = {} if data.get("options") is None else data["options"]
+    options = options_of(data)
     if not isinstance(options, dict):
         read.bad("options", "bad_type", Words(N_("'options' must be a JSON object.")))
         options = {}

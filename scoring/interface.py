@@ -20,7 +20,7 @@ from .problems import InvalidInput, Problem
 from .redeal import deal_miss_summary, redeal_response
 from .scorer import Result, score
 from .seats import read_seat_list, read_seats, seat_count_problem, seat_problem
-from .systems import System, system_as_options
+from .systems import System, options_of, system_as_options
 from .words import N_, Words
 
 
@@ -29,8 +29,7 @@ def hand_and_system(data: object) -> tuple[Hand, System]:
     hand, problems = parse_hand(data)
     system = None
     # parse_hand already reports a system or options of the wrong type
-    options = data.get("options") if isinstance(data, dict) else None
-    options = {} if options is None else options
+    options = options_of(data)
     if isinstance(data, dict) and isinstance(data.get("system", ""), str) and isinstance(options, dict):
         try:
             system = resolve_system(data.get("system", "pagat-standard"), options)
@@ -95,7 +94,7 @@ def next_request(data: object) -> dict:
     slug = data.get("system", "pagat-standard")
     if not isinstance(slug, str):
         problems.append(_problem("system", "bad_type", N_("'system' must be a preset name such as \"pagat-standard\".")))
-    options = {} if data.get("options") is None else data["options"]
+    options = options_of(data)
     if not isinstance(options, dict):
         problems.append(_problem("options", "bad_type", N_("'options' must be a JSON object.")))
     if problems:

@@ -36,7 +36,7 @@ from .cards import (
 )
 from .presets import get_preset
 from .problems import InvalidInput, Problem
-from .systems import DealMiss, System
+from .systems import DealMiss, System, options_of
 from .words import N_, WordList, Words
 
 # A deal miss is claimed before the bidding, when there is no trump yet: the Mighty is ♠A.
@@ -697,7 +697,7 @@ def _hand_problems(cards: tuple[str | None, ...], deck: Deck) -> list[Problem]:
 
 def _read_system(request: dict, problems: list[Problem]) -> tuple[str, System | None]:
     slug = request.get("system", "pagat-standard")
-    options = {} if request.get("options") is None else request["options"]
+    options = options_of(request)
     if not isinstance(slug, str):
         problems.append(
             Problem(

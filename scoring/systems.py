@@ -409,6 +409,13 @@ def _combination_problems(system: System) -> list[Problem]:
     return problems
 
 
+def options_of(request: object) -> object:
+    """A request's ``options`` as it means them: absent or null is none; anything else as sent,
+    for the reader to check it is an object."""
+    options = request.get("options") if isinstance(request, dict) else None
+    return {} if options is None else options
+
+
 def build_system(options: dict, *, combinations: bool = True) -> System:
     """A validated System from a plain options mapping; InvalidInput lists every problem.
     ``combinations=False`` only for a system frozen earlier (``system_from``)."""
