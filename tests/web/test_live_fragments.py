@@ -8,10 +8,11 @@ import re
 
 import pytest
 from django.test import Client
+from django.test.signals import template_rendered
 from django.urls import reverse
 
-from mighty_ledger import services
-from tests.factories import MADE_15_DIAMONDS, bulk_hands
+from mighty_ledger import reads, services
+from tests.factories import MADE_15_DIAMONDS, SessionFactory, bulk_hands
 
 pytestmark = pytest.mark.django_db
 
@@ -146,3 +147,79 @@ def test_a_made_up_page_of_earlier_hands_makes_no_new_fragments(client, session,
 def test_an_unknown_link_or_session_is_404(client, session):
     assert client.get(reverse("session_live", args=["x" * 43, session.pk])).status_code == 404
     assert client.get(reverse("session_live", args=[session.group.view_token, session.pk + 99])).status_code == 404
+
+
+class Drawn:
+    """The templates drawn while it is open, by name (Django's test instrumentation tells)."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+
+    def __enter__(self) -> Drawn:
+        template_rendered.connect(self._heard)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        template_rendered.disconnect(self._heard)
+
+    def _heard(self, sender, template, **kwargs) -> None:
+        self.names.append(template.name)
+
+    def count(self, name: str) -> int:
+        return self.names.count(f"partials/{name}.html")
+
+
+def _the_next_hand(session) -> None:
+    """pagat example 1 again, dealt by whoever deals next."""
+    dealer = reads.next_state(session).dealer
+    services.hand_record(session=session, entry={**MADE_15_DIAMONDS, "dealer": dealer})
+    session.refresh_from_db()
+
+
+def test_after_a_hand_the_fragments_draw_its_row_and_not_the_one_before():
+    """The latest row is marked by the stylesheet: the row that stops being the latest is not drawn again."""
+    session = SessionFactory()
+    bulk_hands(session, 6)
+    Client().get(url("session_live", session))
+    _the_next_hand(session)
+
+    with Drawn() as drawn:
+        fragments = Client().get(url("session_live", session))
+
+    assert drawn.count("scoreboard_row") == 1
+    assert '<tr id="hand-7">' in fragments.text and '<tr id="hand-6">' in fragments.text
+    assert 'class="last"' not in fragments.text
+
+
+def test_the_parts_that_show_nothing_of_the_hand_are_drawn_once():
+    """'This phone is me' and the columns' heads show the seats: a hand changes neither. Who deals
+    next comes round again with the seats: drawn once for each dealer."""
+    session = SessionFactory()
+    bulk_hands(session, 6)
+    Client().get(url("session_live", session))
+    seats = len(session.seats)
+    for _ in range(seats):  # once round the table: each dealer's "next" drawn once
+        _the_next_hand(session)
+        Client().get(url("session_live", session))
+
+    _the_next_hand(session)
+    with Drawn() as drawn:
+        fragments = Client().get(url("session_live", session))
+
+    assert drawn.count("me_board") == drawn.count("declarer_start") == 0
+    dealer = reads.next_state(session).dealer
+    assert f'data-next-dealer="{dealer}"' in fragments.text and f"<strong>{dealer}</strong> deals" in fragments.text
+    assert f'id="hand-{session.hand_count}"' in fragments.text
+
+
+def test_who_deals_next_follows_a_hand_in_progress_and_its_end(client, session):
+    """The 'record the contract' button is part of the next-hand card: it goes while a hand is
+    being played and comes back once it is over, though the dealer is the one seen before."""
+    bulk_hands(session, 3)
+    assert 'data-testid="start-hand"' in client.get(url("session_live", session)).text
+
+    contract, _ = services.contract_open(session=session, entry=dict(ANN_15_DIAMONDS))
+    assert 'data-testid="start-hand"' not in client.get(url("session_live", session)).text
+
+    services.contract_abandon(contract=contract, version=contract.version)
+    assert 'data-testid="start-hand"' in client.get(url("session_live", session)).text

@@ -93,17 +93,16 @@ def board_rows(context, rows) -> str:
     """The scoreboard's rows, each drawn once per hand and read from the cache after.
 
     After a new hand the board shows one new row and fifty it showed before: drawing only the
-    new one (and the row that stops being the last) keeps what a hand costs from growing with
-    the rows on the board. A row is kept under what it shows: the hand and its version, the
-    session's replays (an edit, delete or restore rewrites later hands' running totals), the
-    link (its token is in the row's link, so the key holds a hash of it), the language, and
-    whether it is the last row.
+    new one keeps what a hand costs from growing with the rows on the board (the latest row is
+    marked by the stylesheet, not in the row, so the one before it is not drawn again). A row is
+    kept under what it shows: the hand and its version, the session's replays (an edit, delete
+    or restore rewrites later hands' running totals), the link (its token is in the row's link,
+    so the key holds a hash of it) and the language.
     """
-    session, access, last = context["session"], context["access"], context.get("last")
+    session, access = context["session"], context["access"]
     link = hashlib.sha256(access.token.encode()).hexdigest()[:24]
     language = get_language()
-    keys = [f"board-row:{hand.pk}:{hand.version}:{session.replays}:{link}:{language}:{int(hand == last)}"
-            for hand in rows]
+    keys = [f"board-row:{hand.pk}:{hand.version}:{session.replays}:{link}:{language}" for hand in rows]
     kept = cache.get_many(keys)
     drawn = {}
     missing = [(key, hand) for key, hand in zip(keys, rows, strict=True) if key not in kept]
@@ -112,8 +111,7 @@ def board_rows(context, rows) -> str:
         # the rows hold only what tells them apart (reads.board_rows): what a row shows is read now
         whole = reads.full_rows([hand for _key, hand in missing])
         for (key, _hand), hand in zip(missing, whole, strict=True):
-            drawn[key] = kept[key] = row.render({"hand": hand, "is_last": hand == last, "session": session,
-                                                "access": access})
+            drawn[key] = kept[key] = row.render({"hand": hand, "session": session, "access": access})
     if drawn:
         cache.set_many(drawn, ROW_SECONDS)
     return mark_safe("".join(kept[key] for key in keys))  # each row escaped by its own template

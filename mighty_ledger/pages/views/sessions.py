@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from mighty_ledger import reads, services
 from mighty_ledger.http import kept_answers
 from mighty_ledger.http.access import Access
-from mighty_ledger.http.cache import COPY_OF_A_REVISION_SECONDS
+from mighty_ledger.http.cache import COPY_OF_A_REVISION_SECONDS, ROW_SECONDS
 from mighty_ledger.http.request_keys import once_per_form_key
 from mighty_ledger.models import Session
 from mighty_ledger.pages.forms import SessionStartForm
@@ -89,6 +89,8 @@ def _board_regions(access: Access, session: Session, before: int | None) -> dict
         "board": SimpleLazyObject(lambda: reads.session_board(session, before=before)),
         "playing": playing_now(session),  # the hand in progress, if one is being played
         "copy_seconds": COPY_OF_A_REVISION_SECONDS,  # how long the regions' cached parts are kept
+        # the parts that show nothing of one revision (the seats, who deals next, the chart's frame)
+        "part_seconds": ROW_SECONDS,
     }
 
 
