@@ -117,6 +117,9 @@ def test_a_hand_saved_on_one_phone_shows_on_the_other_and_a_cut_stream_still_cat
     # …until the phone is looked at again: the page asks for itself and catches up
     watcher.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
     expect(watcher.locator("#hand-2")).to_be_visible(timeout=WITHIN_MS)
+    # the latest hand is the one marked, though hand 1's row was drawn (and kept) as the latest
+    marked = "row => getComputedStyle(row).backgroundColor"
+    assert watcher.eval_on_selector("#hand-2", marked) != watcher.eval_on_selector("#hand-1", marked)
 
     # a hand saved while the stream is still down comes with the stream's return: its hello
     # carries the session's revision, newer than the page's (the browser retries every 2 s,
