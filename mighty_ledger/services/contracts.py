@@ -18,7 +18,7 @@ from mighty_ledger.services.changes import (
     made_before,
     revise,
 )
-from mighty_ledger.services.hands import hand_preview, hand_record
+from mighty_ledger.services.hands import hand_preview, hand_record, without_nulls
 from scoring.interface import hand_problems
 from scoring.problems import InvalidInput
 from scoring.systems import system_from
@@ -148,7 +148,7 @@ def contract_open(
     one, which is then thrown in. The same idempotency key with the same body
     returns the first contract.
     """
-    stored = {key: entry[key] for key in CONTRACT_FIELDS if key in entry}
+    stored = {key: value for key, value in without_nulls(entry).items() if key in CONTRACT_FIELDS}
     fingerprint = fingerprint_of("contract", stored)
     outlook = contract_outlook(session=session, entry=stored)  # scored before any row is locked
     for attempt in (1, 2):

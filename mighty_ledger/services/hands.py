@@ -103,8 +103,16 @@ def _refuse_unanswered_partner(entry: dict) -> None:
     raise invalid("partners", "partner_unanswered", question)
 
 
+def without_nulls(entry: dict) -> dict:
+    """The entry without the fields sent as null: null is a field not sent, as "options": null
+    is no options. Kept, "partners": null would read as the declarer alone, and every page that
+    reads a stored hand's lists would meet a null where a list belongs."""
+    return {key: value for key, value in entry.items() if value is not None}
+
+
 def scored_hand(session: Session, entry: dict) -> ScoredHand:
     """Score an entry under the session's frozen system; InvalidInput when illegal."""
+    entry = without_nulls(entry)
     _refuse_oversized(entry)
     _refuse_unanswered_partner(entry)
     entry = seats_matched(session, entry)
@@ -164,7 +172,8 @@ def hand_fingerprint(*, session: Session, entry: dict, kind: str = Hand.SCORED) 
     """What a repeated request is compared by: the hand as it would be stored, however it was sent
     (the form or the API, with or without the seats and system the session fixes)."""
     if kind == Hand.SCORED:
-        stored = {k: v for k, v in seats_matched(session, entry).items() if k not in ("system", "options", "seats")}
+        stored = {k: v for k, v in seats_matched(session, without_nulls(entry)).items()
+                  if k not in ("system", "options", "seats")}
     elif kind in (Hand.DEAL_MISS, Hand.ALL_PASS):
         stored = _event_entry(session, kind, entry)
     else:
