@@ -18,7 +18,7 @@ from mighty_ledger.services.changes import (
     made_before,
     revise,
 )
-from mighty_ledger.services.hands import hand_preview, hand_record, without_nulls
+from mighty_ledger.services.hands import entry_as_kept, entry_as_sent, hand_preview, hand_record
 from scoring.interface import hand_problems
 from scoring.problems import InvalidInput
 from scoring.systems import system_from
@@ -148,9 +148,10 @@ def contract_open(
     one, which is then thrown in. The same idempotency key with the same body
     returns the first contract.
     """
-    stored = {key: value for key, value in without_nulls(entry).items() if key in CONTRACT_FIELDS}
+    sent = {key: value for key, value in entry_as_sent(entry).items() if key in CONTRACT_FIELDS}
+    outlook = contract_outlook(session=session, entry=sent)  # scored before any row is locked
+    stored = entry_as_kept(sent)
     fingerprint = fingerprint_of("contract", stored)
-    outlook = contract_outlook(session=session, entry=stored)  # scored before any row is locked
     for attempt in (1, 2):
         try:
             with transaction.atomic():

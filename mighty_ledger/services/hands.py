@@ -103,16 +103,29 @@ def _refuse_unanswered_partner(entry: dict) -> None:
     raise invalid("partners", "partner_unanswered", question)
 
 
-def without_nulls(entry: dict) -> dict:
+def entry_as_sent(entry: dict) -> dict:
     """The entry without the fields sent as null: null is a field not sent, as "options": null
     is no options. Kept, "partners": null would read as the declarer alone, and every page that
     reads a stored hand's lists would meet a null where a list belongs."""
     return {key: value for key, value in entry.items() if value is not None}
 
 
+def entry_as_kept(entry: dict) -> dict:
+    """A legal entry as it is kept: without its nulls, and a bid given alone kept as the contract
+    too. HAND_JSON lets either stand for the other and the engine reads it so, while the board,
+    the statistics and the edit form read the contract. (Only once legal: a bad bid given alone
+    is one error at "bid", never a second at a "contract" the request did not send.)"""
+    sent, kept = entry_as_sent(entry), {}
+    for key, value in sent.items():
+        kept[key] = value
+        if key == "bid" and isinstance(value, dict) and "contract" not in sent:
+            kept["contract"] = value
+    return kept
+
+
 def scored_hand(session: Session, entry: dict) -> ScoredHand:
     """Score an entry under the session's frozen system; InvalidInput when illegal."""
-    entry = without_nulls(entry)
+    entry = entry_as_sent(entry)
     _refuse_oversized(entry)
     _refuse_unanswered_partner(entry)
     entry = seats_matched(session, entry)
@@ -122,7 +135,8 @@ def scored_hand(session: Session, entry: dict) -> ScoredHand:
         explanation=[as_message(line) for line in scored.explanation],
         sides={"declarers": list(scored.declarers), "defenders": list(scored.defenders),
                "winners": list(scored.winners)},
-        entry=written_whole({k: v for k, v in entry.items() if k not in ("system", "options", "seats")}),
+        entry=written_whole(entry_as_kept({k: v for k, v in entry.items()
+                                           if k not in ("system", "options", "seats")})),
     )
 
 
@@ -172,7 +186,7 @@ def hand_fingerprint(*, session: Session, entry: dict, kind: str = Hand.SCORED) 
     """What a repeated request is compared by: the hand as it would be stored, however it was sent
     (the form or the API, with or without the seats and system the session fixes)."""
     if kind == Hand.SCORED:
-        stored = {k: v for k, v in seats_matched(session, without_nulls(entry)).items()
+        stored = {k: v for k, v in seats_matched(session, entry_as_kept(entry)).items()
                   if k not in ("system", "options", "seats")}
     elif kind in (Hand.DEAL_MISS, Hand.ALL_PASS):
         stored = _event_entry(session, kind, entry)

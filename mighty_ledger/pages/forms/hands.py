@@ -282,8 +282,11 @@ class HandForm(forms.Form):
     def initial_from(entry: dict, version: int | None = None) -> dict:
         """Form values for an entry already saved (editing a hand)."""
         call = entry.get("partner_call", {})
-        contract = entry.get("contract", {})
         bid = entry.get("bid")
+        # HAND_JSON: a hand may give its bid alone, which is then the contract played
+        contract = entry.get("contract") or bid or {}
+        if bid == contract:
+            bid = None
         # "declarer alone" only when the entry said so: a contract still being played names nobody yet
         partners = (entry["partners"] or [ALONE]) if isinstance(entry.get("partners"), list) else []
         cards = call.get("cards", [])
@@ -326,7 +329,7 @@ class HandForm(forms.Form):
         cards = call.get("cards", [])
         if call.get("type") != "card" or len(cards) != 1:
             return {}
-        trump = entry.get("contract", {}).get("trump")
+        trump = (entry.get("contract") or entry.get("bid") or {}).get("trump")
         for role, _label in self.fields["call_pick"].choices:
             if role in CALL_ROLES and self.role_card(role, trump) == cards[0]:
                 return {"call_pick": role}
