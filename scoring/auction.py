@@ -414,6 +414,10 @@ def auction_from_request(data: dict, system: System) -> tuple[AuctionResult | No
         )
     if problems:
         return None, problems
+    if system.sit_out == "knockout":
+        # pagat 6 and 7 players, 003 §3.3 6마 and §3.4 7마: everyone bids, and the declarer's call
+        # knocks players out only after the auction, so a hand's knocked-out seats bid in it
+        sitting_out = ()
     calls, call_problems = [], {}
     for index, raw in enumerate(raw_calls):
         call, trouble = read_call(raw, index, seats)

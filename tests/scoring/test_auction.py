@@ -94,6 +94,54 @@ def test_pagat_6p_a_seat_that_sits_out_may_not_bid():
     assert first_error(answer) == (1, "not_your_turn")
 
 
+# --- knockout games: the players knocked out after the auction bid in it ----------------------
+
+SIX, SEVEN = [*FIVE, "Fay"], [*FIVE, "Fay", "Gus"]
+
+
+def knockout_hand(system: str, seats: list[str], out: list[str], calls: list[dict], **extra) -> dict:
+    """A hand Ann won at 15 in spades with Cy as partner, entered with its auction and with the
+    seats the declarer's called card knocked out as sitting out."""
+    from scoring.interface import check_request
+
+    return check_request({
+        "system": system, "seats": seats, "dealer": "Ann", "sitting_out": out, "declarer": "Ann",
+        "contract": c("15 S"), "partner_call": {"type": "card", "cards": ["JOKER"]},
+        "partners": ["Cy"], "points": 16, "auction": calls, **extra,
+    })
+
+
+@pytest.mark.parametrize(
+    ("system", "seats", "out"),
+    [
+        # pagat: "The bidding then takes place as usual ... The winner of the bidding then names a
+        # card ... and whoever holds that card must drop out."
+        pytest.param("pagat-6p-knockout", SIX, ["Fay"], id="pagat-6p-first-version"),
+        # pagat: "After the bidding the declarer names two cards and the holders of those two cards
+        # must sit out."
+        pytest.param("pagat-7p-knockout", SEVEN, ["Fay", "Gus"], id="pagat-7p"),
+        # 003 §3.3: "같은 방법으로 주공을 정하고, 주공이 된 사람은 특정한 카드를 불러서 그 카드를 가진
+        # 사람을 탈락시킨다"
+        pytest.param("korean-6", SIX, ["Bo"], id="003-6ma"),
+        # 003 §3.4: the two are named after the declarer is decided
+        pytest.param("korean-7", SEVEN, ["Bo", "Gus"], id="003-7ma"),
+    ],
+)
+def test_a_knocked_out_player_took_part_in_the_auction(system, seats, out):
+    everyone = [bid("Ann", "15 S"), *passes(*seats[1:])]
+    assert knockout_hand(system, seats, out, everyone) == {"legal": True, "errors": []}
+    without_them = [bid("Ann", "15 S"), *passes(*(seat for seat in seats[1:] if seat not in out))]
+    # their turn comes round: the auction skipping them is not the one the table played
+    assert not knockout_hand(system, seats, out, without_them)["legal"]
+
+
+def test_003_daejeon_6_a_dealer_knocked_out_still_may_not_pass_first():
+    # 003 §6.4 bids as 신촌 ("딜러가 처음에 패스할 수 없다"), and the knockout comes after the bidding
+    calls = [*passes("Ann"), bid("Bo", "15 S"), *passes("Cy", "Di", "Ed", "Fay")]
+    answer = walk(calls, system="korean-daejeon-6", seats=SIX, sitting_out=["Ann"])
+    assert first_error(answer) == (0, "dealer_must_bid")
+
+
 @pytest.mark.parametrize(
     ("calls", "expected"),
     [
