@@ -22,6 +22,9 @@ JOKER = "JOKER"
 SUIT_SYMBOLS = {
     "♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C", "◆": "D", "◇": "D",
 }
+# a phone's emoji keyboard follows a suit sign with the emoji presentation selector (♥️ is ♥ and
+# U+FE0F), and some text with U+FE0E: neither is part of the card
+VARIATION_SELECTORS = str.maketrans("", "", "\ufe0e\ufe0f")
 # the one way a suit is shown: pages, forms, reasons and the API all write a card sign first,
 # ♠A and ♥10, as RULES.md and the Korean page (빨마 ◆A) do
 SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -55,7 +58,7 @@ def parse_card(text: object) -> str:
         raise CardCodeError(
             Words(N_("A card must be written as text such as 'AS' or '10H', not {text}."), text=repr(text))
         )
-    cleaned = text.strip().upper()
+    cleaned = text.translate(VARIATION_SELECTORS).strip().upper()
     for symbol, letter in SUIT_SYMBOLS.items():
         cleaned = cleaned.replace(symbol, letter)
     if cleaned in ("JOKER", "JK", "JO"):
@@ -81,7 +84,7 @@ def parse_trump(text: object) -> str | None:
     None when ``text`` names no trump."""
     if not isinstance(text, str):
         return None
-    cleaned = text.strip().upper().replace("-", " ").replace("_", " ")
+    cleaned = text.translate(VARIATION_SELECTORS).strip().upper().replace("-", " ").replace("_", " ")
     trump = TRUMP_WORDS.get(cleaned, cleaned)
     return trump if trump in TRUMPS else None
 

@@ -23,6 +23,23 @@ def test_card_codes_are_read_the_way_players_write_them(typed, code):
     assert parse_card(typed) == code
 
 
+# RULES.md §2 "accept ♠ ♥ ♦ ♣ on input": a phone's emoji keyboard sends each suit with the emoji
+# presentation selector (U+FE0F), ♥️ rather than ♥, and a text one sometimes U+FE0E
+@pytest.mark.parametrize(
+    ("typed", "code"),
+    [("A♠\ufe0f", "AS"), ("10♥\ufe0f", "10H"), ("♦\ufe0fA", "AD"), ("t♣\ufe0f", "10C"),
+     ("K♥\ufe0e", "KH"), ("joker\ufe0f", "JOKER")],
+)
+def test_suit_signs_from_an_emoji_keyboard_are_read_too(typed, code):
+    assert parse_card(typed) == code
+
+
+@pytest.mark.parametrize(("typed", "trump"), [("♠\ufe0f", "S"), ("♥\ufe0f", "H"), ("♦\ufe0e", "D"), ("♣\ufe0f", "C")])
+def test_a_trump_from_an_emoji_keyboard_is_read_too(typed, trump):
+    assert parse_trump(typed) == trump
+    assert parse_suit(typed) == trump
+
+
 @pytest.mark.parametrize("typed", ["", "1S", "AX", "11H", "S", 12, None])
 def test_a_code_that_names_no_card_gets_a_friendly_error(typed):
     with pytest.raises(CardCodeError, match="card"):
