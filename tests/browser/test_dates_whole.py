@@ -1,0 +1,57 @@
+"""A date is never broken across two lines on the smallest phone (320 px).
+
+On the seasons page a 320-px phone printed "2026-11-" on one line and "20" on the next, in
+every row of the table, and the history's times the same way.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+from mighty_ledger.services.seasons import season_create
+from tests.factories import HandFactory, SessionFactory
+
+pytestmark = pytest.mark.browser
+
+SMALLEST = {"width": 320, "height": 640}
+
+# every date written Y-m-d on the page whose characters do not all sit on one line
+BROKEN_DATES = r"""() => {
+  const broken = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.parentElement.closest('[hidden], details:not([open]) > :not(summary), option, textarea')) continue;
+    for (const match of node.textContent.matchAll(/\d{4}-\d{2}-\d{2}/g)) {
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+      if (lines.size > 1) broken.push(`${match[0]} in "${node.textContent.trim().slice(0, 40)}"`);
+    }
+  }
+  return broken;
+}"""
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
+def test_no_date_is_broken_on_the_seasons_page_or_the_history(browser, live_server, db, locale):
+    session = SessionFactory()
+    HandFactory(session=session)
+    group = session.group
+    for name, starts in (("Autumn league", datetime.date(2026, 9, 1)), ("Winter league", datetime.date(2026, 11, 20)),
+                         ("Next year", datetime.date(2027, 1, 1))):
+        season_create(group=group, name=name, starts=starts)
+    context = browser.new_context(viewport=SMALLEST, locale=locale, device_scale_factor=1,
+                                  extra_http_headers={"Accept-Language": locale[:2]})
+    try:
+        page = context.new_page()
+        broken = []
+        for path in (f"/g/{group.edit_token}/seasons/", f"/g/{group.edit_token}/s/{session.pk}/history/"):
+            page.goto(f"{live_server.url}{path}")
+            broken += page.evaluate(BROKEN_DATES)
+    finally:
+        context.close()
+
+    assert broken == []
