@@ -71,7 +71,10 @@ def test_pagats_seven_examples_from_an_empty_home_page_to_settling_up(page, live
 
         row = page.locator(f"#hand-{number}")
         expect(row).to_be_visible()
-        expect(row).to_have_class(re.compile(r"\blast\b"))
+        # the latest hand is marked (its row stands out); the one before it no longer is
+        expect(row).not_to_have_css("background-color", "rgba(0, 0, 0, 0)")
+        if number > 1:
+            expect(page.locator(f"#hand-{number - 1}")).to_have_css("background-color", "rgba(0, 0, 0, 0)")
         trump = entry["contract"]["trump"]
         # the board writes 15♦ but 16 NT: a suit sign sits against the number, a word does not
         contract = f"{entry['contract']['points']}{' ' if trump == 'NT' else ''}{TRUMP_BUTTONS[trump]}"
