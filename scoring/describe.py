@@ -236,13 +236,14 @@ OPTION_WORDS: dict[str, dict[object, str]] = {
         0: N_("Changing to no trump (노기루다) needs no raise."),
         "*": N_("Changing to no trump (노기루다) needs a raise of {value}."),
     },
+    # pagat's 19 → 20 and 20 → 20 NT, said with the system's own maximum and raise
     "trump_change.nineteen_to_twenty": {
-        True: N_("A 19 contract may change suit by going to 20."),
-        False: N_("A 19 contract cannot change suit, since it would need more than 20."),
+        True: N_("A {low} contract may change suit by going to {top}."),
+        False: N_("A {low} contract cannot change suit, since it would need more than {top}."),
     },
     "trump_change.twenty_to_no_trump": {
-        True: N_("A 20 contract in a suit may become 20 no trump."),
-        False: N_("A 20 contract in a suit cannot become no trump."),
+        True: N_("A {top} contract in a suit may become {top} no trump."),
+        False: N_("A {top} contract in a suit cannot become no trump."),
     },
     "trump_change.same_trump_raise": {
         True: N_("The declarer may raise the contract without changing trump."),
@@ -294,11 +295,11 @@ OPTION_WORDS: dict[str, dict[object, str]] = {
         False: N_("A lone jack of any suit counts."),
     },
     "deal_miss.bid_20_cancels": {
-        True: N_("A bid of 20 forbids a deal miss."),
-        False: N_("A bid of 20 does not change the deal miss."),
+        True: N_("A bid of {top} forbids a deal miss."),
+        False: N_("A bid of {top} does not change the deal miss."),
     },
     "deal_miss.bid_20_after_demand": {
-        True: N_("Another player may stop a deal miss by bidding 20 after it is demanded."),
+        True: N_("Another player may stop a deal miss by bidding {top} after it is demanded."),
         False: N_("Nobody can stop a deal miss by bidding after it is demanded."),
     },
     "deal_miss.before_bidding_only": {
@@ -418,11 +419,42 @@ _THRESHOLD_WORDS = THRESHOLD_TEXT
 # --- sentences ----------------------------------------------------------------------------
 
 
+# pagat's 19 → 20 when a change of suit needs more than the maximum for several contracts (two
+# decks raise by 3: 38 and 39 cannot change suit within 40)
+_SUIT_CAP_RANGE = {
+    True: N_("A contract of {low} to {high} may change suit by going to {top}."),
+    False: N_("A contract of {low} to {high} cannot change suit, since it would need more than {top}."),
+}
+# where no raise can take a change past the maximum (bids above it allowed, or no raise needed)
+_CAP_NEVER_APPLIES = {
+    "trump_change.nineteen_to_twenty": N_("No contract is too high to change suit in this system."),
+    "trump_change.twenty_to_no_trump": N_("No contract in a suit is too high to become no trump in this system."),
+}
+
+
+def _cap_words(path: str, value: object, system: System) -> Words | None:
+    """The 19 → 20 and 20 → 20 NT rules with this system's maximum and raise; None for pagat's own
+    numbers' sentence to stand (a system whose numbers are pagat's reads the same)."""
+    rules, top = system.trump_change, system.max_bid
+    raise_by = rules.suit if path.endswith("nineteen_to_twenty") else rules.to_nt
+    # 003 §6.3, §6.9, §6.11: bids above 20 take any raise; 003 §6.7: no raise at all
+    if system.bids_above_max or raise_by == 0 or (path.endswith("nineteen_to_twenty") and raise_by == 1):
+        return Words(_CAP_NEVER_APPLIES[path])
+    low = max(top - raise_by + 1, system.min_bid)
+    if path.endswith("nineteen_to_twenty") and low < top - 1:
+        return Words(_SUIT_CAP_RANGE[value], low=low, high=top - 1, top=top)
+    return None
+
+
 def _numbers(system: System | None) -> dict[str, object]:
     """The values formulas are written with: the system's own, or their letters."""
     if system is None:
-        return {"m": "M", "m_less": "M − 1", "half": "T/2", "unit": "12", "n": "N", "threshold": "½"}
+        return {"m": "M", "m_less": "M − 1", "half": "T/2", "unit": "12", "n": "N", "threshold": "½",
+                "top": 20, "low": 19}
     return {
+        # the highest bid (pagat's 20; 40 with two decks) and the contract just under it
+        "top": system.max_bid,
+        "low": system.max_bid - 1,
         "m": system.min_bid,
         "m_less": system.min_bid - 1,
         "half": system.total_points // 2,
@@ -455,6 +487,10 @@ def option_words(path: str, value: object, system: System | None = None) -> Word
     if path.startswith("doubles."):
         name = path.split(".", 1)[1]
         return Words(DOUBLE_WHEN[value], double=Words(DOUBLE_CONDITIONS[name]))
+    if path in _CAP_NEVER_APPLIES and system is not None:
+        capped = _cap_words(path, value, system)
+        if capped is not None:
+            return capped
     template = _template(path, value)
     params = dict(numbers, value=_THRESHOLD_WORDS.get(value, value) if path == "deal_miss.threshold" else value)
     if path in LIST_ITEMS:
@@ -527,7 +563,10 @@ def _trump_change(system: System) -> list[Words]:
     if not system.trump_change.allowed:
         return [_on(system, "trump_change.allowed")]
     names = ("allowed", "suit", "to_nt", "nineteen_to_twenty", "twenty_to_no_trump", "same_trump_raise", "before_kitty_discount")
-    return [_on(system, f"trump_change.{name}") for name in names]
+    lines = [_on(system, f"trump_change.{name}") for name in names]
+    # a cap that never applies (bids above the maximum, or no raise) is not a rule of this system
+    never = {str(Words(words)) for words in _CAP_NEVER_APPLIES.values()}
+    return [line for line in lines if str(line) not in never]
 
 
 def _partner(system: System) -> list[Words]:

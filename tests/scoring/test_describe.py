@@ -92,3 +92,82 @@ def test_words_translate_through_the_given_catalog_nested_parts_too():
     words = option_words("doubles.back_run", "made")
 
     assert words.translated(lambda text: catalog.get(text, text)) == "백런: 성공 시 ×2"
+
+
+def _section(slug: str, title: str) -> list[str]:
+    system = get_preset(slug).system()
+    return [str(line) for line in next(s for s in describe(system) if s.title == title).lines]
+
+
+@pytest.mark.parametrize(
+    ("slug", "says", "never_says"),
+    [
+        # pagat (seed 000): "unless the bid was 19 in which case it is sufficient to increase it to
+        # 20" and "unless the bid was already 20 in which case it can be changed to '20 with no-trump'"
+        pytest.param(
+            "pagat-standard",
+            ["A 19 contract may change suit by going to 20.", "A 20 contract in a suit may become 20 no trump."],
+            [],
+            id="000-pagat-19-and-20",
+        ),
+        # 003 §6.1 표준: +2 for any change, with no exception at 19 or 20
+        pytest.param(
+            "korean-standard",
+            [
+                "A 19 contract cannot change suit, since it would need more than 20.",
+                "A 20 contract in a suit cannot become no trump.",
+            ],
+            [],
+            id="003-standard-no-exception",
+        ),
+        # seed 001: two decks go to 40, and a change of suit costs 3
+        pytest.param(
+            "chicago-6p",
+            [
+                "A contract of 38 to 39 cannot change suit, since it would need more than 40.",
+                "A 40 contract in a suit cannot become no trump.",
+            ],
+            ["A 19 contract cannot change suit, since it would need more than 20."],
+            id="001-two-decks-go-to-40",
+        ),
+        # 003 §6.3 신촌 "목표 점수를 20보다 높게 부를 수 있다": a 19 in spades becomes 21 in hearts
+        pytest.param("korean-sinchon", [], ["A 19 contract", "A 20 contract"], id="003-sinchon-bids-above-20"),
+        pytest.param("korean-daegu", [], ["A 19 contract", "A 20 contract"], id="003-daegu-bids-above-20"),
+        # 003 §6.7 경기 "기루다를 바꿀 때 목표점수를 안 높여도 된다": 19 and 20 change trump as they are
+        pytest.param("korean-gyeonggi", [], ["A 19 contract", "A 20 contract"], id="003-gyeonggi-no-raise"),
+        # 003 §3.5.1 변형 2마 counts tricks, at most 10
+        pytest.param(
+            "korean-2-variant",
+            [
+                "A 9 contract cannot change suit, since it would need more than 10.",
+                "A 10 contract in a suit cannot become no trump.",
+            ],
+            ["A 19 contract", "A 20 contract"],
+            id="003-variant-2-counts-ten-tricks",
+        ),
+    ],
+)
+def test_the_trump_change_caps_are_said_with_the_systems_own_maximum(slug, says, never_says):
+    lines = _section(slug, "Changing trump")
+    for line in says:
+        assert line in lines
+    assert not any(part in line for part in never_says for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("slug", "options", "line"),
+    [
+        # 003 §6.2 민사 "주공이 20을 공약하면 딜 미스 없이 바로 진행해야 한다"
+        pytest.param("korean-minsa", {}, "A bid of 20 forbids a deal miss.", id="003-minsa-20"),
+        # pagat's "bid of 20" is the deck's maximum: 40 with two decks (seed 001)
+        pytest.param("chicago-7p", {}, "A bid of 40 does not change the deal miss.", id="001-two-decks-40"),
+        pytest.param(
+            "chicago-8p", {"deal_miss": {"bid_20_cancels": True, "bid_20_after_demand": True}},
+            "Another player may stop a deal miss by bidding 40 after it is demanded.", id="001-two-decks-stop-at-40",
+        ),
+    ],
+)
+def test_a_bid_of_the_maximum_in_the_deal_miss_rules_is_the_systems_maximum(slug, options, line):
+    system = get_preset(slug).system(options)
+    lines = [str(each) for section in describe(system) if section.title == "Deal miss (딜 미스)" for each in section.lines]
+    assert line in lines
