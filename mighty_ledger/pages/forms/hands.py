@@ -51,6 +51,11 @@ HAND_PROBLEM_FIELDS = [
     ("points", "points"),
 ]
 
+# the HAND_JSON fields the hand form asks, writes or takes away; an edit keeps every other one
+# (an outcome, a concession, a client's own fields) as the hand had it
+HAND_FORM_FIELDS = ("dealer", "declarer", "contract", "bid", "partner_call", "partners", "sitting_out",
+                    "discards", "points", "defender_points")
+
 
 @dataclass(frozen=True)
 class CardChoice:
@@ -277,6 +282,12 @@ class HandForm(forms.Form):
         points_key = "defender_points" if c["points_side"] == "defenders" else "points"
         entry[points_key] = c["points"]
         return entry
+
+    def entry_over(self, stored: dict) -> dict:
+        """The entry an edit saves over ``stored``: what the form asks, as tapped, and every other
+        field of the hand as it was (the form never shows them, so it must not drop them)."""
+        owned = {*HAND_FORM_FIELDS, *(("joker_holder",) if "joker_holder" in self.fields else ())}
+        return {**{key: value for key, value in stored.items() if key not in owned}, **self.entry()}
 
     @staticmethod
     def initial_from(entry: dict, version: int | None = None) -> dict:

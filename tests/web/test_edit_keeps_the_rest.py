@@ -1,0 +1,56 @@
+"""An edit from a phone changes what the form asks and keeps the rest of the hand.
+
+A hand recorded over the API may say more than the hand form asks: that the defenders
+conceded, a client's own note. Edited from a phone (the dealer corrected, say), the hand
+lost all of it: a conceded hand became a played one, its payments changed, and the note
+was gone from the record.
+"""
+
+from django.urls import reverse
+
+from mighty_ledger import services
+from mighty_ledger.models import Hand
+from tests.factories import MADE_15_DIAMONDS
+
+from .test_table import form_data
+
+CONCEDED = MADE_15_DIAMONDS | {"points": 12, "outcome": "conceded", "conceded_by": "defenders",
+                               "note": {"written_by": "the club's scorer app"}}
+
+
+def edit(client, session, hand, entry):
+    return client.post(reverse("hand_edit", args=[session.group.edit_token, session.pk, hand.number]),
+                       form_data(entry, hand.version))
+
+
+def test_correcting_the_dealer_keeps_the_concession_and_the_payments(client, session):
+    hand, _ = services.hand_record(session=session, entry=CONCEDED)
+
+    response = edit(client, session, hand, hand.entry | {"dealer": "Di"})
+
+    assert response.status_code == 302, response.content
+    amended = Hand.objects.get(pk=hand.pk)
+    assert amended.entry["dealer"] == "Di"
+    assert (amended.entry["outcome"], amended.entry["conceded_by"]) == ("conceded", "defenders")
+    assert amended.payments == hand.payments
+
+
+def test_a_clients_own_field_survives_an_edit_from_a_phone(client, session):
+    hand, _ = services.hand_record(session=session, entry=CONCEDED)
+
+    edit(client, session, hand, hand.entry | {"dealer": "Di"})
+
+    assert Hand.objects.get(pk=hand.pk).entry["note"] == {"written_by": "the club's scorer app"}
+
+
+def test_what_the_form_takes_away_is_taken_away(client, session):
+    entry = MADE_15_DIAMONDS | {"bid": {"points": 13, "trump": "S"}, "discards": ["2C", "3C", "4C"],
+                                "defender_points": 4}
+    del entry["points"]
+    hand, _ = services.hand_record(session=session, entry=entry)
+
+    edit(client, session, hand, MADE_15_DIAMONDS)
+
+    amended = Hand.objects.get(pk=hand.pk).entry
+    assert "bid" not in amended and "discards" not in amended and "defender_points" not in amended
+    assert amended["points"] == 16
