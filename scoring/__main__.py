@@ -14,6 +14,7 @@ options as one JSON array, the answer of ``GET /api/v1/systems``.
 
 from __future__ import annotations
 
+import codecs
 import json
 import sys
 
@@ -60,6 +61,41 @@ class _BadLine:
         self.message = message
 
 
+# a byte-order mark says the encoding: Windows PowerShell 5 writes files (and its '>') in UTF-16
+_BYTE_ORDER_MARKS = (
+    (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+def _read_input() -> str | _BadLine:
+    """Standard input as text. JSON is UTF-8 (or UTF-16 or 32 with their byte-order mark), whatever
+    the console's code page says; anything else is said, not a Python error."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:  # a text stream given in place of the console
+        return sys.stdin.read()
+    data = stream.read()
+    encoding = next((name for mark, name in _BYTE_ORDER_MARKS if data.startswith(mark)), "utf-8")
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError:
+        return _BadLine("Standard input is not UTF-8 text: save the request as UTF-8 (a file in another "
+                        "encoding, such as CP949, reads as other characters).")
+
+
+def _write(text: str, stream=None) -> None:
+    """One answer, as UTF-8 whatever the console's code page: a code page without ♠, − or 한글
+    cannot hold an answer, and JSON is UTF-8."""
+    stream = stream or sys.stdout
+    binary = getattr(stream, "buffer", None)
+    if binary is None:
+        print(text, file=stream, flush=True)
+        return
+    stream.flush()
+    binary.write(text.encode("utf-8") + b"\n")
+    binary.flush()
+
+
 def _bad_json(message: str) -> dict:
     return {"errors": [{"field": "", "code": "bad_json", "message": message}]}
 
@@ -101,16 +137,17 @@ def command_for(request) -> str:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv == ["systems"]:
-        print(json.dumps(interface.systems_response(), ensure_ascii=False), flush=True)
+        _write(json.dumps(interface.systems_response(), ensure_ascii=False))
         return 0
     if len(argv) > 1 or (argv and argv[0] not in COMMANDS):
         print(USAGE, file=sys.stderr)
         return 64
     any_failed = False
-    for request in _requests(sys.stdin.read()):
+    text = _read_input()
+    for request in [text] if isinstance(text, _BadLine) else _requests(text):
         response, failed = answer(argv[0] if argv else command_for(request), request)
         any_failed = any_failed or failed
-        print(json.dumps(response, ensure_ascii=False), flush=True)
+        _write(json.dumps(response, ensure_ascii=False))
     return 2 if any_failed else 0
 
 

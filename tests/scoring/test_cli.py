@@ -184,3 +184,48 @@ def test_a_number_too_long_to_read_is_a_bad_line_not_a_crash(monkeypatch, capsys
     assert status == 2
     assert answers[0]["score"] == 5
     assert answers[1]["errors"] == [{"field": "", "code": "bad_json", "message": "A number on line 2 is too long."}]
+
+
+# --- what a table's computer sends and reads -----------------------------------------------------
+
+KOREAN_HAND = {"system": "korean-standard", "seats": ["주공", "프렌드", "야당1", "야당2", "야당3"],
+               "declarer": "주공", "contract": {"points": 16, "trump": "NT"},
+               "partner_call": {"type": "card", "cards": ["JOKER"]}, "partners": ["프렌드"], "points": 17}
+
+
+def run_program(stdin: bytes, encoding: str | None = None) -> subprocess.CompletedProcess:
+    """python -m scoring as a shell runs it; ``encoding`` is the one its locale gives standard input
+    and output (PYTHONIOENCODING), such as Windows' code page when output goes to a file."""
+    import os
+
+    env = dict(os.environ)
+    if encoding:
+        env["PYTHONIOENCODING"] = encoding
+    return subprocess.run([sys.executable, "-m", "scoring"], input=stdin, capture_output=True, env=env, check=False)
+
+
+@pytest.mark.parametrize("encoding", ["cp1252", "cp949", "ascii"])
+def test_the_answer_is_utf8_json_whatever_the_consoles_code_page(encoding):
+    # the explanation writes 2×(16−14) and the seats are Korean: a code page without − or 한글
+    # stopped the program with a Python error instead of the answer
+    completed = run_program(json.dumps(KOREAN_HAND, ensure_ascii=False).encode("utf-8"), encoding)
+    assert completed.returncode == 0, completed.stderr.decode("utf-8", "replace")
+    answer = json.loads(completed.stdout.decode("utf-8"))
+    assert answer["payments"]["주공"] == 2 * answer["score"] and "−" in answer["explanation"][1]
+
+
+def test_a_request_saved_as_utf16_is_read():
+    # Windows PowerShell 5 writes 'Get-Content hand.json > request.json' as UTF-16 with a byte-order mark
+    completed = run_program(json.dumps(KOREAN_HAND, ensure_ascii=False).encode("utf-16"))
+    assert completed.returncode == 0, completed.stdout
+    assert json.loads(completed.stdout.decode("utf-8"))["made"] is True
+
+
+@pytest.mark.parametrize("encoding", [None, "utf-8"])
+def test_a_request_that_is_not_utf8_text_is_a_bad_json_error_not_a_crash(encoding):
+    # Korean Windows saves a file in CP949 unless told otherwise
+    completed = run_program(json.dumps(KOREAN_HAND, ensure_ascii=False).encode("cp949"), encoding)
+    assert completed.returncode == 2 and completed.stderr == b""
+    errors = json.loads(completed.stdout.decode("utf-8"))["errors"]
+    assert [error["code"] for error in errors] == ["bad_json"]
+    assert "UTF-8" in errors[0]["message"]
