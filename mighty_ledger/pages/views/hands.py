@@ -15,6 +15,7 @@ from mighty_ledger import reads, services
 from mighty_ledger.http.request_keys import ALREADY_SAVED, form_key, once_per_form_key
 from mighty_ledger.models import Hand, Revision, Session
 from mighty_ledger.pages.forms import EventForm, HandForm, set_aside_missing
+from mighty_ledger.pages.templatetags.ledger import contract as contract_text
 from mighty_ledger.pages.views.conditional import conditional as _conditional
 from mighty_ledger.pages.views.in_progress import (
     ask_first,
@@ -142,9 +143,16 @@ def hand_detail(request: HttpRequest, token: str, pk: int, number: int) -> HttpR
 
     def page() -> HttpResponse:
         view = reads.hand_view(access.hand(session, number), session)
+        entry = view.hand.entry
+        # HAND_JSON: a bid given alone is the contract; one that differs is the auction's, before
+        # the trump changed after the kitty
+        bid = entry.get("bid") if isinstance(entry.get("bid"), dict) else None
+        played = entry.get("contract") or bid
         return render(request, "table/hand_detail.html", {
             "access": access, "session": session, "hand": view.hand,
             "explanation": view.explanation, "transfers": view.transfers,
+            "contract": contract_text({"contract": played}), "bid": contract_text({"contract": bid}) if bid != played else "",
+            "partner_known": "partners" in entry or (entry.get("partner_call") or {}).get("type") == "none",
         })
 
     return _conditional(request, reads.session_stamp(session, access.right), page)
