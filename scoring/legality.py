@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from . import tables
 from .auction import auction_from_request
-from .cards import JOKER, SUIT_NAMES, mighty, point_count
+from .cards import JOKER, SUIT_NAMES, card_text, mighty, point_count
 from .flow import dealer_sits_out
 from .hand import Contract, Hand
 from .limits import limit_problems
@@ -424,7 +424,7 @@ def called_cards_valid(hand: Hand, system: System) -> list[Problem]:
                 Problem(
                     field,
                     "duplicate_called_card",
-                    Words(N_("{card} is called twice: the two called cards must differ (seed 001)."), card=card),
+                    Words(N_("{card} is called twice: the two called cards must differ (seed 001)."), card=card_text(card)),
                 )
             )
         seen.add(card)
@@ -435,7 +435,7 @@ def called_cards_valid(hand: Hand, system: System) -> list[Problem]:
                     "card_not_in_deck",
                     Words(
                         N_("{card} cannot be called: it is not in this deck ({deck})."),
-                        card=card,
+                        card=card_text(card),
                         deck=Words(deck.description),
                     ),
                 )
@@ -452,7 +452,7 @@ def forbidden_call(hand: Hand, system: System) -> list[Problem]:
     banned = {}
     if "mighty" in system.forbidden_calls:
         card = mighty(hand.contract.trump, spade_trump_keeps_mighty=system.spade_trump_keeps_mighty)
-        banned[card] = Words(N_("the Mighty ({card} with {trump})"), card=card, trump=trump_words(hand.contract.trump))
+        banned[card] = Words(N_("the Mighty ({card} with {trump})"), card=card_text(card), trump=trump_words(hand.contract.trump))
     if "joker" in system.forbidden_calls:
         banned[JOKER] = Words(N_("the Joker"))
     return [
@@ -591,7 +591,8 @@ def called_card_buried(hand: Hand, system: System) -> list[Problem]:
         Problem(
             f"discards[{i}]",
             "called_card_discarded",
-            Words(N_("{card} was called as partner card, so the declarer may not bury it in this system."), card=card),
+            Words(N_("{card} was called as partner card, so the declarer may not bury it in this system."),
+                  card=card_text(card)),
         )
         for i, card in enumerate(hand.discards)
         if card in call.cards
@@ -617,7 +618,8 @@ def buried_call_alone(hand: Hand, system: System) -> list[Problem]:
     live = len(set(call.cards)) - len(dead)
     if len(hand.partners) <= live:
         return []
-    cards = WordList(dead)
+    # as the table writes them (♥A), as every reason does
+    cards = WordList(card_text(card) for card in dead)
     if live == 0:
         sentence = N_("The declarer buried the called card {cards}, so nobody holds it: the declarer "
                       "plays alone, and no partner may be entered.")
@@ -652,7 +654,7 @@ def discards_valid(hand: Hand, system: System) -> list[Problem]:
                     "card_not_in_deck",
                     Words(
                         N_("{card} cannot be buried: it is not in this deck ({deck})."),
-                        card=card,
+                        card=card_text(card),
                         deck=Words(deck.description),
                     ),
                 )
@@ -665,7 +667,7 @@ def discards_valid(hand: Hand, system: System) -> list[Problem]:
                 sentence = N_("{card} is buried {times} times, but this deck holds one.")
             else:
                 sentence = N_("{card} is buried {times} times, but this deck holds only two.")
-            problems.append(Problem(field, "duplicate_discard", Words(sentence, card=card, times=seen[card])))
+            problems.append(Problem(field, "duplicate_discard", Words(sentence, card=card_text(card), times=seen[card])))
     return problems
 
 

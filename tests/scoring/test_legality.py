@@ -845,7 +845,7 @@ def test_card_not_in_deck_names_the_deck():
     words = message(
         legal("chicago-4p", partner_call={"type": "card", "cards": ["2H"]}), "card_not_in_deck"
     )
-    assert "2H" in words and "51 cards" in words
+    assert "♥2 cannot be called" in words and "51 cards" in words
 
 
 def test_every_problem_is_reported_at_once():
@@ -1080,3 +1080,44 @@ def test_pagat_trump_change_exceptions_belong_to_the_pagat_family(slug, exceptio
     """19 → 20 and 20 → 20 NT are seed 000's; every other source raises with no exception."""
     rules = resolve_system(slug).trump_change
     assert (rules.nineteen_to_twenty, rules.twenty_to_no_trump) == (exceptions, exceptions)
+
+
+# --- cards in the errors are written as players write them (♥A, the Joker), as the rules do -------
+
+
+@pytest.mark.parametrize(
+    ("request_", "field", "said", "not_said"),
+    [
+        pytest.param(
+            legal("chicago-7p", partner_call={"type": "card", "cards": ["AH", "AH"]}),
+            "partner_call.cards[1]", "♥A is called twice", "AH", id="001-called-twice",
+        ),
+        pytest.param(
+            legal("chicago-7p", partner_call={"type": "card", "cards": ["2H", "KH"]}),
+            "partner_call.cards[0]", "♥2 cannot be called", "2H", id="001-called-card-not-in-the-deck",
+        ),
+        pytest.param(
+            legal("korean-4", contract=c("16 S"), partner_call={"type": "card", "cards": ["AD"]}),
+            "partner_call.cards[0]", "the Mighty (♦A with spades)", "AD", id="003-4ma-red-mighty",
+        ),
+        pytest.param(
+            legal("chicago-5p", discards=["JOKER", "2C", "3C"], partner_call={"type": "card", "cards": ["JOKER"]}),
+            "discards[0]", "Joker was called as partner card", "JOKER", id="001-called-card-buried",
+        ),
+        pytest.param(
+            legal(discards=["AH", "2C", "3C"], partner_call={"type": "card", "cards": ["AH"]}),
+            "partners", "buried the called card ♥A", "AH", id="000-buried-called-card",
+        ),
+        pytest.param(
+            legal("pagat-3p", discards=["2C", "9C", "8C"]),
+            "discards[0]", "♣2 cannot be buried", "2C", id="000-3p-no-twos",
+        ),
+        pytest.param(
+            legal(discards=["9C", "9C", "8C"]),
+            "discards[1]", "♣9 is buried 2 times", "9C", id="rules-5-discards-distinct",
+        ),
+    ],
+)
+def test_an_error_names_a_card_as_the_table_writes_it(request_, field, said, not_said):
+    errors = {error["field"]: error["message"] for error in check_request(request_)["errors"]}
+    assert said in errors[field] and not_said not in errors[field]
