@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import typing
+from decimal import Decimal
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -107,7 +108,8 @@ class SessionStartForm(forms.Form):
     first_dealer = forms.ChoiceField(label=_("First dealer"), required=False)
     stake_per_point = forms.DecimalField(label=_("Stake per point"), required=False, min_value=0, decimal_places=2)
     currency = forms.CharField(label=_("Currency"), max_length=8, required=False)
-    rounding_unit = forms.DecimalField(label=_("Round to"), required=False, min_value=0.01, decimal_places=2)
+    # a cent, as a decimal: the float 0.01 is a hair above it and refused 0.01 itself
+    rounding_unit = forms.DecimalField(label=_("Round to"), required=False, min_value=Decimal("0.01"), decimal_places=2)
     chips_start = forms.IntegerField(label=_("Starting chips"), required=False, min_value=0)
     chips_per_point = forms.IntegerField(label=_("Chips per point"), required=False, min_value=1)
 
