@@ -274,9 +274,11 @@ def required_contract(
     needed = bid.points + max(raise_by, 0)
     top = system.max_bid
     if needed > top:
-        if bid.points < top and rules.nineteen_to_twenty:
-            # pagat: "unless the bid was 19 in which case it is sufficient to increase it
-            # to 20": a bid just under the maximum may change trump by going to the maximum
+        if bid.points < top and kind == "suit" and rules.nineteen_to_twenty:
+            # pagat: "If changing from one suit to another or from no-trumps to a suit ...
+            # unless the bid was 19 in which case it is sufficient to increase it to 20": a bid
+            # just under the maximum may change suit by going to the maximum (a change to no
+            # trump has its own exception, at 20 only)
             needed = top
         elif bid.points == top and kind == "to_nt" and rules.twenty_to_no_trump:
             # pagat: "unless the bid was already 20 in which case it can be changed to

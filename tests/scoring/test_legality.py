@@ -241,6 +241,16 @@ CASES = [
         ),
         legal(bid=c("20 S"), contract=c("20 NT")),
     ),
+    # pagat: "If changing from one suit to another or from no-trumps to a suit ... unless the bid
+    # was 19": the 19 → 20 exception is a change of suit's; with a table's +2 to no trump (RULES.md
+    # §4.3 "the raise to NT is +1 (default) or +2") a 19 in a suit cannot become 20 NT
+    Case(
+        "pagat-19-to-20-is-for-a-change-of-suit-only",
+        "trump_change_too_small",
+        "contract.points",
+        legal(options={"trump_change": {"to_nt": 2}}, bid=c("19 S"), contract=c("20 NT")),
+        legal(options={"trump_change": {"to_nt": 2}}, bid=c("19 S"), contract=c("20 H")),
+    ),
     # pagat's "unless the bid was 19" and "20 with no-trump" are pagat's own (seed 000):
     # 001 ("an increase of two", "of one"), 002, 003 and 004 raise with no exception
     Case(
