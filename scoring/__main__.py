@@ -1,7 +1,8 @@
 """python -m scoring score|check|redeal|auction|next: HAND_JSON on stdin, one JSON result per line on stdout.
 
-Stdin holds one JSON object or JSON Lines. Exit status 2 when any request was
-illegal or malformed (for ``check``: when any hand is illegal), else 0.
+Stdin holds one JSON object, a list, JSON Lines or objects one after another. Exit
+status 2 when any request was illegal or malformed (for ``check``: when any hand is
+illegal), else 0.
 
 ``python -m scoring`` alone answers each request as what it is: a deal-miss check
 (``{"system", "players", "hand"}``) with its verdict and odds, an auction
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import re
 import sys
 
 from . import interface
@@ -44,16 +46,30 @@ def _requests(text: str):
         else:
             yield whole
         return
-    for number, line in enumerate(stripped.splitlines(), start=1):
-        if not line.strip():
-            continue
+    # JSON Lines, or objects one after another however laid out (`cat a.json b.json`): each value
+    # in turn; one that is not JSON is said with its line, and reading goes on from the next line
+    decoder = json.JSONDecoder()
+    position = 0
+    while True:
+        position = _NOT_BLANK.search(stripped, position).start()
+        if position == len(stripped):
+            return
         try:
-            yield json.loads(line)
+            value, position = decoder.raw_decode(stripped, position)
         except json.JSONDecodeError as error:
-            yield _BadLine(f"Line {number} is not valid JSON: {error.msg} at column {error.colno}.")
+            yield _BadLine(f"Line {error.lineno} is not valid JSON: {error.msg} at column {error.colno}.")
+            position = error.pos
         except ValueError:
             # Python reads at most 4300 digits, and says so in words for programmers
-            yield _BadLine(f"A number on line {number} is too long.")
+            yield _BadLine(f"A number on line {stripped.count(chr(10), 0, position) + 1} is too long.")
+        else:
+            yield value
+            continue
+        end_of_line = stripped.find("\n", position)
+        position = len(stripped) if end_of_line < 0 else end_of_line + 1
+
+
+_NOT_BLANK = re.compile(r"\S|\Z")
 
 
 class _BadLine:

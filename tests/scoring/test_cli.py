@@ -229,3 +229,14 @@ def test_a_request_that_is_not_utf8_text_is_a_bad_json_error_not_a_crash(encodin
     errors = json.loads(completed.stdout.decode("utf-8"))["errors"]
     assert [error["code"] for error in errors] == ["bad_json"]
     assert "UTF-8" in errors[0]["message"]
+
+
+def test_requests_written_over_several_lines_one_after_another_are_each_answered(monkeypatch, capsys):
+    # `cat hand-1.json hand-2.json | python -m scoring`: each file one indented object, not JSON Lines;
+    # every line of them was answered as a line that is not JSON
+    pretty = "\n".join(json.dumps(hand(contract, points), indent=2) for contract, points in (("15 D", 16), ("16 NT", 18)))
+    status, answers = run("score", pretty + "\nnot json\n" + json.dumps(hand("15 D", 16)), monkeypatch, capsys)
+    assert status == 2
+    assert [answer.get("score") for answer in answers] == [5, 16, None, 5]
+    line = len(pretty.splitlines()) + 1
+    assert answers[2]["errors"][0]["message"].startswith(f"Line {line} is not valid JSON")
