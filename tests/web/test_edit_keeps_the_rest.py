@@ -54,3 +54,22 @@ def test_what_the_form_takes_away_is_taken_away(client, session):
     amended = Hand.objects.get(pk=hand.pk).entry
     assert "bid" not in amended and "discards" not in amended and "defender_points" not in amended
     assert amended["points"] == 16
+
+
+# --- a deal miss: the fine and the hand shown ------------------------------------------------------
+
+SHOWN = ["2S", "3S", "4S", "5S", "6S", "2H", "3H", "4H", "5H", "6H"]  # no point card: pagat's scale says redeal
+
+
+def test_correcting_a_deal_misss_dealer_keeps_its_fine_and_the_hand_shown(client, session):
+    # the API may record a fine the session's rules do not ask for, and the hand that was shown
+    hand, _ = services.hand_record(session=session, kind=Hand.DEAL_MISS,
+                                   entry={"dealer": "Ed", "shown_by": "Bo", "fine": 5, "cards": SHOWN})
+    url = reverse("hand_edit", args=[session.group.edit_token, session.pk, hand.number])
+
+    response = client.post(url, {"kind": "deal_miss", "dealer": "Di", "shown_by": "Bo", "version": hand.version})
+
+    assert response.status_code == 302, response.content
+    amended = Hand.objects.get(pk=hand.pk)
+    assert amended.entry == {"dealer": "Di", "shown_by": "Bo", "fine": 5, "cards": SHOWN}
+    assert amended.pot_after == hand.pot_after == 5

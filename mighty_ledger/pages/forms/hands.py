@@ -398,5 +398,11 @@ class EventForm(forms.Form):
                 entry["fine"] = c["fine"]
         return entry
 
+    def entry_over(self, stored: dict) -> dict:
+        """The record an edit saves over ``stored``: what the form asks, and what else it said as it
+        was (the hand that was shown; a fine the API gave where the rules ask for none)."""
+        owned = {"dealer", "shown_by", *(("fine",) if "fine" in self.fields else ())}
+        return {**{key: value for key, value in stored.items() if key not in owned}, **self.entry()}
+
     def add_problems(self, problems: list[Problem]) -> None:
         add_problems(self, problems, EVENT_PROBLEM_FIELDS)

@@ -180,7 +180,7 @@ def hand_edit(request: HttpRequest, token: str, pk: int, number: int) -> HttpRes
     stale = None
     if form.is_valid():
         try:
-            entry = form.entry_over(hand.entry) if scored else form.entry()
+            entry = form.entry_over(hand.entry)
             services.hand_amend(hand=hand, entry=entry, version=form.cleaned_data["version"] or 0,
                                 by=access.actor())
         except InvalidInput as error:
