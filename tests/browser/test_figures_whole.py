@@ -1,7 +1,8 @@
-"""A date is never broken across two lines on the smallest phone (320 px).
+"""A figure is never broken across two lines on the smallest phone (320 px).
 
 On the seasons page a 320-px phone printed "2026-11-" on one line and "20" on the next, in
-every row of the table, and the history's times the same way.
+every row of the table, and the history's times the same way; the group page's list of
+sessions put a player's name at the end of one line and their total on the next.
 """
 
 from __future__ import annotations
@@ -51,6 +52,27 @@ def test_no_date_is_broken_on_the_seasons_page_or_the_history(browser, live_serv
         for path in (f"/g/{group.edit_token}/seasons/", f"/g/{group.edit_token}/s/{session.pk}/history/"):
             page.goto(f"{live_server.url}{path}")
             broken += page.evaluate(BROKEN_DATES)
+    finally:
+        context.close()
+
+    assert broken == []
+
+
+# every "name points" pair of the group page's session list whose two halves sit on two lines
+BROKEN_PAIRS = r"""() => [...document.querySelectorAll('.totals-line span')]
+  .filter(span => new Set([...span.getClientRects()].map(r => Math.round(r.top))).size > 1)
+  .map(span => span.textContent)"""
+
+
+def test_a_players_total_in_the_session_list_stays_beside_their_name(browser, live_server, db):
+    # seven seats: the line under a session wraps, and it did between "재훈" and his "0"
+    session = SessionFactory(preset="korean-7", seats=["민수", "지영", "철수", "영희", "동현", "수진", "재훈"])
+    context = browser.new_context(viewport=SMALLEST, locale="ko-KR", device_scale_factor=1,
+                                  extra_http_headers={"Accept-Language": "ko"})
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.url}/g/{session.group.edit_token}/")
+        broken = page.evaluate(BROKEN_PAIRS)
     finally:
         context.close()
 
