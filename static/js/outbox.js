@@ -161,7 +161,10 @@
 
   function entryOf(entry) {
     if (entry.entry) { return Promise.resolve({ ok: true, body: { entry: entry.entry } }); }
-    var query = new URLSearchParams(entry.fields).toString();
+    var query = new URLSearchParams(entry.fields);
+    // a correction names its hand, whose fields the form does not ask are kept as they are
+    if (entry.kind === "edit") { query.set("number", entry.number); }
+    query = query.toString();
     return fetch(entry.entryUrl + "?" + query, { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(verdict);
   }

@@ -73,3 +73,29 @@ def test_correcting_a_deal_misss_dealer_keeps_its_fine_and_the_hand_shown(client
     amended = Hand.objects.get(pk=hand.pk)
     assert amended.entry == {"dealer": "Di", "shown_by": "Bo", "fine": 5, "cards": SHOWN}
     assert amended.pot_after == hand.pot_after == 5
+
+
+# --- the same correction made offline: the outbox asks the server for the entry, then replaces the hand ---
+
+
+def test_a_correction_made_offline_keeps_the_rest_of_the_hand_too(client, session):
+    from .test_app_shell import hand_fields
+
+    hand, _ = services.hand_record(session=session, entry=CONCEDED | {"partner_call": {"type": "card", "cards": ["AS"]}})
+    url = reverse("hand_entry", args=[session.group.edit_token, session.pk])
+
+    response = client.get(url, hand_fields(hand.entry | {"dealer": "Di"}) | {"number": hand.number})
+
+    assert response.status_code == 200, response.content
+    entry = response.json()["entry"]
+    assert entry["dealer"] == "Di" and entry["outcome"] == "conceded" and entry["note"] == CONCEDED["note"]
+
+
+def test_the_entry_of_a_hand_not_there_is_404(client, session):
+    from .test_app_shell import hand_fields
+
+    url = reverse("hand_entry", args=[session.group.edit_token, session.pk])
+
+    response = client.get(url, hand_fields(MADE_15_DIAMONDS) | {"number": 7})
+
+    assert response.status_code == 404 and response.json()["errors"][0]["code"] == "not_found"

@@ -229,6 +229,8 @@ def _entry(request: HttpRequest, token: str, pk: int, form_class: type[HandForm]
         access = access_for(token, session_id=pk)
         access.require_edit()
         session = access.session(pk)
+        # a correction names its hand: what the form does not ask is kept as the hand has it
+        corrected = access.hand(session, request.GET["number"]) if "number" in request.GET else None
     except (Http404, PermissionDenied) as error:
         code = "view_only_link" if isinstance(error, PermissionDenied) else "not_found"
         return JsonResponse({"errors": [{"field": "", "code": code, "message": str(error)}]},
@@ -236,4 +238,4 @@ def _entry(request: HttpRequest, token: str, pk: int, form_class: type[HandForm]
     form = form_class(request.GET, seats=session.seats, system=reads.system_of(session))
     if not form.is_valid():
         return JsonResponse({"errors": _form_errors(form)}, status=400)
-    return JsonResponse({"entry": form.entry()})
+    return JsonResponse({"entry": form.entry_over(corrected.entry) if corrected else form.entry()})
