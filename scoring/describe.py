@@ -354,6 +354,15 @@ DOUBLE_CONDITIONS = {
     "grand_slam_bid": N_("A contract of the highest bid"),
     "set_contract": N_("Any set contract"),
 }
+# 003 §3.5.1 변형 2마 "공약은 먹은 턴 수를 대상으로 한다": where contracts count tricks, what counts
+# point cards says tricks instead, and a buried card wins no trick for anyone
+TRICKS_WORDS: dict[tuple[str, object], str] = {
+    ("doubles.run", None): N_("Run (런, the declarer's team takes every trick)"),
+    ("back_run.rule", "defenders_at_least"): N_("A back run (백런) is when the defenders take {n} or more tricks."),
+    ("back_run.rule", "defenders_reach_bid"): N_("A back run (백런) is when the defenders take at least the contract's number of tricks."),
+    ("discards_count_for", "declarer"): N_("Discarded cards win no trick, so they count for neither side."),
+    ("discards_count_for", "defenders"): N_("Discarded cards win no trick, so they count for neither side."),
+}
 DOUBLE_WHEN = {
     "never": N_("{double}: no double."),
     "made": N_("{double}: ×2 when the contract is made."),
@@ -484,9 +493,14 @@ def _used(template: str, params: dict) -> dict:
 def option_words(path: str, value: object, system: System | None = None) -> Words:
     """One sentence for one option value; with ``system``, formulas use its own numbers."""
     numbers = _numbers(system)
+    tricks = system is not None and system.counts == "tricks"
     if path.startswith("doubles."):
         name = path.split(".", 1)[1]
-        return Words(DOUBLE_WHEN[value], double=Words(DOUBLE_CONDITIONS[name]))
+        condition = TRICKS_WORDS.get((path, None)) if tricks else None
+        return Words(DOUBLE_WHEN[value], double=Words(condition or DOUBLE_CONDITIONS[name]))
+    if tricks and (path, value) in TRICKS_WORDS:
+        template = TRICKS_WORDS[path, value]
+        return Words(template, **_used(template, numbers))
     if path in _CAP_NEVER_APPLIES and system is not None:
         capped = _cap_words(path, value, system)
         if capped is not None:

@@ -29,6 +29,8 @@ DOUBLE_NAMES = {
     "grand_slam_bid": N_("Grand-slam bid"),
     "set_contract": N_("Contract set"),
 }
+# 003 §3.5.1 변형 2마: where contracts count tricks, a run is every trick
+RUN_OF_TRICKS = N_("Run (the declarer's team took every trick)")
 
 
 @dataclass(frozen=True)
@@ -327,7 +329,8 @@ def score(hand: Hand, system: System, *, checked: bool = False) -> Result:
     running = base
     for name in doubles:
         running *= 2
-        explanation.append(Words(N_("{double}: ×2 → {score}."), double=Words(DOUBLE_NAMES[name]), score=running))
+        named = RUN_OF_TRICKS if name == "run" and system.counts == "tricks" else DOUBLE_NAMES[name]
+        explanation.append(Words(N_("{double}: ×2 → {score}."), double=Words(named), score=running))
     final = base * multiplier
 
     payments, lines = team_payments(hand, system, made=made, score=final)

@@ -171,3 +171,25 @@ def test_a_bid_of_the_maximum_in_the_deal_miss_rules_is_the_systems_maximum(slug
     system = get_preset(slug).system(options)
     lines = [str(each) for section in describe(system) if section.title == "Deal miss (딜 미스)" for each in section.lines]
     assert line in lines
+
+
+def test_003_variant_2_counts_tricks_in_its_run_back_run_and_discards():
+    # 003 §3.5.1 변형 2마 "공약은 먹은 턴 수를 대상으로 한다": the contract, the run and the back run
+    # count tricks, and a buried card wins no trick
+    system = get_preset("korean-2-variant").system()
+    words = [str(line) for section in describe(system) for line in section.lines]
+    assert "Run (런, the declarer's team takes every trick): ×2 when the contract is made." in words
+    assert "A back run (백런) is when the defenders take 6 or more tricks." in words
+    assert "Discarded cards win no trick, so they count for neither side." in words
+    assert not any("point card" in line for line in words if "run" in line.lower() or "discard" in line.lower())
+
+
+def test_003_variant_2_explains_a_run_as_every_trick():
+    from scoring.interface import score_request
+
+    answer = score_request({
+        "system": "korean-2-variant", "seats": ["Ann", "Bo"], "declarer": "Ann", "contract": {"points": 8, "trump": "S"},
+        "partner_call": {"type": "none"}, "partners": [], "points": 10,
+    })
+    assert answer["doubles"] == ["run"]
+    assert any(line.startswith("Run (the declarer's team took every trick)") for line in answer["explanation"])
