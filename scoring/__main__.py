@@ -69,7 +69,8 @@ def _requests(text: str):
         position = len(stripped) if end_of_line < 0 else end_of_line + 1
 
 
-_NOT_BLANK = re.compile(r"\S|\Z")
+# whitespace, and the byte-order mark each file saved by Notepad starts with (`type a.json b.json`)
+_NOT_BLANK = re.compile(r"[^\s\ufeff]|\Z")
 
 
 class _BadLine:

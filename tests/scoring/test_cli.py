@@ -240,3 +240,10 @@ def test_requests_written_over_several_lines_one_after_another_are_each_answered
     assert [answer.get("score") for answer in answers] == [5, 16, None, 5]
     line = len(pretty.splitlines()) + 1
     assert answers[2]["errors"][0]["message"].startswith(f"Line {line} is not valid JSON")
+
+
+def test_files_saved_with_a_byte_order_mark_each_are_read_one_after_another(monkeypatch, capsys):
+    # Notepad saves UTF-8 with a byte-order mark: `type a.json b.json` puts the second mark mid-stream
+    files = ["\ufeff" + json.dumps(hand("15 D", 16)), "\ufeff" + json.dumps(hand("16 NT", 18))]
+    status, answers = run("score", "\n".join(files), monkeypatch, capsys)
+    assert status == 0 and [answer["score"] for answer in answers] == [5, 16]
