@@ -140,7 +140,9 @@ PRESETS = (
         "연세대 (003 §6.3), 표준 but: the previous partner deals, bids above 20 allowed, the "
         "dealer may not pass, an NT bid may be one under, +1 to change to no trump (+2 to another "
         "suit as in 표준); the discards count for the defenders. Doubled for back run, no trump "
-        "and no friend (and a run, as in 표준). Deal miss: no point card, a lone jack (any jack; "
+        "and no friend (and a run, as in 표준); the page gives the no-friend double no condition, "
+        "so a set no-friend hand doubles too (§3.2.2 doubles a no-friend win only: set "
+        "doubles.no_friend to made for that reading). Deal miss: no point card, a lone jack (any jack; "
         "set deal_miss.one_eyed_jacks_only for the one-eyed reading), a lone Mighty, or all "
         "point cards. " + _PAGAT_BASE + _NT_DISCOUNT_BASE,
         _with(
@@ -223,7 +225,8 @@ PRESETS = (
         "korean-gyeonggi",
         "경기 5마",
         "성균관대 and 수원 (003 §6.7), 표준 but: minimum 12, changing trump needs no raise, "
-        "and doubled for no friend as well as the 표준 doubles. " + _PAGAT_BASE,
+        "and doubled for no friend as well as the 표준 doubles, made or set (§3.2.2 doubles a "
+        "no-friend win only: set doubles.no_friend to made for that reading). " + _PAGAT_BASE,
         _with(
             _STANDARD,
             {

@@ -241,3 +241,21 @@ def test_the_other_systems_of_the_page_refuse(hand, code):
 def test_gwanak_four_puts_the_diamond_four_back():
     deck = resolve_system("korean-gwanak-4").deck_cards
     assert (deck.size, deck.holds("4D"), deck.holds("3C"), deck.holds("3D")) == (44, True, True, False)
+
+
+FIVE_SEATS = ["Ann", "Bo", "Cy", "Di", "Ed"]
+
+
+@pytest.mark.parametrize("slug", ["korean-sinchon", "korean-gyeonggi"])
+@pytest.mark.parametrize(
+    ("options", "doubles"),
+    [
+        # 003 §6.3 "노프렌드 2배", §6.7 "역시 노프렌드 2배": no condition, so a set no-friend hand doubles too
+        pytest.param({}, ["no_friend"], id="seed-003-no-friend-doubles-made-or-set"),
+        # 003 §3.2.2 "프렌드 없이(노프렌드)승리할 때도 2배가 된다": only when the declarer wins
+        pytest.param({"doubles": {"no_friend": "made"}}, [], id="seed-003-3.2.2-no-friend-doubles-a-win-only"),
+    ],
+)
+def test_a_set_no_friend_hand_in_the_sets_that_double_no_friend(slug, options, doubles):
+    answer = score_request({**request(slug, FIVE_SEATS, 16, 15), "options": options})
+    assert answer["made"] is False and answer["doubles"] == doubles
