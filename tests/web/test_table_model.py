@@ -32,7 +32,9 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
+from mighty_ledger import reads
 from mighty_ledger.models import Contract, Hand
+from mighty_ledger.pages.templatetags.ledger import points
 from scoring.interface import score_hand
 from scoring.problems import InvalidInput
 from tests.factories import SEATS, SessionFactory
@@ -388,6 +390,25 @@ class TheTable(RuleBasedStateMachine):
         assert self.session.totals == totals
         open_contract = self.session.contracts.filter(status=Contract.OPEN).first()
         assert (open_contract.pk if open_contract else None) == (self.model.contract or {}).get("id")
+
+    @invariant()
+    def a_phone_following_the_table_sees_what_was_stored(self):
+        """The board's live regions come from what was drawn before, row by row and part by part
+        (partials/board_region.html): after any step they show the stored hands, totals, who deals
+        next and the hand in progress, never a copy drawn before an edit, delete or restore."""
+        if not hasattr(self, "session"):
+            return
+        self.session.refresh_from_db()
+        fragments = Client().get(self.url("session_live")).content.decode()
+        shown = {int(number): re.findall(r'<span class="total">([^<]*)</span>', cells)
+                 for number, cells in re.findall(r'<tr id="hand-(\d+)"[^>]*>(.*?)</tr>', fragments, re.S)}
+        live = Hand.objects.filter(session=self.session, deleted_at__isnull=True).order_by("number")
+        assert shown == {hand.number: [points(hand.running_totals[seat]) for seat in self.session.seats]
+                         for hand in live}
+        for seat in self.session.seats:
+            assert f'data-points-of="{seat}">{points(self.session.totals[seat])}<' in fragments
+        assert f'data-next-dealer="{reads.next_state(self.session).dealer}"' in fragments
+        assert ('data-testid="start-hand"' in fragments) == (self.model.contract is None)
 
 
 def _errors(response) -> str:
