@@ -220,7 +220,9 @@ def parse_hand(data: object) -> tuple[Hand | None, list[Problem]]:
     declarer = read.seat(data.get("declarer"), "declarer", seats, required=True)
     bid = read.contract(data.get("bid"), "bid")
     contract = read.contract(data.get("contract"), "contract")
-    if contract is None and bid is None and "contract" not in data and "bid" not in data:
+    # absent or null alike (a form sends a field left empty as null); a contract of the wrong shape
+    # has already said so
+    if contract is None and bid is None and data.get("contract") is None and data.get("bid") is None:
         read.bad(
             "contract",
             "missing",

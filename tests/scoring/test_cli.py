@@ -247,3 +247,20 @@ def test_files_saved_with_a_byte_order_mark_each_are_read_one_after_another(monk
     files = ["\ufeff" + json.dumps(hand("15 D", 16)), "\ufeff" + json.dumps(hand("16 NT", 18))]
     status, answers = run("score", "\n".join(files), monkeypatch, capsys)
     assert status == 0 and [answer["score"] for answer in answers] == [5, 16]
+
+
+@pytest.mark.parametrize("command", ["score", "check"])
+@pytest.mark.parametrize("empty", [{"contract": None}, {"contract": None, "bid": None}], ids=["contract", "and-bid"])
+def test_a_contract_written_as_null_is_said_missing_not_a_crash(command, empty, monkeypatch, capsys):
+    # a form that sends every field, the ones left empty as null: the hand was scored as no hand at all
+    status, answers = run(command, json.dumps({**hand("15 D", 16), **empty}), monkeypatch, capsys)
+    assert status == 2
+    assert [(e["field"], e["code"]) for e in answers[0]["errors"]] == [("contract", "missing")]
+
+
+def test_a_previous_hand_with_a_null_contract_is_said_missing_not_a_crash(monkeypatch, capsys):
+    previous = {**hand("15 D", 16, dealer="Ed"), "contract": None}
+    request_ = {"system": "pagat-standard", "seats": FIVE_SEATS, "previous": previous}
+    status, answers = run("next", json.dumps(request_), monkeypatch, capsys)
+    assert status == 2
+    assert [(e["field"], e["code"]) for e in answers[0]["errors"]] == [("previous.contract", "missing")]
