@@ -442,8 +442,9 @@ _CAP_NEVER_APPLIES = {
 
 
 def _cap_words(path: str, value: object, system: System) -> Words | None:
-    """The 19 → 20 and 20 → 20 NT rules with this system's maximum and raise; None for pagat's own
-    numbers' sentence to stand (a system whose numbers are pagat's reads the same)."""
+    """The 19 → 20 and 20 → 20 NT rules where their one-contract sentence would not be true: the cap
+    never applies, or a change of suit overshoots the maximum from several contracts. None when the
+    option's own sentence, with this system's maximum, says it."""
     rules, top = system.trump_change, system.max_bid
     raise_by = rules.suit if path.endswith("nineteen_to_twenty") else rules.to_nt
     # 003 §6.3, §6.9, §6.11: bids above 20 take any raise; 003 §6.7: no raise at all
