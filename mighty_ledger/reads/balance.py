@@ -95,10 +95,19 @@ def session_payments(session: Session) -> SessionPayments:
     settlement = session_settlement(session, per_hand=False)
     standing = list(session.payments.standing())
     paid = [Transfer(payment.payer, payment.payee, payment.amount) for payment in standing]
-    rows = [
-        PaymentRow(transfer, done, left, transfer.frm in session.seats and transfer.to in session.seats)
-        for transfer, done, left in left_to_pay(in_seat_order(settlement.settling_transfers, session.seats), paid)
-    ]
+    transfers = in_seat_order(settlement.settling_transfers, session.seats)
+    rows = left_to_pay(transfers, paid)
+    pairs = {(transfer.frm, transfer.to) for transfer in transfers}
+    if any((payment.frm, payment.to) not in pairs for payment in paid):
+        # a payment between two players the settlement no longer has pay each other (a hand was
+        # corrected or deleted after it was marked): matched by who paid whom it would count for
+        # nothing, so what is left is what the engine nets, as the group's balance and the check
+        # on a new payment (payment_room) count it. (One more than its transfer on the same two
+        # players was confirmed at the table: that row shows paid.)
+        _, remaining = still_owed([settlement.settlement], paid)
+        rows = [(transfer, 0, transfer.amount) for transfer in in_seat_order(remaining, session.seats)]
+    rows = [PaymentRow(transfer, done, left, transfer.frm in session.seats and transfer.to in session.seats)
+            for transfer, done, left in rows]
     return SessionPayments(settlement, rows, standing)
 
 
