@@ -33,8 +33,9 @@ from hypothesis.stateful import (
 )
 
 from mighty_ledger import reads
-from mighty_ledger.models import Contract, Hand
+from mighty_ledger.models import Contract, Hand, Session
 from mighty_ledger.pages.templatetags.ledger import points
+from mighty_ledger.reads import kept_counts, stats
 from scoring.interface import score_hand
 from scoring.problems import InvalidInput
 from tests.factories import SEATS, SessionFactory
@@ -409,6 +410,19 @@ class TheTable(RuleBasedStateMachine):
             assert f'data-points-of="{seat}">{points(self.session.totals[seat])}<' in fragments
         assert f'data-next-dealer="{reads.next_state(self.session).dealer}"' in fragments
         assert ('data-testid="start-hand"' in fragments) == (self.model.contract is None)
+
+    @invariant()
+    def the_statistics_kept_hand_by_hand_are_the_hands_counted_afresh(self):
+        """The statistics add each new hand to counts kept from before (reads/kept_counts.py), and
+        count a session again when its hands are rewritten: after any step, what they keep is
+        what counting every stored hand from nothing gives."""
+        if not hasattr(self, "session"):
+            return
+        sessions = [Session.objects.get(pk=self.session.pk)]
+        kept = kept_counts.stats_for(sessions)
+        afresh = stats.stats_from_counts(sessions, [stats.count_sessions(sessions)[sessions[0].pk]])
+        assert (kept.players, kept.pairs, kept.contracts, kept.hands, kept.events) == (
+            afresh.players, afresh.pairs, afresh.contracts, afresh.hands, afresh.events)
 
 
 def _errors(response) -> str:
