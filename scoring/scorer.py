@@ -299,6 +299,12 @@ def score(hand: Hand, system: System, *, checked: bool = False) -> Result:
             first = N_("Contract {contract} conceded by the defenders: scored as made.")
         else:
             first = N_("Contract {contract} conceded by the declarer's team: scored as set.")
+    elif system.counts == "tricks":
+        # 003 §3.5.1 변형 2마: the contract counts tricks (in Korean 트릭, not 장, cards)
+        if made:
+            first = N_("Contract {contract}; the declarer's team took {points} of {total} tricks: made.")
+        else:
+            first = N_("Contract {contract}; the declarer's team took {points} of {total} tricks: set.")
     elif made:
         first = N_("Contract {contract}; the declarer's team took {points} of {total}: made.")
     else:

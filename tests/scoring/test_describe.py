@@ -193,3 +193,4 @@ def test_003_variant_2_explains_a_run_as_every_trick():
     })
     assert answer["doubles"] == ["run"]
     assert any(line.startswith("Run (the declarer's team took every trick)") for line in answer["explanation"])
+    assert answer["explanation"][0] == "Contract 8 in spades; the declarer's team took 10 of 10 tricks: made."
