@@ -410,6 +410,15 @@ def test_double_deck_hand_may_hold_a_card_twice():
     assert answer["qualifies"] is True
 
 
+def test_numbers_written_as_whole_floats_are_read_as_a_hand_reads_them():
+    # a client that counts in floats sends 5.0 players and a highest bid of 20.0, as its hands send a
+    # contract of 16.0, which the hand parser reads as 16; 민사 "주공이 20을 공약하면 딜 미스 없이"
+    hand = ["AS", "JOKER", "7H", "2C", "3C", "4C", "5C", "6C", "7C", "8C"]
+    answer = redeal_response({"system": "korean-minsa", "players": 5.0, "hand": hand, "highest_bid": 20.0})
+    assert (answer["qualifies"], answer["redeal"], answer["decided_by"]["rule"]) == (True, False, "bid_20_cancels")
+    assert problems_of({"system": "korean-minsa", "players": 5.5, "hand": hand}) == [("players", "bad_type")]
+
+
 def problems_of(request) -> list[tuple[str, str]]:
     with pytest.raises(InvalidInput) as caught:
         redeal_response(request)
