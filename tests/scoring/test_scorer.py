@@ -392,3 +392,12 @@ def test_where_the_dealer_sits_out_the_words_say_who_opens_instead(slug):
     said = [translated(line, str) for section in describe(resolve_system(slug)) for line in section.lines]
     assert "The dealer bids first." not in said
     assert any("leaves it to the next player dealt in" in line for line in said)
+
+
+def test_a_whole_number_option_written_as_a_float_is_read_as_a_hand_reads_its_numbers():
+    # a client that counts in floats sends 10.0 as it sends a contract of 14.0: 민사's back run of 10
+    request = hand("14 S", 10, options={"back_run": {"n": 10.0}, "min_bid": 13.0})
+    assert score_request(request)["doubles"] == ["back_run"]
+    with pytest.raises(InvalidInput) as error:
+        score_request(hand("14 S", 10, options={"back_run": {"n": 10.5}}))
+    assert [(p.field, p.code) for p in error.value.problems] == [("options.back_run.n", "bad_option")]
