@@ -35,7 +35,7 @@ from hypothesis.stateful import (
 from mighty_ledger import reads
 from mighty_ledger.models import Contract, Hand, Session
 from mighty_ledger.pages.templatetags.ledger import points
-from mighty_ledger.reads import kept_counts, stats
+from mighty_ledger.reads import kept_counts, ratings, stats
 from scoring.interface import score_hand
 from scoring.problems import InvalidInput
 from tests.factories import SEATS, SessionFactory
@@ -423,6 +423,13 @@ class TheTable(RuleBasedStateMachine):
         afresh = stats.stats_from_counts(sessions, [stats.count_sessions(sessions)[sessions[0].pk]])
         assert (kept.players, kept.pairs, kept.contracts, kept.hands, kept.events) == (
             afresh.players, afresh.pairs, afresh.contracts, afresh.hands, afresh.events)
+
+    @invariant()
+    def the_ratings_kept_hand_by_hand_are_every_hand_rated_afresh(self):
+        if not hasattr(self, "session"):
+            return
+        sessions = [Session.objects.get(pk=self.session.pk)]
+        assert ratings.ratings_of(sessions).players == ratings.ratings_from_scratch(sessions).players
 
 
 def _errors(response) -> str:
