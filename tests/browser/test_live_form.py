@@ -107,7 +107,8 @@ def test_an_untouched_form_counts_the_hand_saved_meanwhile_as_seen(asgi_server, 
 def edit_hand_one(page, server, session, points: int) -> None:
     with page.expect_response(lambda response: response.url.endswith("/events/")):  # it hears the table
         page.goto(f"{board(server, session)}h/1/edit/")
-    with page.expect_response("**/hands/preview/"):  # its preview in before Save
+    # its preview in before Save (an edit's preview names the hand: …/hands/preview/?number=1)
+    with page.expect_response(lambda response: "/hands/preview/" in response.url):
         pick_number(page, "Points", points)
 
 

@@ -99,3 +99,29 @@ def test_the_entry_of_a_hand_not_there_is_404(client, session):
     response = client.get(url, hand_fields(MADE_15_DIAMONDS) | {"number": 7})
 
     assert response.status_code == 404 and response.json()["errors"][0]["code"] == "not_found"
+
+
+# --- the preview on the edit page ---------------------------------------------------------------------
+
+
+def test_previewing_an_edit_without_javascript_still_edits_that_hand(client, session):
+    hand, _ = services.hand_record(session=session, entry=MADE_15_DIAMONDS)
+    edit_page = client.get(reverse("hand_edit", args=[session.group.edit_token, session.pk, 1])).text
+    preview_url = edit_page.split('formaction="')[1].split('"')[0].replace("&amp;", "&")
+
+    page = client.post(preview_url, form_data(hand.entry | {"points": 13}, hand.version)).text
+
+    # the form the preview draws saves over hand 1, not as a new hand
+    edit_url = reverse("hand_edit", args=[session.group.edit_token, session.pk, 1])
+    assert f'action="{edit_url}"' in page
+
+
+def test_the_preview_of_an_edit_scores_what_saving_it_keeps(client, session):
+    hand, _ = services.hand_record(session=session, entry=CONCEDED)
+    edit_page = client.get(reverse("hand_edit", args=[session.group.edit_token, session.pk, 1])).text
+    preview_url = edit_page.split('hx-post="')[1].split('"')[0].replace("&amp;", "&")
+
+    response = client.post(preview_url, form_data(hand.entry | {"dealer": "Di"}, hand.version),
+                           headers={"HX-Request": "true"})
+
+    assert response.context["preview"]["payments"] == hand.payments

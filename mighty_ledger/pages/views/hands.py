@@ -102,14 +102,18 @@ def hand_preview(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     """The live preview: every seat's payment, the explanation, and each problem beside its field."""
     access = edit_access(token, pk)
     session = access.session(pk)
+    # an edit's preview names its hand: it scores what saving keeps (form.entry_over), and the form
+    # it draws without JavaScript still saves over that hand
+    hand = access.hand(session, request.GET["number"]) if "number" in request.GET else None
     form = _hand_form(session, request.POST)
     # scored without saving; problems go beside their fields
-    preview = form.engine_answer(lambda entry: services.hand_preview(session=session, entry=entry))
+    preview = form.engine_answer(lambda entry: services.hand_preview(
+        session=session, entry=form.entry_over(hand.entry) if hand else entry))
     if request.htmx:
         missing = set_aside_missing(form)
         return render(request, "partials/hand_preview.html",
                       {"form": form, "preview": preview, "missing": missing, "oob": True})
-    return _render_hand_form(request, access, session, form, preview=preview)
+    return _render_hand_form(request, access, session, form, hand=hand, preview=preview)
 
 
 @require_http_methods(["GET", "POST"])
