@@ -90,14 +90,51 @@
     });
   }
 
+  // --- what arrived: a new hand stands out for a moment and is said to a screen reader ---------
+
+  function handRows() {
+    return Array.prototype.slice.call(document.querySelectorAll("#board-rows tr[id^='hand-']"));
+  }
+
+  function saidOf(row) {
+    // "Ann 15♦, made" from the row as drawn: the seat's full name, the contract, the outcome's words
+    var what = row.querySelector("td.what");
+    if (!what) { return ""; }
+    var who = what.querySelector(".who");
+    if (!who) { return what.textContent.trim(); } // a deal miss, an all-pass
+    var contract = who.nextElementSibling ? who.nextElementSibling.cloneNode(true) : null;
+    var outcome = contract && contract.querySelector(".outcome");
+    var outcomeLabel = outcome ? outcome.getAttribute("aria-label") : "";
+    if (outcome) { outcome.remove(); }
+    return (who.title || who.textContent.trim()) + " " + (contract ? contract.textContent.trim() : "") +
+      (outcomeLabel ? ", " + outcomeLabel : "");
+  }
+
+  function tellArrivals(before) {
+    var news = document.getElementById("board-news");
+    var said = [];
+    handRows().forEach(function (row) {
+      if (before[row.id]) { return; }
+      row.classList.add("arrived");
+      if (news) {
+        said.push(news.dataset.sayHand.replace("%(number)s", row.id.slice("hand-".length))
+          .replace("%(what)s", saidOf(row)));
+      }
+    });
+    if (news && said.length) { news.textContent = said.join(" · "); }
+  }
+
   function swapFragments(html) {
     var fresh = new DOMParser().parseFromString(html, "text/html");
+    var before = {};
+    handRows().forEach(function (row) { before[row.id] = true; });
     fresh.querySelectorAll("[data-live-region]").forEach(function (region) {
       var current = document.querySelector("[data-live-region='" + region.dataset.liveRegion + "']");
       if (!current || typing(current)) { return; } // a region under a player's thumb waits for the next change
       withToken(region);
       replace(current, region);
     });
+    tellArrivals(before);
     var freshMarker = fresh.querySelector("[data-live-fragments]");
     if (freshMarker) { revision = freshMarker.dataset.liveRevision || ""; }
     document.dispatchEvent(new CustomEvent("live:updated", { detail: { revision: revision } }));

@@ -102,6 +102,9 @@ def test_a_hand_saved_on_one_phone_shows_on_the_other_and_a_cut_stream_still_cat
 
     expect(watcher.locator("#hand-1")).to_be_visible(timeout=WITHIN_MS)
     assert time.monotonic() - saved_at < WITHIN_MS / 1000
+    # the new hand stands out for a moment, and a screen reader is told of it
+    expect(watcher.locator("#hand-1")).to_have_class("arrived")
+    expect(watcher.get_by_test_id("board-news")).to_have_text("Hand 1: Ann 15♦, made")
     assert watcher.locator("#totals td strong").first.inner_text().strip() == "10"  # Ann, made 15♦ with 16
     assert "/s/" in watcher.url and watcher.url.endswith(f"/s/{session.pk}/")  # no reload, no navigation
 
@@ -119,6 +122,9 @@ def test_a_hand_saved_on_one_phone_shows_on_the_other_and_a_cut_stream_still_cat
     expect(watcher.locator("#hand-2")).to_be_visible(timeout=WITHIN_MS)
     # the latest hand is the one marked, though hand 1's row was drawn (and kept) as the latest
     marked = "row => getComputedStyle(row).backgroundColor"
+    expect(watcher.get_by_test_id("board-news")).to_have_text("Hand 2: Bo 15♦, made")
+    expect(watcher.locator("#hand-1")).not_to_have_class("arrived")  # only what is new stands out
+    watcher.wait_for_timeout(2100)  # the moment it stands out
     assert watcher.eval_on_selector("#hand-2", marked) != watcher.eval_on_selector("#hand-1", marked)
 
     # a hand saved while the stream is still down comes with the stream's return: its hello
