@@ -201,15 +201,33 @@ def summary(snapshot: dict | None) -> str:
     elif kind == "all_pass":
         text = _("all passed")
     else:
-        partners = ", ".join(entry.get("partners", [])) or _("alone")
-        if "defender_points" in entry:
-            taken = _("defenders %(points)s") % {"points": entry["defender_points"]}
-        else:
-            taken = _("took %(points)s") % {"points": entry.get("points")}
-        text = f"{entry.get('declarer')} {contract(entry)} · {partners} · {taken}"
+        text = f"{entry.get('declarer')} {contract(entry)} · {_partners_said(entry)} · {_taken_said(entry)}"
     if snapshot.get("deleted"):
         text += " · " + _("deleted")
     return text
+
+
+def _partners_said(entry: dict) -> str:
+    # "alone" only when the hand says so: a void or conceded hand may name no partner at all
+    partners = entry.get("partners")
+    if isinstance(partners, list) and partners:
+        return ", ".join(partners)
+    if partners == [] or (entry.get("partner_call") or {}).get("type") == "none":
+        return _("alone")
+    return "—"
+
+
+def _taken_said(entry: dict) -> str:
+    if entry.get("outcome") == "void":
+        return _("void")
+    if entry.get("defender_points") is not None:
+        return _("defenders %(points)s") % {"points": entry["defender_points"]}
+    if entry.get("points") is not None:
+        return _("took %(points)s") % {"points": entry["points"]}
+    if entry.get("outcome") == "conceded":
+        return _("conceded by the defenders") if entry.get("conceded_by") == "defenders" else _(
+            "conceded by the declarer’s team")
+    return "—"
 
 
 @register.filter
