@@ -12,7 +12,7 @@ import datetime
 import pytest
 
 from mighty_ledger.services.seasons import season_create
-from tests.factories import HandFactory, SessionFactory
+from tests.factories import HandFactory, SessionFactory, bulk_hands
 
 pytestmark = pytest.mark.browser
 
@@ -77,3 +77,32 @@ def test_a_players_total_in_the_session_list_stays_beside_their_name(browser, li
         context.close()
 
     assert broken == []
+
+
+# every seat's cell on the board whose figures do not fit it (cut to "−…" or run into the next)
+CUT_CELLS = r"""() => [...document.querySelectorAll('#scoreboard td.num')]
+  .filter(cell => cell.scrollWidth > cell.clientWidth)
+  .map(cell => cell.textContent.trim())"""
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
+def test_three_figure_totals_fit_a_seven_seat_board(browser, live_server, db, locale):
+    # pagat's seven: 18 NT set, twice: the declarer −48, the partner −24 by the second hand,
+    # and −144 / −72 after six; the totals row printed them "−…"
+    seats = ["Alexandrina", "Bartholomew", "Cy", "Dmitri", "Eun-ji", "Fay", "Gyu"]
+    session = SessionFactory(preset="pagat-7p-knockout", seats=seats, stake_per_point=1000, currency="KRW")
+    set_18_nt = {"dealer": "Gyu", "declarer": "Alexandrina", "contract": {"points": 18, "trump": "NT"},
+                 "partner_call": {"type": "card", "cards": ["AS"]}, "partners": ["Bartholomew"],
+                 "sitting_out": ["Fay", "Gyu"], "points": 12}
+    bulk_hands(session, 6, set_18_nt)
+    context = browser.new_context(viewport=SMALLEST, locale=locale, device_scale_factor=1,
+                                  extra_http_headers={"Accept-Language": locale[:2]})
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.url}/g/{session.group.edit_token}/s/{session.pk}/")
+        assert "−144" in page.locator("#totals").inner_text()
+        cut = page.evaluate(CUT_CELLS)
+    finally:
+        context.close()
+
+    assert cut == []
