@@ -5,11 +5,12 @@ hand is legal is the engine's call: its Problems are put beside the fields
 they concern with ``add_problems``.
 
 One module per kind of form: labels (cards, trumps, calls, problems to fields),
-groups, sessions and hands.
+groups, sessions, hands and events.
 """
 
+from mighty_ledger.pages.forms.events import EventForm
 from mighty_ledger.pages.forms.groups import GroupCreateForm, PlayerAddForm
-from mighty_ledger.pages.forms.hands import CardChoice, EventForm, HandForm
+from mighty_ledger.pages.forms.hands import CardChoice, HandForm
 from mighty_ledger.pages.forms.labels import (
     CALL_LABELS,
     CALL_ROLES,

@@ -1,5 +1,4 @@
-"""A hand and an event (deal miss, all pass) as a player taps them, turned into HAND_JSON and back.
-"""
+"""A hand as a player taps it, turned into HAND_JSON and back (a deal miss or an all-pass: events.py)."""
 
 from __future__ import annotations
 
@@ -362,47 +361,3 @@ class HandForm(forms.Form):
         if self.calls_one_card:
             table = [(path, "call_pick" if name == "call_cards" else name) for path, name in table]
         add_problems(self, problems, table)
-
-
-EVENT_PROBLEM_FIELDS = [("dealer", "dealer"), ("shown_by", "shown_by"), ("fine", "fine")]
-
-
-class EventForm(forms.Form):
-    """A deal that was not played: a deal miss (redeal) or everyone passed."""
-
-    kind = forms.ChoiceField(
-        label=_("What happened"),
-        choices=[("deal_miss", _("deal miss")), ("all_pass", _("all passed"))],
-        widget=forms.RadioSelect,
-    )
-    dealer = forms.ChoiceField(label=_("Dealer"), widget=forms.RadioSelect)
-    shown_by = forms.ChoiceField(label=_("Who showed the hand"), widget=forms.RadioSelect, required=False)
-    fine = forms.IntegerField(label=_("Fine"), min_value=0, required=False)
-    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
-
-    def __init__(self, *args, seats: list[str], system: System, **kwargs):
-        super().__init__(*args, **kwargs)
-        for name in ("dealer", "shown_by"):
-            self.fields[name].choices = [(seat, seat) for seat in seats]
-        self.fields["fine"].initial = system.deal_miss.fine
-        if not system.deal_miss.fine:
-            # rules without a fine ask for none
-            del self.fields["fine"]
-
-    def entry(self) -> dict:
-        c = self.cleaned_data
-        entry = {"dealer": c["dealer"]}
-        if c["kind"] == "deal_miss":
-            entry["shown_by"] = c.get("shown_by") or None
-            if c.get("fine") is not None:
-                entry["fine"] = c["fine"]
-        return entry
-
-    def entry_over(self, stored: dict) -> dict:
-        """The record an edit saves over ``stored``: what the form asks, and what else it said as it
-        was (the hand that was shown; a fine the API gave where the rules ask for none)."""
-        owned = {"dealer", "shown_by", *(("fine",) if "fine" in self.fields else ())}
-        return {**{key: value for key, value in stored.items() if key not in owned}, **self.entry()}
-
-    def add_problems(self, problems: list[Problem]) -> None:
-        add_problems(self, problems, EVENT_PROBLEM_FIELDS)
