@@ -115,11 +115,9 @@ def entry_as_kept(entry: dict) -> dict:
     too. HAND_JSON lets either stand for the other and the engine reads it so, while the board,
     the statistics and the edit form read the contract. (Only once legal: a bad bid given alone
     is one error at "bid", never a second at a "contract" the request did not send.)"""
-    sent, kept = entry_as_sent(entry), {}
-    for key, value in sent.items():
-        kept[key] = value
-        if key == "bid" and isinstance(value, dict) and "contract" not in sent:
-            kept["contract"] = value
+    kept = entry_as_sent(entry)
+    if isinstance(kept.get("bid"), dict) and "contract" not in kept:
+        kept["contract"] = kept["bid"]
     return kept
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from mighty_ledger.pages.forms.labels import add_problems
+from mighty_ledger.pages.forms.labels import add_problems, kept_over
 from scoring.problems import Problem
 from scoring.systems import System
 
@@ -48,7 +48,7 @@ class EventForm(forms.Form):
         """The record an edit saves over ``stored``: what the form asks, and what else it said as it
         was (the hand that was shown; a fine the API gave where the rules ask for none)."""
         owned = {"dealer", "shown_by", *(("fine",) if "fine" in self.fields else ())}
-        return {**{key: value for key, value in stored.items() if key not in owned}, **self.entry()}
+        return kept_over(stored, self.entry(), owned)
 
     def add_problems(self, problems: list[Problem]) -> None:
         add_problems(self, problems, EVENT_PROBLEM_FIELDS)

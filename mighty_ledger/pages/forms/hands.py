@@ -15,6 +15,7 @@ from mighty_ledger.pages.forms.labels import (
     TRUMP_CHOICES,
     add_problems,
     card_label,
+    kept_over,
 )
 from scoring.cards import (
     JOKER,
@@ -286,7 +287,7 @@ class HandForm(forms.Form):
         """The entry an edit saves over ``stored``: what the form asks, as tapped, and every other
         field of the hand as it was (the form never shows them, so it must not drop them)."""
         owned = {*HAND_FORM_FIELDS, *(("joker_holder",) if "joker_holder" in self.fields else ())}
-        return {**{key: value for key, value in stored.items() if key not in owned}, **self.entry()}
+        return kept_over(stored, self.entry(), owned)
 
     @staticmethod
     def initial_from(entry: dict, version: int | None = None) -> dict:

@@ -58,6 +58,13 @@ def engine_words(value):
     return with_particles(translated(gettext)) if translated is not None else value
 
 
+def kept_over(stored: dict, entry: dict, owned) -> dict:
+    """What an edit saves over ``stored``: ``entry`` (the form's fields, as tapped) and every field
+    of ``stored`` the form does not own, as it was (the form never shows them, so it must not
+    drop them: an outcome, a concession, a fine, a client's own fields)."""
+    return {**{key: value for key, value in stored.items() if key not in owned}, **entry}
+
+
 def add_problems(form: forms.Form, problems: list[Problem], table: list[tuple[str, str]]) -> None:
     """Put each engine problem beside its field; the rest go above the form.
 

@@ -207,14 +207,16 @@ def summary(snapshot: dict | None) -> str:
     return text
 
 
+def partner_known(entry: dict) -> bool:
+    """Whether the hand says who the partner was, or that the declarer played alone: a void or
+    conceded hand may name no partner at all, which is not 'alone'."""
+    return isinstance(entry.get("partners"), list) or (entry.get("partner_call") or {}).get("type") == "none"
+
+
 def _partners_said(entry: dict) -> str:
-    # "alone" only when the hand says so: a void or conceded hand may name no partner at all
-    partners = entry.get("partners")
-    if isinstance(partners, list) and partners:
-        return ", ".join(partners)
-    if partners == [] or (entry.get("partner_call") or {}).get("type") == "none":
-        return _("alone")
-    return "—"
+    if not partner_known(entry):
+        return "—"
+    return ", ".join(entry.get("partners") or []) or _("alone")
 
 
 def _taken_said(entry: dict) -> str:

@@ -16,6 +16,7 @@ from mighty_ledger.http.request_keys import ALREADY_SAVED, form_key, once_per_fo
 from mighty_ledger.models import Hand, Revision, Session
 from mighty_ledger.pages.forms import EventForm, HandForm, set_aside_missing
 from mighty_ledger.pages.templatetags.ledger import contract as contract_text
+from mighty_ledger.pages.templatetags.ledger import partner_known
 from mighty_ledger.pages.views.conditional import conditional as _conditional
 from mighty_ledger.pages.views.in_progress import (
     ask_first,
@@ -156,7 +157,7 @@ def hand_detail(request: HttpRequest, token: str, pk: int, number: int) -> HttpR
             "access": access, "session": session, "hand": view.hand,
             "explanation": view.explanation, "transfers": view.transfers,
             "contract": contract_text({"contract": played}), "bid": contract_text({"contract": bid}) if bid != played else "",
-            "partner_known": "partners" in entry or (entry.get("partner_call") or {}).get("type") == "none",
+            "partner_known": partner_known(entry),
         })
 
     return _conditional(request, reads.session_stamp(session, access.right), page)
