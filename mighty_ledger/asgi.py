@@ -13,8 +13,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mighty_ledger.settings")
 django_application = get_asgi_application()
 
 from mighty_ledger.live.asgi import with_streams  # noqa: E402  (needs the apps loaded above)
+from mighty_ledger.pages.views.board_steps import drawn  # noqa: E402
 
-application = with_streams(django_application)
+# the streams draw a new hand's step on the board once and send it to every phone showing it
+application = with_streams(django_application, board_steps=drawn)
 
 
 def _daphne_leaves_bodies_to_django() -> None:

@@ -20,7 +20,7 @@ from django.db.models import Model
 from mighty_ledger.models import Group, Session
 
 
-class _Columns:
+class Columns:
     """One model's columns in a SELECT, and how to turn them back into an instance."""
 
     def __init__(self, model: type[Model], alias: str, connection, only: tuple[str, ...] = ()) -> None:
@@ -64,9 +64,9 @@ def _from_links(connection, *, with_session: bool, live: bool = True) -> str:
 class _Statements:
     """Every form of the link's query one database runs, written once for it."""
 
-    session: _Columns  # a session whole
-    stamp: _Columns  # what a session's stamp needs: its id, creation and revision
-    group: _Columns
+    session: Columns  # a session whole
+    stamp: Columns  # what a session's stamp needs: its id, creation and revision
+    group: Columns
     with_session: str
     with_stamp: str  # the stamp, and the group's edit token (which link it is)
     live_group: str
@@ -77,9 +77,9 @@ class _Statements:
 def _statements(alias: str) -> _Statements:
     connection = connections[alias]
     quote = connection.ops.quote_name
-    session = _Columns(Session, "s", connection)
-    stamp = _Columns(Session, "s", connection, only=("id", "created_at", "revision"))
-    group = _Columns(Group, "g", connection)
+    session = Columns(Session, "s", connection)
+    stamp = Columns(Session, "s", connection, only=("id", "created_at", "revision"))
+    group = Columns(Group, "g", connection)
     return _Statements(
         session, stamp, group,
         with_session=f"SELECT {session.sql}, {group.sql} {_from_links(connection, with_session=True)}",

@@ -5,8 +5,10 @@ published only once that transaction commits (a rolled-back write says
 nothing). Each process that serves event streams keeps one subscription to the
 broker and fans changes out to its own watchers in memory. A change says only
 which session, its new revision and what happened: pages fetch their own
-fragments again through the ordinary views, so a stream never renders a page
-and never reads the database per event.
+fragments again through the ordinary views. The one exception is a new hand on a
+board that shows the latest hands: its step on the board is drawn once per link
+and language by the stream process (``steps.py``, with a drawing the project's
+ASGI module hands it) and sent inside the event, so the phones fetch nothing.
 
 Brokers (``brokers.py``): Redis pub/sub when REDIS_URL is set, PostgreSQL
 LISTEN/NOTIFY when the database is PostgreSQL, and an in-process broker for a

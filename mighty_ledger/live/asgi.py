@@ -15,12 +15,22 @@ import asyncio
 import json
 import logging
 from contextlib import aclosing, suppress
+from urllib.parse import parse_qs
 
+from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.urls import Resolver404, resolve
 
 from mighty_ledger.http.middleware import DATABASE_RETRY_AFTER_SECONDS
-from mighty_ledger.live.streams import HEADERS, Gone, events, open_group_stream, open_session_stream
+from mighty_ledger.live.steps import BoardFollow, BoardSteps, DrawStep
+from mighty_ledger.live.streams import (
+    HEADERS,
+    Gone,
+    events,
+    on_the_steps_thread,
+    open_group_stream,
+    open_session_stream,
+)
 from mighty_ledger.live.views import group_events, session_events
 
 logger = logging.getLogger(__name__)
@@ -30,7 +40,7 @@ _SUFFIX = "/events/"
 _RETRY_AFTER = str(DATABASE_RETRY_AFTER_SECONDS).encode()
 
 
-def _opener(path: str):
+def _opener(path: str, query: bytes, steps: BoardSteps | None):
     """The coroutine that opens the stream this path names, or None for any other path."""
     if not path.endswith(_SUFFIX):
         return None
@@ -41,20 +51,35 @@ def _opener(path: str):
     except Resolver404:
         return None
     if match.func is session_events:
-        return open_session_stream(match.kwargs["token"], match.kwargs["pk"])
+        token = match.kwargs["token"]
+        return open_session_stream(token, match.kwargs["pk"], board=_board_follow(query, steps, token))
     if match.func is group_events:
         return open_group_stream(match.kwargs["token"])
     return None
+
+
+def _board_follow(query: bytes, steps: BoardSteps | None, token: str) -> BoardFollow | None:
+    """``?board=<language>``: the page shows the board's latest hands in that language."""
+    if steps is None:
+        return None
+    language = parse_qs(query.decode("latin-1")).get("board", [""])[0]
+    if language not in dict(settings.LANGUAGES):
+        return None
+    return BoardFollow(steps, token, language)
 
 
 async def _no_such_link():
     raise Gone
 
 
-def with_streams(django_application):
+def with_streams(django_application, *, board_steps: DrawStep | None = None):
+    """The app with the streams served first; ``board_steps`` draws a new hand's step on the board
+    for the streams of pages that show it (none: those pages fetch their regions on every change)."""
+    steps = BoardSteps(board_steps, on_the_steps_thread) if board_steps is not None else None
+
     async def application(scope, receive, send):
         if scope["type"] == "http" and scope["method"] == "GET":
-            opening = _opener(scope["path"])
+            opening = _opener(scope["path"], scope.get("query_string", b""), steps)
             if opening is not None:
                 await _serve(opening, receive, send)
                 return

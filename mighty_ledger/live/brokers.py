@@ -91,7 +91,10 @@ class Watch:
         if not self.pending:
             self.waiter = asyncio.get_running_loop().create_future()
             try:
-                await asyncio.wait_for(self.waiter, timeout)
+                # not asyncio.wait_for: on Python 3.11 it swallows a cancellation (the phone left)
+                # that comes as a change does, and the stream would go on until its next heartbeat
+                async with asyncio.timeout(timeout):
+                    await self.waiter
             except TimeoutError:
                 return None
             finally:

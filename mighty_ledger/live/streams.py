@@ -3,7 +3,8 @@
 Opening a stream checks the link once (one query, on a thread, the connection
 given back at once); after that the stream only relays what the broker says:
 a ``hello`` with the session's revision as the check read it, then a
-``change`` for each write, and a comment line as a heartbeat. A stream ends
+``change`` for each write, and a comment line as a heartbeat. A stream of a page
+that shows the board also carries each new hand's step on it (steps.py). A stream ends
 by itself after a while, so the browser reconnects and the link is checked
 again (a rotated link or a deleted session stops being followed).
 """
@@ -11,9 +12,9 @@ again (a rotated link or a deleted session stops being followed).
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
@@ -22,6 +23,8 @@ from django.db import close_old_connections
 from django.db.models import Q
 
 from mighty_ledger.live.brokers import Broker, Watch, broker
+from mighty_ledger.live.steps import BoardFollow
+from mighty_ledger.live.wire import sse
 from mighty_ledger.models import Group, Session
 
 LIFETIME = 600.0  # seconds before a stream ends and the browser reconnects (plus up to 10% jitter)
@@ -44,10 +47,7 @@ class Stream:
     broker: Broker
     watch: Watch
     hello: dict
-
-
-def sse(event: str, data: dict) -> bytes:
-    return f"event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
+    board: BoardFollow | None = None  # a page showing the board: new hands' steps in its events
 
 
 def _link_ok(token: str) -> bool:
@@ -98,13 +98,22 @@ def _on_fresh_connection(check: Callable, *args):
         close_old_connections()
 
 
+# the board's steps are drawn one at a time on a thread of their own (steps.py): its connection stays
+# open from one hand to the next, where each thread of the shared pool would keep one of its own
+_STEPS_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="board-steps")
+
+
+async def on_the_steps_thread(draw: Callable, *args):
+    return await asyncio.get_running_loop().run_in_executor(_STEPS_THREAD, _on_fresh_connection, draw, *args)
+
+
 async def checked(check: Callable, *args):
     # thread_sensitive=False: a shared pool of threads; Django's default would keep one thread
     # per open stream for as long as it is open
     return await sync_to_async(_on_fresh_connection, thread_sensitive=False)(check, *args)
 
 
-async def open_session_stream(token: str, session_id: int) -> Stream:
+async def open_session_stream(token: str, session_id: int, *, board: BoardFollow | None = None) -> Stream:
     """Subscribe first, then read the revision: a write after the read is surely heard."""
     live = broker()
     watch = await live.watch(session=session_id)
@@ -113,7 +122,7 @@ async def open_session_stream(token: str, session_id: int) -> Stream:
     except BaseException:
         live.unwatch(watch)
         raise
-    return Stream(live, watch, {"revision": revision})
+    return Stream(live, watch, {"revision": revision}, board)
 
 
 async def open_group_stream(token: str) -> Stream:
@@ -131,7 +140,10 @@ async def events(stream: Stream, *, lifetime: float | None = None) -> AsyncItera
         yield f"retry: {RETRY_MS}\n".encode() + sse("hello", stream.hello)
         while (left := deadline - loop.time()) > 0:
             change = await stream.watch.next(min(heartbeat, left))
-            yield HEARTBEAT_LINE if change is None else sse("change", change.public())
+            if change is None:
+                yield HEARTBEAT_LINE
+            else:
+                yield sse("change", change.public()) if stream.board is None else await stream.board.told(change)
     finally:
         stream.broker.unwatch(stream.watch)
 

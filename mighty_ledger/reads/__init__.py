@@ -20,8 +20,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from decimal import Decimal
+from functools import cache
 
-from mighty_ledger.models import Group, Hand, Player, Revision, Session
+from django.db import connections
+
+from mighty_ledger.http.link_query import Columns
+from mighty_ledger.models import Contract, Group, Hand, Player, Revision, Session
 from scoring.flow import PreviousHand, TableState, needs_the_hand_before, next_hand
 from scoring.ledger import LedgerEntry
 from scoring.settle import Settlement, Stakes, Transfer, hand_transfers, settle_session, to_money
@@ -257,6 +261,49 @@ def session_board(session: Session, *, before: int | None = None) -> Board:
     latest = rows if before is None else None  # the latest live hands: a throw-in's opener is read from them
     return Board(session, rows, earlier, last, next_state(session, last, rows=latest),
                  session_settlement(session, per_hand=False), latest_hand(session, last, rows=latest))
+
+
+# the latest hand and the one before it (who dealt it); after throw-ins older ones are read when asked for
+STEP_ROWS = 2
+
+
+@dataclass(frozen=True)
+class BoardStep:
+    board: Board  # its rows: the latest hands, the latest last (the phones show the ones before)
+    in_progress: bool  # whether a hand is being played (its contract recorded, not yet completed)
+
+
+def board_step(session: Session, alias: str = "default") -> BoardStep:
+    """The board as its latest hand leaves it, for phones that show it as it stood before that hand.
+
+    Only what a hand changes: the latest hands whole, the totals and who deals next, and whether a
+    hand is in progress, in one statement written once (``_step_statement``): through the ORM,
+    composing the queries cost more than all the rest of a hand's step.
+    """
+    hands, sql = _step_statement(alias)
+    connection = connections[alias]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, (session.pk, Contract.OPEN, session.pk))
+        found = cursor.fetchall()
+    rows = [hands.instance(row[:-1], connection) for row in reversed(found)]
+    last = rows[-1] if rows else None
+    board = Board(session, rows, False, last, next_state(session, last, rows=rows),
+                  session_settlement(session, per_hand=False), latest_hand(session, last, rows=rows))
+    return BoardStep(board, bool(found) and bool(found[0][-1]))
+
+
+@cache
+def _step_statement(alias: str) -> tuple[Columns, str]:
+    connection = connections[alias]
+    quote = connection.ops.quote_name
+    hands = Columns(Hand, "h", connection, only=tuple(
+        field.name for field in Hand._meta.concrete_fields if field.name not in _NOT_SHOWN))
+    h, c = quote("h"), quote("c")
+    in_progress = (f"EXISTS (SELECT 1 FROM {quote(Contract._meta.db_table)} {c} "
+                   f"WHERE {c}.{quote('session_id')} = %s AND {c}.{quote('status')} = %s)")
+    return hands, (f"SELECT {hands.sql}, {in_progress} FROM {quote(Hand._meta.db_table)} {h} "
+                   f"WHERE {h}.{quote('session_id')} = %s AND {h}.{quote('deleted_at')} IS NULL "
+                   f"ORDER BY {h}.{quote('number')} DESC LIMIT {STEP_ROWS}")
 
 
 # --- one hand ------------------------------------------------------------------------

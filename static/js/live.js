@@ -6,7 +6,9 @@
 // its live regions for the fresh ones. The scoreboard names a URL of its own for that
 // (data-live-fragments): its live regions alone, the same bytes for every phone on the
 // link, cached once per revision; the parts of the page that carry this phone's form
-// tokens are not asked for again, and a form in a fresh region gets the page's CSRF token. The same cheap conditional request (304 when
+// tokens are not asked for again, and a form in a fresh region gets the page's CSRF token.
+// After a new hand the board's stream sends the hand's step inside the event (applyStep):
+// a board that stood just before it applies it and asks for nothing. The same cheap conditional request (304 when
 // nothing changed) runs when the page becomes visible again and at most every 30 s, so a
 // phone that slept, lost the stream or has none at all still catches up.
 // Without JavaScript the page is an ordinary page: reloading shows the current state.
@@ -141,6 +143,39 @@
     return true;
   }
 
+  // --- a new hand's step, inside the event ----------------------------------------------------
+  // What the hand changed on the board (partials/board_step.html): its row, added to the rows, and
+  // the parts marked data-live-part, each replacing the page's part with its id. Applied only to
+  // the board as it stood just before the hand, and only whole: otherwise the regions are fetched.
+
+  function applyStep(step) {
+    if (busy || String(step.from) !== revision) { return false; }
+    var fresh = new DOMParser().parseFromString(step.html, "text/html");
+    var marker = fresh.querySelector("[data-live-step]");
+    var rows = document.getElementById("board-rows");
+    if (!marker || !rows) { return false; }
+    var parts = Array.prototype.slice.call(fresh.querySelectorAll("[data-live-part]"));
+    var mine = parts.map(function (part) { return document.getElementById(part.id); });
+    if (mine.some(function (part) { return !part || typing(part); })) { return false; }
+    var before = {};
+    handRows().forEach(function (row) { before[row.id] = true; });
+    parts.forEach(function (part, index) {
+      withToken(part);
+      replace(mine[index], part);
+    });
+    fresh.querySelectorAll("[data-live-rows] > tr[id^='hand-']").forEach(function (row) {
+      var adopted = document.importNode(row, true);
+      var shown = document.getElementById(row.id);
+      if (shown) { shown.replaceWith(adopted); } else { rows.appendChild(adopted); }
+      if (window.htmx) { window.htmx.process(adopted); }
+    });
+    tellArrivals(before);
+    revision = marker.dataset.liveRevision || revision;
+    if (step.etag) { etag = step.etag; }
+    document.dispatchEvent(new CustomEvent("live:updated", { detail: { revision: revision } }));
+    return true;
+  }
+
   function swap(html) {
     if (fragmentsUrl) { return swapFragments(html); }
     var fresh = new DOMParser().parseFromString(html, "text/html");
@@ -216,6 +251,7 @@
     });
     source.addEventListener("change", function (event) {
       var change = JSON.parse(event.data);
+      if (change.board && !told && fragmentsUrl && applyStep(change.board)) { return; }
       if (change.what === "resync" || newer(change.revision)) { refresh(change.revision, change.what); }
     });
     source.addEventListener("error", function () {

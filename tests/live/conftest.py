@@ -58,9 +58,10 @@ class EventStream:
         await self.messages.put(message)
 
     async def open(self) -> int:
+        path, _, query = self.path.partition("?")
         scope = {
             "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
-            "scheme": "http", "path": self.path, "raw_path": self.path.encode(), "query_string": b"",
+            "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": query.encode(),
             "root_path": "", "headers": [(b"host", b"127.0.0.1")],
             "client": ("127.0.0.1", 40000), "server": ("127.0.0.1", 80),
         }

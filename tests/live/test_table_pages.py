@@ -51,7 +51,9 @@ def test_every_page_of_a_session_names_its_stream_and_the_revision_it_shows(clie
 
     response = client.get(url(page, session, view=view))
 
-    assert f'data-live-stream="{url("session_events", session, view=view)}"' in response.text
+    # the board's latest hands come with each new hand's step on them, in the page's language
+    asks = "?board=en" if page == "session_board" else ""
+    assert f'data-live-stream="{url("session_events", session, view=view)}{asks}"' in response.text
     assert f'data-live-revision="{session.revision}"' in response.text
     # the page asks itself again with this ETag, the board its live fragments: 304 until the table changes
     held = client.get(url("session_live", session, view=view)) if page == "session_board" else response

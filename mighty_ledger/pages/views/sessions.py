@@ -135,6 +135,8 @@ def session_board(request: HttpRequest, token: str, pk: int) -> HttpResponse:
             # on a change the live script fetches the regions alone, holding the ETag of these
             "live_fragments": _board_address("session_live", access, session, before),
             "live_fragments_etag": kept_answers.etag_of(_fragments_key(access, session, before)),
+            # showing the latest hands: each new hand's step comes inside the event (board_steps.py)
+            "board_steps": before is None,
         }
 
     def page() -> HttpResponse:

@@ -1,0 +1,62 @@
+"""A new hand's step on the scoreboard, drawn once and sent to every phone inside the event.
+
+When a hand is recorded, each phone following the board would otherwise fetch the board's live
+regions (``session_live``): a request per phone, and the regions drawn whole, fifty rows, for
+the first of them. The step is what that hand changes and no more (its row, the totals, who
+deals next, the hand in progress, the latest hand's data), drawn once per link and language by
+the process that serves the streams and sent inside the ``change`` event, so the hand costs the
+server the same whether one phone follows it or eight (docs/performance.md). A phone that does
+not show the board as it stood just before the hand (it missed an event, it shows earlier
+hands) ignores the step and fetches the regions as before.
+
+Called by the streams (``mighty_ledger.asgi`` hands it to ``live.asgi.with_streams``), on a
+thread of their pool, never in a request.
+"""
+
+from __future__ import annotations
+
+from django.core.cache import cache
+from django.http import Http404
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from mighty_ledger import reads
+from mighty_ledger.http import kept_answers
+from mighty_ledger.http.cache import COPY_OF_A_REVISION_SECONDS, ROW_SECONDS
+from mighty_ledger.pages.views.in_progress import playing_now
+from mighty_ledger.pages.views.links import view_access
+
+
+def drawn(token: str, session_id: int, revision: int, language: str) -> dict | None:
+    """The step a new hand made to ``revision``, for phones holding ``token`` and reading
+    ``language``: ``{"from": the revision it applies to, "etag": the live regions' ETag once
+    applied, "html": partials/board_step.html}``. None when the session has moved on since (or is
+    gone): its phones then fetch the regions, which show whatever came after.
+
+    Only for a change that recorded a hand, which moves the session on by one revision and adds
+    the hand after the others (services/hands.py).
+    """
+    try:
+        access = view_access(token, session_id)
+        session = access.session(session_id)
+    except Http404:
+        return None
+    if session.revision != revision:
+        return None
+    key = kept_answers.live_fragments_key(session, access.right, token, language, None)
+    kept = cache.get("board-step:" + key)
+    if kept is not None:
+        return kept  # another stream process drew it
+    step = reads.board_step(session)
+    board = step.board
+    if board.last is None:
+        return None
+    with translation.override(language):
+        html = render_to_string("partials/board_step.html", {
+            "access": access, "session": session, "board": board, "new_rows": [board.last],
+            # the hand in progress is read whole only when there is one (rarely, as a hand is recorded)
+            "playing": playing_now(session) if step.in_progress else None, "part_seconds": ROW_SECONDS,
+        })
+    drawing = {"from": revision - 1, "etag": kept_answers.etag_of(key), "html": html}
+    cache.set("board-step:" + key, drawing, COPY_OF_A_REVISION_SECONDS)
+    return drawing
