@@ -3,8 +3,9 @@
 When a change records a hand, every stream of a page showing the board is sent the hand's step
 inside its ``change`` event (mighty_ledger/pages/views/board_steps.py draws it): the phone applies
 it and fetches nothing. All the streams of this process that show the board through one link
-in one language share one drawing, made on a thread of the process's own while they wait; the
-drawer keeps it in the cache for the other stream processes. A step that cannot be drawn (the
+in one language share one drawing, made on a thread of the process's own while they wait. (Each
+stream process that holds phones of the table draws its own: they all hear the change at the same
+moment, so a copy in the shared cache would be read by none of them.) A step that cannot be drawn (the
 session moved on meanwhile, the database is away) is simply not sent: the phones fetch the board's
 live regions, as they do after any other change.
 """

@@ -15,14 +15,13 @@ thread of their pool, never in a request.
 
 from __future__ import annotations
 
-from django.core.cache import cache
 from django.http import Http404
 from django.template.loader import render_to_string
 from django.utils import translation
 
 from mighty_ledger import reads
 from mighty_ledger.http import kept_answers
-from mighty_ledger.http.cache import COPY_OF_A_REVISION_SECONDS, ROW_SECONDS
+from mighty_ledger.http.cache import ROW_SECONDS
 from mighty_ledger.pages.views.in_progress import playing_now
 from mighty_ledger.pages.views.links import view_access
 
@@ -44,9 +43,6 @@ def drawn(token: str, session_id: int, revision: int, language: str) -> dict | N
     if session.revision != revision:
         return None
     key = kept_answers.live_fragments_key(session, access.right, token, language, None)
-    kept = cache.get("board-step:" + key)
-    if kept is not None:
-        return kept  # another stream process drew it
     step = reads.board_step(session)
     board = step.board
     if board.last is None:
@@ -57,6 +53,4 @@ def drawn(token: str, session_id: int, revision: int, language: str) -> dict | N
             # the hand in progress is read whole only when there is one (rarely, as a hand is recorded)
             "playing": playing_now(session) if step.in_progress else None, "part_seconds": ROW_SECONDS,
         })
-    drawing = {"from": revision - 1, "etag": kept_answers.etag_of(key), "html": html}
-    cache.set("board-step:" + key, drawing, COPY_OF_A_REVISION_SECONDS)
-    return drawing
+    return {"from": revision - 1, "etag": kept_answers.etag_of(key), "html": html}
