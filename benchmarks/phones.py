@@ -10,8 +10,8 @@ nothing. Every phone holds the edit link, as phones at the table do, and reads E
 
 For comparison, the way a phone catches up that missed an event or has no stream (it fetches the
 board's live regions, ``/g/<token>/s/<id>/live/``, with the ETag it holds: the first phone draws
-them whole, the others get that answer kept before the middleware): the design before
-27 November 2026, when every live phone fetched (3.75–4.9 × the POST).
+them whole, the others get that answer kept before the middleware): the design until the steps
+(26 November 2026), when every live phone fetched after every hand (3.75–4.9 × the POST).
 
 CPU time of the whole process (the streams' pool thread draws the step; the event loop relays),
 interleaved rounds, median ratio (benchmarks/measure.py): the POST and the 8 phones ÷ the POST
@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import asyncio
 import re
+import statistics
 import time
 
 from .django_setup import bulk_session, django_on_sqlite
-from .measure import compare
+from .measure import compare, per_call
 
 PHONES = 8
 SEATS = ["Ann", "Bo", "Cy", "Di", "Ed"]
@@ -181,6 +182,19 @@ def run() -> list[str]:
         for index in range(PHONES):
             one_phone_fetches(index)
 
+    # a phone's poll every 30 s after a step, holding the ETag the step gave it: no phone fetched
+    # the regions, so none is kept before the middleware, and the view answers 304
+    the_hand()
+    page = phones[0].get(board_url).content.decode()
+    stepped_to = re.search(r'data-live-etag="([^"]*)"', page).group(1).replace("&quot;", '"')
+
+    def poll():
+        return phones[0].get(live_url, HTTP_IF_NONE_MATCH=stepped_to)
+
+    if poll().status_code != 304:
+        raise RuntimeError(f"{live_url}: a phone holding the regions' ETag should get 304")
+    poll_seconds = statistics.median(per_call(poll, 50) for _ in range(5))
+
     fetching = compare(f"  the same {PHONES} phones each fetching the live regions instead (a missed event, no stream)",
                        the_table_fetching, the_hand, rounds=5, calls=8)
     return [
@@ -188,4 +202,5 @@ def run() -> list[str]:
         f"  per hand: {table.ours_seconds * 1e3:.1f} ms of CPU with the phones, {table.baseline_seconds * 1e3:.1f} ms "
         f"for the POST; each phone's event {sizes['step'] / 1024:.1f} KiB (the hand's step on the board)",
         fetching.line() + f" (the regions {sizes['fragments'] / 1024:.0f} KiB)",
+        f"  a phone's poll (every 30 s, whatever the stream does): 304 in {poll_seconds * 1e3:.2f} ms of CPU",
     ]

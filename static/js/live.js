@@ -172,6 +172,7 @@
     tellArrivals(before);
     revision = marker.dataset.liveRevision || revision;
     if (step.etag) { etag = step.etag; }
+    lastAsked = Date.now(); // as up to date as a fetch would have made it: the poll waits its 30 s again
     document.dispatchEvent(new CustomEvent("live:updated", { detail: { revision: revision } }));
     return true;
   }
