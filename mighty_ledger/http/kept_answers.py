@@ -10,9 +10,16 @@ query (a rotated link, a deleted session or group is refused at once, by the ful
 path), and nothing else runs, so a phone following the table costs a cache read and
 that query rather than a whole request through the middleware and a view.
 
+A phone that already holds the current revision's answer gets 304 the same way, whether
+or not any phone fetched that revision: a board that applied a new hand's step (sent
+inside the event, mighty_ledger/live/steps.py) holds the ETag of regions nobody drew,
+and its poll every 30 s costs that one query. The headers every live answer carries
+besides its body and ETag (the security headers, no-store, the language) are kept from
+the last one that went the full way, per language.
+
 Only what is safe to repeat is kept: a GET of the live URL with no query string,
-answered 200 without a cookie. Anything else (another host, plain HTTP where HTTPS is
-required, the database unreachable, nothing kept yet) goes the full way.
+answered 200 (or 304) without a cookie. Anything else (another host, plain HTTP where
+HTTPS is required, the database unreachable, nothing kept yet) goes the full way.
 """
 
 from __future__ import annotations
@@ -30,12 +37,12 @@ from django.utils.translation import get_language_from_request
 
 from mighty_ledger.http import link_query
 from mighty_ledger.http.access import EDIT, VIEW
-from mighty_ledger.http.cache import COPY_OF_A_REVISION_SECONDS
+from mighty_ledger.http.cache import COPY_OF_A_REVISION_SECONDS, ROW_SECONDS
 from mighty_ledger.models import Session
 
 LIVE_PATH = re.compile(r"/g/(?P<token>[A-Za-z0-9_-]{1,64})/s/(?P<session>[1-9][0-9]{0,17})/live/")
-# a 304 says nothing of a body it does not send
-_BODY_HEADERS = frozenset({"content-type", "content-length"})
+# kept once for every answer: not what one answer says of its own body, nor its ETag
+_NOT_SHARED = frozenset({"content-type", "content-length", "etag"})
 
 
 def live_fragments_key(session: Session, right: str, token: str, language: str, before: int | None) -> str:
@@ -76,8 +83,12 @@ class KeptAnswersMiddleware:
             return kept
         response = self.get_response(request)
         key = getattr(response, "kept_as", None)
-        if key and response.status_code == 200 and not response.cookies and not response.streaming:
-            cache.set("kept-answer:" + key, (list(response.items()), response.content), COPY_OF_A_REVISION_SECONDS)
+        if key and response.status_code in (200, 304) and not response.cookies and not response.streaming:
+            headers = [(name, value) for name, value in response.items() if name.lower() not in _NOT_SHARED]
+            cache.set(_headers_key(request), headers, ROW_SECONDS)
+            if response.status_code == 200:
+                cache.set("kept-answer:" + key, (response["Content-Type"], response.content),
+                          COPY_OF_A_REVISION_SECONDS)
         return response
 
     def _kept(self, request: HttpRequest, token: str, session_id: int) -> HttpResponse | None:
@@ -95,15 +106,27 @@ class KeptAnswersMiddleware:
             return None  # the full way answers 404
         session, edit = opened
         key = live_fragments_key(session, EDIT if edit else VIEW, token, get_language_from_request(request), None)
-        kept = cache.get("kept-answer:" + key)
-        if kept is None:
+        etag = etag_of(key)
+        headers = cache.get(_headers_key(request))
+        if headers is None:
             return None
-        headers, body = kept
-        if held(request, etag_of(key)):
+        if held(request, etag):
+            # also a revision no phone fetched: a phone that applied a hand's step holds its ETag
             response = HttpResponseNotModified()
-            headers = [(name, value) for name, value in headers if name.lower() not in _BODY_HEADERS]
         else:
-            response = HttpResponse(body)
+            kept = cache.get("kept-answer:" + key)
+            if kept is None:
+                return None
+            content_type, body = kept
+            response = HttpResponse(body, content_type=content_type)
+            response["Content-Length"] = str(len(body))
         for name, value in headers:
             response[name] = value
+        response["ETag"] = etag
         return response
+
+
+def _headers_key(request: HttpRequest) -> str:
+    # what the app and its middleware say with every live answer: the same for every link and
+    # revision in one language (the security headers, no-store, Vary, the language)
+    return "kept-headers:" + get_language_from_request(request)

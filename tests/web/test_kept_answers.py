@@ -124,3 +124,22 @@ def test_an_answer_with_a_cookie_is_never_kept(session, monkeypatch):
     ran = full_way_taken(monkeypatch)
     assert "mine" in Client().get(live(session)).cookies
     assert ran == [1]
+
+
+def test_a_phone_that_applied_a_hands_step_polls_for_one_query(session, django_assert_num_queries):
+    from mighty_ledger.pages.views.board_steps import drawn
+
+    Client().get(live(session))  # the link's answers have gone the full way once
+    services.hand_record(session=session, entry=dict(MADE_15_DIAMONDS))
+    session.refresh_from_db()
+    # the ETag a phone holds after applying the hand's step: no phone has fetched this revision
+    stepped = drawn(session.group.edit_token, session.pk, session.revision, "en")["etag"]
+
+    with django_assert_num_queries(1):  # the link's query and nothing more
+        polled = Client().get(live(session), HTTP_IF_NONE_MATCH=stepped)
+
+    full = Client().get(live(session))
+    assert polled.status_code == 304 and polled.content == b""
+    assert full.status_code == 200 and polled["ETag"] == full["ETag"] == stepped
+    shared = {name: value for name, value in full.items() if name not in ("Content-Type", "Content-Length")}
+    assert dict(polled.items()) == shared  # CSP, no-store, no-referrer, the language: as the full way says them
