@@ -7,8 +7,6 @@ phone fetches nothing. The step must show exactly what the live regions show aft
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from asgiref.sync import sync_to_async
 from django.test import Client
@@ -17,19 +15,12 @@ from django.urls import reverse
 from mighty_ledger import services
 from mighty_ledger.models import Hand, Session
 from mighty_ledger.pages.views.board_steps import drawn
+from tests.board_parts import PARTS, parts_of, row_of
 from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
 
 pytestmark = [pytest.mark.anyio, pytest.mark.django_db(transaction=True)]
 
 QUIET = 0.5  # how long a test waits to be sure that nothing comes
-# each part a step carries, as it opens and closes in the drawn HTML
-PARTS = {
-    "totals": r'<tr id="totals".*?</tr>',
-    "next": r'<section class="next card" id="next-hand".*?</section>',
-    "notes": r'<div id="board-notes".*?</div>',
-    "latest": r'<div id="board-latest".*?</div>',
-    "chart": r'<section class="card score-over-time".*?</section>',
-}
 DEAL_MISS = {"dealer": "Ann", "shown_by": "Bo"}
 
 
@@ -61,11 +52,6 @@ def _live_regions(session, *, view: bool = False, language: str = "en"):
     return answer["ETag"], answer.content.decode()
 
 
-def _parts(html: str) -> dict[str, str]:
-    found = {name: re.search(pattern, html, re.S) for name, pattern in PARTS.items()}
-    return {name: match.group(0) for name, match in found.items() if match}
-
-
 @pytest.mark.parametrize("language", ["en", "ko"])
 @pytest.mark.parametrize("view", [False, True])
 async def test_a_new_hand_comes_inside_the_event_as_the_live_regions_show_it(open_stream, view, language):
@@ -82,9 +68,8 @@ async def test_a_new_hand_comes_inside_the_event_as_the_live_regions_show_it(ope
     etag, regions = await _live_regions(session, view=view, language=language)
     assert step["etag"] == etag  # the phone's next poll of the regions is answered 304
     # the hand's row and every part the hand changed, as the regions draw them after the hand
-    row = re.search(rf'<tr id="hand-{hand.number}">.*?</tr>', step["html"], re.S).group(0)
-    assert row in regions
-    parts = _parts(step["html"])
+    assert row_of(step["html"], hand.number) in regions
+    parts = parts_of(step["html"])
     assert set(parts) == set(PARTS)
     for name, part in parts.items():
         assert part in regions, name
@@ -104,7 +89,7 @@ async def test_a_step_for_money_and_for_a_redeal_shows_what_the_regions_show(ope
 
     _name, change = await stream.next_event()
     _etag, regions = await _live_regions(session)
-    parts = _parts(change["board"]["html"])
+    parts = parts_of(change["board"]["html"])
     assert "data-money-of" in parts["totals"]
     for name, part in parts.items():
         assert part in regions, name

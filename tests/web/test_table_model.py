@@ -35,9 +35,11 @@ from hypothesis.stateful import (
 from mighty_ledger import reads
 from mighty_ledger.models import Contract, Hand, Session
 from mighty_ledger.pages.templatetags.ledger import points
+from mighty_ledger.pages.views.board_steps import drawn
 from mighty_ledger.reads import kept_counts, ratings, stats
 from scoring.interface import score_hand
 from scoring.problems import InvalidInput
+from tests.board_parts import parts_of, row_of
 from tests.factories import SEATS, SessionFactory
 
 from .form_pages import FormPage, form_on
@@ -410,6 +412,12 @@ class TheTable(RuleBasedStateMachine):
             assert f'data-points-of="{seat}">{points(self.session.totals[seat])}<' in fragments
         assert f'data-next-dealer="{reads.next_state(self.session).dealer}"' in fragments
         assert ('data-testid="start-hand"' in fragments) == (self.model.contract is None)
+        # the step a phone would be sent had this revision recorded its latest hand: read from the
+        # latest two hands alone, it must show what the regions show, after throw-ins and edits too
+        step = drawn(self.session.group.edit_token, self.session.pk, self.session.revision, "en")
+        if live:
+            assert row_of(step["html"], live.last().number) in fragments
+            assert all(part in fragments for part in parts_of(step["html"]).values())
 
     @invariant()
     def the_statistics_kept_hand_by_hand_are_the_hands_counted_afresh(self):
