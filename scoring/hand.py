@@ -195,6 +195,25 @@ def written_whole(entry: dict) -> dict:
     return kept
 
 
+def entry_as_sent(entry: dict) -> dict:
+    """The entry without the fields sent as null: null is a field not sent, as "options": null
+    is no options. Kept, "partners": null would read as the declarer alone, and every page that
+    reads a stored hand's lists would meet a null where a list belongs."""
+    return {key: value for key, value in entry.items() if value is not None}
+
+
+def entry_as_kept(entry: dict) -> dict:
+    """An entry as it is kept: without its nulls, and a bid given alone kept as the contract too.
+    HAND_JSON lets either stand for the other and the engine reads it so, while the board, the
+    statistics and the edit form read the contract. The app's services keep a legal entry so (only
+    once legal: a bad bid given alone is one error at "bid", never a second at a "contract" the
+    request did not send), and a group imported from an older export is kept so too."""
+    kept = entry_as_sent(entry)
+    if isinstance(kept.get("bid"), dict) and "contract" not in kept:
+        kept["contract"] = kept["bid"]
+    return kept
+
+
 def parse_hand(data: object) -> tuple[Hand | None, list[Problem]]:
     """Read a HAND_JSON hand; returns the hand (None when unusable) and every shape problem."""
     if not isinstance(data, dict):

@@ -32,6 +32,7 @@ from mighty_ledger.models import (
     new_token,
 )
 from mighty_ledger.reads.actors import actor_label
+from scoring.hand import entry_as_kept
 
 FORMAT = "mighty-ledger/group"
 VERSION = 1
@@ -120,7 +121,8 @@ def group_export(group: Group, *, include_tokens: bool) -> dict:
 
 @transaction.atomic
 def group_import(*, document: dict, new_tokens: bool = False) -> Group:
-    """Recreate a group from ``group_export``'s document, every stored value unchanged.
+    """Recreate a group from ``group_export``'s document, every stored value unchanged (but for
+    entries exported before they were kept as now: ``_kept_now``).
 
     The group keeps its links unless ``new_tokens``; a link already in use here
     is refused, since two groups cannot answer to one link.
@@ -144,7 +146,8 @@ def group_import(*, document: dict, new_tokens: bool = False) -> Group:
         session.save()
         session_ids[row["id"]] = session.id
         hands = Hand.objects.bulk_create(
-            [_load(Hand, HAND_FIELDS, hand_row, session=session) for hand_row in row["hands"]], batch_size=500
+            [_load(Hand, HAND_FIELDS, _kept_now(hand_row), session=session) for hand_row in row["hands"]],
+            batch_size=500,
         )
         # updated_at is auto_now, which bulk_create overwrote; put the stored times back
         for hand, hand_row in zip(hands, row["hands"], strict=True):
@@ -157,7 +160,8 @@ def group_import(*, document: dict, new_tokens: bool = False) -> Group:
             for payment_row in row.get("payments", [])
         )
         Contract.objects.bulk_create(
-            _load(Contract, CONTRACT_FIELDS, contract_row, session=session, hand_id=hand_ids.get(contract_row["hand"]))
+            _load(Contract, CONTRACT_FIELDS, _kept_now(contract_row), session=session,
+                  hand_id=hand_ids.get(contract_row["hand"]))
             for contract_row in row.get("contracts", [])
         )
 
@@ -171,6 +175,15 @@ def group_import(*, document: dict, new_tokens: bool = False) -> Group:
         batch_size=500,
     )
     return group
+
+
+def _kept_now(row: dict) -> dict:
+    """A hand's or contract's row with its entry as entries are kept now: a document exported
+    before nulls were dropped and a bid given alone kept as the contract (migration 0012) would
+    otherwise bring back what made the statistics and the player pages answer 500. Its result,
+    payments and totals are stored as they were: they were scored from the same reading."""
+    entry = row.get("entry")
+    return {**row, "entry": entry_as_kept(entry)} if isinstance(entry, dict) else row
 
 
 def _contract(entry: dict) -> str:

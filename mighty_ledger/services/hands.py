@@ -28,7 +28,7 @@ from mighty_ledger.services.changes import (
     revision_row,
 )
 from mighty_ledger.services.groups import name_normalised
-from scoring.hand import written_whole
+from scoring.hand import entry_as_kept, entry_as_sent, written_whole
 from scoring.interface import score_hand
 from scoring.ledger import replay
 from scoring.problems import InvalidInput, Problem
@@ -101,24 +101,6 @@ def _refuse_unanswered_partner(entry: dict) -> None:
         question = _("Who held the called card? Name the partner, "
                      "or say the declarer played alone (partners: []).")
     raise invalid("partners", "partner_unanswered", question)
-
-
-def entry_as_sent(entry: dict) -> dict:
-    """The entry without the fields sent as null: null is a field not sent, as "options": null
-    is no options. Kept, "partners": null would read as the declarer alone, and every page that
-    reads a stored hand's lists would meet a null where a list belongs."""
-    return {key: value for key, value in entry.items() if value is not None}
-
-
-def entry_as_kept(entry: dict) -> dict:
-    """A legal entry as it is kept: without its nulls, and a bid given alone kept as the contract
-    too. HAND_JSON lets either stand for the other and the engine reads it so, while the board,
-    the statistics and the edit form read the contract. (Only once legal: a bad bid given alone
-    is one error at "bid", never a second at a "contract" the request did not send.)"""
-    kept = entry_as_sent(entry)
-    if isinstance(kept.get("bid"), dict) and "contract" not in kept:
-        kept["contract"] = kept["bid"]
-    return kept
 
 
 def scored_hand(session: Session, entry: dict) -> ScoredHand:

@@ -195,3 +195,28 @@ def test_an_old_document_with_token_fragments_in_its_revisions_is_imported_witho
     group = group_import(document=document, new_tokens=True)
 
     assert set(Revision.objects.filter(group=group).values_list("by", flat=True)) == {"edit link", "API"}
+
+
+def test_an_old_document_with_nulls_and_bids_alone_is_imported_as_entries_are_kept_now(played_group, client):
+    """An export written before migration 0012: a hand sent with "partners": null, a hand given by
+    its bid alone, a hand in progress with a null. Restored as written, the statistics and the
+    player pages answered 500 and the bid-alone hand showed no contract."""
+    from mighty_ledger.reads.exports import group_export, group_import
+
+    document = group_export(played_group, include_tokens=False)
+    evening = document["sessions"][0]
+    nulls, bid_alone = [hand for hand in evening["hands"] if hand["kind"] == Hand.SCORED][:2]
+    nulls["entry"] = {**nulls["entry"], "partners": None, "discards": None}
+    contract = bid_alone["entry"].pop("contract")
+    bid_alone["entry"]["bid"] = contract
+    in_progress = next(session["contracts"][0] for session in document["sessions"] if session["contracts"])
+    in_progress["entry"] = {**in_progress["entry"], "note": None}
+
+    group = group_import(document=document, new_tokens=True)
+
+    session = group.sessions.get(title=evening["title"], created_at=evening["created_at"])
+    stored = {hand.number: hand.entry for hand in session.hands.all()}
+    assert "partners" not in stored[nulls["number"]] and "discards" not in stored[nulls["number"]]
+    assert stored[bid_alone["number"]]["contract"] == stored[bid_alone["number"]]["bid"] == contract
+    assert all(None not in c.entry.values() for s in group.sessions.all() for c in s.contracts.all())
+    assert client.get(f"/g/{group.view_token}/stats/").status_code == 200
