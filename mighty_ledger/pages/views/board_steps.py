@@ -3,14 +3,14 @@
 When a hand is recorded, each phone following the board would otherwise fetch the board's live
 regions (``session_live``): a request per phone, and the regions drawn whole, fifty rows, for
 the first of them. The step is what that hand changes and no more (its row, the totals, who
-deals next, the hand in progress, the latest hand's data), drawn once per link and language by
+deals next, the latest hand's data, the chart's frame), drawn once per link and language by
 the process that serves the streams and sent inside the ``change`` event, so the hand costs the
 server the same whether one phone follows it or eight (docs/performance.md). A phone that does
 not show the board as it stood just before the hand (it missed an event, it shows earlier
 hands) ignores the step and fetches the regions as before.
 
-Called by the streams (``mighty_ledger.asgi`` hands it to ``live.asgi.with_streams``), on a
-thread of their pool, never in a request.
+Called by the streams (``mighty_ledger.asgi`` hands it to ``live.asgi.with_streams``), on the
+stream process's thread for steps, never in a request.
 """
 
 from __future__ import annotations
