@@ -9,13 +9,16 @@
 // tokens are not asked for again, and a form in a fresh region gets the page's CSRF token.
 // After a new hand the board's stream sends the hand's step inside the event (applyStep):
 // a board that stood just before it applies it and asks for nothing. The same cheap conditional request (304 when
-// nothing changed) runs when the page becomes visible again and at most every 30 s, so a
-// phone that slept, lost the stream or has none at all still catches up.
+// nothing changed) runs when the page becomes visible again, every 30 s without a stream and
+// every 2 minutes with one, so a phone that slept, lost the stream or has none at all still catches up.
 // Without JavaScript the page is an ordinary page: reloading shows the current state.
 (function () {
   "use strict";
 
-  var POLL_MS = 30000; // the fallback's pace, whatever the stream does
+  var POLL_MS = 30000; // the fallback's pace without a stream, or while it reconnects
+  // with the stream open its events bring every change: the poll only guards against a stream gone
+  // silently (a network that drops without a word), and every phone's poll is a request to the server
+  var POLL_LIVE_MS = 120000;
   var REOPEN_MS = 5000; // after the server refused the stream (503, a restart): try again
 
   var marker = document.querySelector("[data-live-stream]");
@@ -271,7 +274,8 @@
   });
 
   window.setInterval(function () {
-    if (!told && document.visibilityState === "visible" && Date.now() - lastAsked >= POLL_MS - 1000) { refresh(); }
+    var pace = source && source.readyState === EventSource.OPEN ? POLL_LIVE_MS : POLL_MS;
+    if (!told && document.visibilityState === "visible" && Date.now() - lastAsked >= pace - 1000) { refresh(); }
   }, POLL_MS);
 
   window.addEventListener("pagehide", function () { if (source) { source.close(); } });

@@ -207,3 +207,28 @@ def test_the_chart_follows_a_change_when_it_is_in_view_and_waits_until_seen_when
     expect(watcher.locator("#score-chart")).to_have_count(0)  # not drawn for a phone not looking at it…
     watcher.locator("#score-over-time").scroll_into_view_if_needed()
     expect(watcher.locator(last_hand_charted)).to_have_text("13")  # …until it is seen
+
+
+def test_a_phone_with_its_stream_open_polls_every_two_minutes_and_without_one_every_30_seconds(asgi_server, phones):
+    """Every phone's poll is a request to the server; with the stream open its events bring every
+    change, so the poll only guards against a stream gone without a word."""
+    session = SessionFactory()
+    watcher = phones()
+    watcher.clock.install()
+    asked = []
+    watcher.on("request", lambda request: asked.append(request.url) if request.url.endswith("/live/") else None)
+    with watcher.expect_response(lambda response: "/events/" in response.url):
+        watcher.goto(board(asgi_server, session, view=True))
+
+    watcher.clock.run_for(31_000)
+    watcher.wait_for_timeout(300)
+    assert asked == []  # the stream is open: no poll after 30 s…
+    with watcher.expect_request(lambda request: request.url.endswith("/live/")):
+        watcher.clock.run_for(90_000)  # …but one by two minutes
+
+    # the stream cut: every attempt to reach it fails, and the page polls every 30 s again
+    watcher.route(lambda url: "/events/" in url, lambda route: route.abort())
+    with watcher.expect_event("requestfailed", lambda request: "/events/" in request.url):
+        watcher.evaluate("window.stop()")
+    with watcher.expect_request(lambda request: request.url.endswith("/live/")):
+        watcher.clock.run_for(31_000)
