@@ -131,10 +131,12 @@
       urls.push(link.getAttribute("href"));
     });
     if (session) { urls.push(PAGE[0] + "payments/"); }
-    // the last hands, and their edit pages: a correction, a delete or a restore offline
+    // the last hands, and their edit pages: a correction, a delete or a restore offline (a view
+    // link has no edit pages: asking for them would only be refused)
     var rows = document.querySelectorAll("#board-rows tr[id^='hand-'] th a");
     Array.prototype.slice.call(rows, -KEPT_HANDS).forEach(function (link) {
-      urls.push(link.getAttribute("href"), link.getAttribute("href") + "edit/");
+      urls.push(link.getAttribute("href"));
+      if (say.canEdit) { urls.push(link.getAttribute("href") + "edit/"); }
     });
     navigator.serviceWorker.ready.then(function (registration) {
       registration.active.postMessage({ type: "keep", urls: urls });

@@ -113,6 +113,20 @@ def test_the_installed_icon_opens_the_group_this_phone_used_last_even_offline(pa
     expect(page.get_by_test_id("app-status")).to_contain_text("offline, as of")
 
 
+def test_a_view_link_keeps_its_hands_for_offline_but_asks_for_no_edit_page(page, live_server):
+    """A view link has no edit pages: keeping them for offline would only be refused (403) by the server."""
+    session = SessionFactory()
+    HandFactory(session=session, entry=MADE_15_DIAMONDS)
+    asked = []
+    page.context.on("request", lambda request: asked.append(request.url))
+    path = f"/g/{session.group.view_token}/s/{session.pk}/"
+    open_as_app(page, f"{live_server.url}{path}")
+
+    wait_until_kept(page, path + "h/1/")
+
+    assert [url for url in asked if url.endswith("/edit/")] == []
+
+
 def test_a_scoreboard_opened_once_is_read_offline_marked_as_of_when(page, live_server):
     session = SessionFactory()
     HandFactory(session=session, entry=MADE_15_DIAMONDS)
