@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from .cards import SUIT_NAMES, parse_trump
 from .hand import Contract, trump_problem_words
 from .limits import limit_problems
+from .numbers import whole
 from .presets import resolve_system
 from .problems import InvalidInput, Problem
 from .seats import read_seat_list, read_seats, seat_problem
@@ -340,10 +341,8 @@ def _read_bid(value: object, field: str) -> tuple[Contract | None, list[Problem]
                 Words(N_('A bid must be an object such as {{"points": 13, "trump": "S"}}.')),
             )
         ]
-    points, trump = value.get("points"), value.get("trump")
+    points, trump = whole(value.get("points")), value.get("trump")
     problems = []
-    if isinstance(points, float) and points.is_integer():
-        points = int(points)
     if isinstance(points, bool) or not isinstance(points, int):
         problems.append(
             Problem(

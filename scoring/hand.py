@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from .cards import CardCodeError, parse_card, parse_suit, parse_trump
+from .numbers import whole
 from .problems import Problem
 from .seats import read_seat_list, read_seats, seat_problem
 from .systems import options_of
@@ -108,10 +109,8 @@ class _Reader:
             if required:
                 self.bad(field_name, "missing", Words(N_("'{field}' is required."), field=field_name))
             return None
+        value = whole(value)  # 16.0 is 16; 15.5 is no number of point cards
         if isinstance(value, bool) or not isinstance(value, int):
-            # 16.0 is 16 (a client that counts in floats); 15.5 is no number of point cards
-            if isinstance(value, float) and value.is_integer():
-                return int(value)
             self.bad(
                 field_name,
                 "bad_type",
@@ -177,16 +176,14 @@ def written_whole(entry: dict) -> dict:
     """A legal entry as it is kept: numbers a client wrote as 16.0 written 16, and a called card
     given alone (``"cards": "JOKER"``, or ``"card"``) as the list HAND_JSON shows."""
 
-    def whole(value):
-        if isinstance(value, float) and value.is_integer():
-            return int(value)
+    def written(value):
         if isinstance(value, dict):
-            return {key: whole(item) for key, item in value.items()}
+            return {key: written(item) for key, item in value.items()}
         if isinstance(value, list):
-            return [whole(item) for item in value]
-        return value
+            return [written(item) for item in value]
+        return whole(value)
 
-    kept = whole(entry)
+    kept = written(entry)
     call = kept.get("partner_call")
     if isinstance(call, dict) and ("card" in call or isinstance(call.get("cards"), str)):
         called = call.get("cards", call.get("card"))

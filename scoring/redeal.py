@@ -34,6 +34,7 @@ from .cards import (
     parse_card,
     rank_of,
 )
+from .numbers import whole
 from .presets import get_preset
 from .problems import InvalidInput, Problem
 from .systems import DealMiss, System, options_of
@@ -717,13 +718,8 @@ def _read_system(request: dict, problems: list[Problem]) -> tuple[str, System | 
         return slug, None
 
 
-def _whole(value: object) -> object:
-    """16.0 is 16, as the hand parser reads it (a client that counts in floats); anything else as sent."""
-    return int(value) if isinstance(value, float) and value.is_integer() else value
-
-
 def _players_problems(raw: object, system: System) -> list[Problem]:
-    raw = _whole(raw)
+    raw = whole(raw)
     if raw is None:
         return []
     if isinstance(raw, bool) or not isinstance(raw, int):
@@ -860,7 +856,7 @@ def _read_moment(request: dict, system: System) -> DealMissMoment:
     # 신촌, 대구 and 경기북 bid above the maximum (a bid to sink the leader); scoring takes any such contract
     top = None if system.bids_above_max else system.total_points
     for name in ("highest_bid", "bid_after_demand"):
-        value = _whole(request.get(name))
+        value = whole(request.get(name))
         if value is None:
             continue
         if isinstance(value, bool) or not isinstance(value, int) or value < 1 or (top is not None and value > top):

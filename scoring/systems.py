@@ -22,6 +22,7 @@ from fractions import Fraction
 from typing import Literal
 
 from .cards import DECKS, Deck
+from .numbers import whole
 from .problems import InvalidInput, Problem
 from .words import N_, Words
 
@@ -304,9 +305,7 @@ def _convert(hint, value, path: str, spec: dataclasses.Field | None, problems: l
             return False
         return value
     if hint is int:
-        if isinstance(value, float) and value.is_integer():
-            # 10.0 is 10, as a hand's numbers are read (a client that counts in floats)
-            value = int(value)
+        value = whole(value)  # 10.0 is 10, as a hand's numbers are read
         if isinstance(value, bool) or not isinstance(value, int):
             problems.append(Problem(path, "bad_option", Words(N_("The option '{path}' must be a whole number."), path=path)))
             return 0
