@@ -13,7 +13,7 @@ that query rather than a whole request through the middleware and a view.
 A phone that already holds the current revision's answer gets 304 the same way, whether
 or not any phone fetched that revision: a board that applied a new hand's step (sent
 inside the event, mighty_ledger/live/steps.py) holds the ETag of regions nobody drew,
-and its poll every 30 s costs that one query. The headers every live answer carries
+and its poll costs that one query. The headers every live answer carries
 besides its body and ETag (the security headers, no-store, the language) are kept from
 the last one that went the full way, per language.
 
@@ -85,7 +85,7 @@ class KeptAnswersMiddleware:
         key = getattr(response, "kept_as", None)
         if key and response.status_code in (200, 304) and not response.cookies and not response.streaming:
             headers = [(name, value) for name, value in response.items() if name.lower() not in _NOT_SHARED]
-            cache.set(_headers_key(request), headers, ROW_SECONDS)
+            cache.set(_headers_key(get_language_from_request(request)), headers, ROW_SECONDS)
             if response.status_code == 200:
                 cache.set("kept-answer:" + key, (response["Content-Type"], response.content),
                           COPY_OF_A_REVISION_SECONDS)
@@ -105,9 +105,10 @@ class KeptAnswersMiddleware:
         if opened is None:
             return None  # the full way answers 404
         session, edit = opened
-        key = live_fragments_key(session, EDIT if edit else VIEW, token, get_language_from_request(request), None)
+        language = get_language_from_request(request)
+        key = live_fragments_key(session, EDIT if edit else VIEW, token, language, None)
         etag = etag_of(key)
-        headers = cache.get(_headers_key(request))
+        headers = cache.get(_headers_key(language))
         if headers is None:
             return None
         if held(request, etag):
@@ -126,7 +127,7 @@ class KeptAnswersMiddleware:
         return response
 
 
-def _headers_key(request: HttpRequest) -> str:
+def _headers_key(language: str) -> str:
     # what the app and its middleware say with every live answer: the same for every link and
     # revision in one language (the security headers, no-store, Vary, the language)
-    return "kept-headers:" + get_language_from_request(request)
+    return "kept-headers:" + language

@@ -259,6 +259,12 @@ def session_board(session: Session, *, before: int | None = None) -> Board:
     else:
         last = last_hand(session)
     latest = rows if before is None else None  # the latest live hands: a throw-in's opener is read from them
+    return _board(session, rows, earlier, last, latest)
+
+
+def _board(session: Session, rows: list[Hand], earlier: bool, last: Hand | None, latest: list[Hand] | None) -> Board:
+    """The board over ``rows``: the totals, and who deals next after ``last`` (the latest live hand),
+    reading a throw-in's opener from ``latest`` where they are the latest live hands."""
     return Board(session, rows, earlier, last, next_state(session, last, rows=latest),
                  session_settlement(session, per_hand=False), latest_hand(session, last, rows=latest))
 
@@ -273,8 +279,9 @@ class BoardStep:
     in_progress: bool  # whether a hand is being played (its contract recorded, not yet completed)
 
 
-def board_step(session: Session, alias: str = "default") -> BoardStep:
-    """The board as its latest hand leaves it, for phones that show it as it stood before that hand.
+def board_step(session: Session, alias: str = "default") -> BoardStep | None:
+    """The board as its latest hand leaves it, for phones that show it as it stood before that hand;
+    None before the first hand.
 
     Only what a hand changes: the latest hands whole, the totals and who deals next, and whether a
     hand is in progress, in one statement written once (``_step_statement``): through the ORM,
@@ -285,11 +292,10 @@ def board_step(session: Session, alias: str = "default") -> BoardStep:
     with connection.cursor() as cursor:
         cursor.execute(sql, (session.pk, Contract.OPEN, session.pk))
         found = cursor.fetchall()
+    if not found:
+        return None
     rows = [hands.instance(row[:-1], connection) for row in reversed(found)]
-    last = rows[-1] if rows else None
-    board = Board(session, rows, False, last, next_state(session, last, rows=rows),
-                  session_settlement(session, per_hand=False), latest_hand(session, last, rows=rows))
-    return BoardStep(board, bool(found) and bool(found[0][-1]))
+    return BoardStep(_board(session, rows, False, rows[-1], rows), bool(found[0][-1]))
 
 
 @cache

@@ -101,6 +101,13 @@
     return Array.prototype.slice.call(document.querySelectorAll("#board-rows tr[id^='hand-']"));
   }
 
+  function rowsShown() {
+    // the hands on the board before a change, to tell the ones it brings (tellArrivals)
+    var shown = {};
+    handRows().forEach(function (row) { shown[row.id] = true; });
+    return shown;
+  }
+
   function saidOf(row) {
     // "Ann 15♦, made" from the row as drawn: the seat's full name, the contract, the outcome's words
     var what = row.querySelector("td.what");
@@ -131,8 +138,7 @@
 
   function swapFragments(html) {
     var fresh = new DOMParser().parseFromString(html, "text/html");
-    var before = {};
-    handRows().forEach(function (row) { before[row.id] = true; });
+    var before = rowsShown();
     fresh.querySelectorAll("[data-live-region]").forEach(function (region) {
       var current = document.querySelector("[data-live-region='" + region.dataset.liveRegion + "']");
       if (!current || typing(current)) { return; } // a region under a player's thumb waits for the next change
@@ -160,22 +166,21 @@
     var parts = Array.prototype.slice.call(fresh.querySelectorAll("[data-live-part]"));
     var mine = parts.map(function (part) { return document.getElementById(part.id); });
     if (mine.some(function (part) { return !part || typing(part); })) { return false; }
-    var before = {};
-    handRows().forEach(function (row) { before[row.id] = true; });
+    var before = rowsShown();
     parts.forEach(function (part, index) {
       withToken(part);
       replace(mine[index], part);
     });
     fresh.querySelectorAll("[data-live-rows] > tr[id^='hand-']").forEach(function (row) {
-      var adopted = document.importNode(row, true);
       var shown = document.getElementById(row.id);
-      if (shown) { shown.replaceWith(adopted); } else { rows.appendChild(adopted); }
+      if (shown) { replace(shown, row); return; }
+      var adopted = rows.appendChild(document.importNode(row, true));
       if (window.htmx) { window.htmx.process(adopted); }
     });
     tellArrivals(before);
     revision = marker.dataset.liveRevision || revision;
     if (step.etag) { etag = step.etag; }
-    lastAsked = Date.now(); // as up to date as a fetch would have made it: the poll waits its 30 s again
+    lastAsked = Date.now(); // as up to date as a fetch would have made it: the poll waits its turn again
     document.dispatchEvent(new CustomEvent("live:updated", { detail: { revision: revision } }));
     return true;
   }

@@ -44,9 +44,9 @@ def drawn(token: str, session_id: int, revision: int, language: str) -> dict | N
         return None
     key = kept_answers.live_fragments_key(session, access.right, token, language, None)
     step = reads.board_step(session)
-    board = step.board
-    if board.last is None:
+    if step is None:
         return None
+    board = step.board
     with translation.override(language):
         html = render_to_string("partials/board_step.html", {
             "access": access, "session": session, "board": board, "new_rows": [board.last],
