@@ -62,7 +62,7 @@ test-sqlite: setup
 	env -u DATABASE_URL $(PYTEST)
 
 # The database tests again on PostgreSQL, the production database: locking,
-# constraints, the two hand-written statements, LISTEN/NOTIFY. The browser tests drive the
+# constraints, the statements written by hand, LISTEN/NOTIFY. The browser tests drive the
 # same views and run once, on SQLite. CI must not pass silently without
 # PostgreSQL; a developer without it gets a notice.
 test-postgres: setup

@@ -29,10 +29,13 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import cache
 from itertools import combinations
 
+from django.db import connections
 from django.db.models import Q
 
+from mighty_ledger.http.link_query import Columns
 from mighty_ledger.models import Group, Hand, Session
 from mighty_ledger.reads import SessionSettlement, session_settlement
 from scoring.settle import money_by_currency
@@ -65,11 +68,28 @@ class Filters:
         return [session for session in group_sessions(group) if self.selects(session)]
 
 
-def group_sessions(group: Group) -> list[Session]:
-    """Every live session of the group, oldest first, in one query (the filters choose among them)."""
+def group_sessions(group: Group, alias: str = "default") -> list[Session]:
+    """Every live session of the group, oldest first, in one statement written once (the filters
+    choose among them). Every page of the group's record runs it, a page from its cache included,
+    where composing it through the ORM cost more than the rest of the page."""
+    columns, sql = _sessions_statement(alias)
+    connection = connections[alias]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, (group.pk,))
+        return [columns.instance(row, connection) for row in cursor.fetchall()]
+
+
+@cache
+def _sessions_statement(alias: str) -> tuple[Columns, str]:
+    connection = connections[alias]
+    quote = connection.ops.quote_name
     # the frozen system's options are not needed here, and are the session's biggest column
-    return list(Session.objects.live().filter(group=group).defer("system_options", "overrides")
-                .order_by("played_on", "id"))
+    columns = Columns(Session, "s", connection, only=tuple(
+        field.name for field in Session._meta.concrete_fields if field.name not in ("system_options", "overrides")))
+    s = quote("s")
+    return columns, (f"SELECT {columns.sql} FROM {quote(Session._meta.db_table)} {s} "
+                     f"WHERE {s}.{quote('group_id')} = %s AND {s}.{quote('deleted_at')} IS NULL "
+                     f"ORDER BY {s}.{quote('played_on')}, {s}.{quote('id')}")
 
 
 # --- what is answered ---------------------------------------------------------------------
