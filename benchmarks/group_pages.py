@@ -7,6 +7,12 @@ Both through the test client, CPU time of this thread, interleaved rounds, media
 each view), against a scoreboard from its cache and against the scoreboard's own first view
 after that hand; a later view with nothing new; and the first view with nothing kept (after a
 restart).
+
+A page the stream process draws again as each hand comes (``redrawn``: the statistics) is also
+measured as a table plays: a phone follows tonight's board through an open event stream (the
+ASGI app, in-process broker); the hand is heard and the group's pages drawn again (untimed, on
+the stream process's own thread) before the view. That drawing is measured by itself too, on
+this thread: what each hand costs the stream process, whatever the number of views.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ class GroupPage:
     shows: Callable[[str], bool]  # the page drew what it should (else the figures are skipped)
     seen_target: str  # the target of a later view, or "no target"
     rebuilt: tuple[int, int]  # rounds and calls of the view with nothing kept (it is slow)
+    redrawn: bool = False  # drawn again by the stream process after each change, once looked at
 
 
 def measured(page: GroupPage) -> tuple[list[str], bytes | None]:
@@ -82,5 +89,53 @@ def measured(page: GroupPage) -> tuple[list[str], bytes | None]:
     rounds, calls = page.rebuilt
     rebuilt = compare(f"{name}, nothing kept vs scoreboard", the_page_from_nothing, scoreboard,
                       rounds=rounds, calls=calls)
-    return [after_a_hand.line() + "  (target: ≤ 2)", both_after_a_hand.line() + "  (target: ≤ 2)",
-            seen.line() + f"  ({page.seen_target})", rebuilt.line() + "  (after a restart; no target)"], first.content
+    lines = [seen.line() + f"  ({page.seen_target})", rebuilt.line() + "  (after a restart; no target)"]
+    if not page.redrawn:
+        return [after_a_hand.line() + "  (target: ≤ 2)", both_after_a_hand.line() + "  (target: ≤ 2)",
+                *lines], first.content
+    followed, drawing = _redrawn_as_the_table_plays(page, group, tonight, a_hand_at_the_table, the_page, scoreboard)
+    return [followed.line() + "  (target: ≤ 2)", drawing.line() + "  (the stream process, once per hand; no target)",
+            after_a_hand.line() + "  (drawn by the view: nobody looked in the last half hour; no target)",
+            both_after_a_hand.line(), *lines], first.content
+
+
+def _redrawn_as_the_table_plays(page, group, tonight, a_hand_at_the_table, the_page, scoreboard):
+    """The first view after a hand while a phone follows tonight's board (the page drawn again
+    as the hand came), and that drawing by itself."""
+    import asyncio
+
+    from django.db import connections
+    from django.urls import reverse
+
+    from mighty_ledger.asgi import application
+    from mighty_ledger.live.streams import on_the_redraw_thread
+    from mighty_ledger.pages.views.stats_redrawn import redrawn
+
+    from .phones import Phone, Table
+
+    name = f"{page.name}, {SESSIONS} sessions × {HANDS} hands"
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    heard = Table()
+    events_url = reverse("session_events", args=[group.edit_token, tonight.pk])
+    phone = Phone(application, events_url, "board=en", heard)
+    loop.run_until_complete(phone.open())
+
+    def a_hand_followed():
+        a_hand_at_the_table()
+        loop.run_until_complete(heard.until(1))
+        # handed to its thread as the stream heard the hand; that thread runs one thing at a time
+        loop.run_until_complete(on_the_redraw_thread(lambda: None))
+
+    followed = compare(f"{name}, after a hand at a table following it vs scoreboard",
+                       the_page, scoreboard, rounds=7, calls=10, before_ours=a_hand_followed)
+    loop.run_until_complete(phone.close())
+    loop.close()
+    connections.close_all()  # the redrawing's thread holds its own connection
+
+    def the_drawing():
+        redrawn(group.pk, tonight.pk, tonight.revision, "hand_recorded")
+
+    drawing = compare(f"{name}, drawn again after a hand vs scoreboard",
+                      the_drawing, scoreboard, rounds=7, calls=10, before_ours=a_hand_at_the_table)
+    return followed, drawing

@@ -36,12 +36,16 @@ class Columns:
             if found:
                 self.converters.append((index, found, column))
 
-    def instance(self, values: Sequence, connection) -> Model:
+    def converted(self, values: Sequence, connection) -> dict:
+        """The row's values by attribute name, as the ORM would read them (no instance made)."""
         values = list(values)
         for index, converters, column in self.converters:
             for convert in converters:
                 values[index] = convert(values[index], column, connection)
-        return self.model.from_db(connection.alias, self.names, values)
+        return dict(zip(self.names, values, strict=True))
+
+    def instance(self, values: Sequence, connection) -> Model:
+        return self.model.from_db(connection.alias, self.names, list(self.converted(values, connection).values()))
 
 
 def _from_links(connection, *, with_session: bool, live: bool = True) -> str:

@@ -22,11 +22,13 @@ from django.db import InterfaceError, OperationalError
 from django.urls import Resolver404, resolve
 
 from mighty_ledger.http.middleware import DATABASE_RETRY_AFTER_SECONDS
+from mighty_ledger.live.redraws import Redraw, Redraws
 from mighty_ledger.live.steps import BoardFollow, BoardSteps, DrawStep
 from mighty_ledger.live.streams import (
     HEADERS,
     Gone,
     events,
+    on_the_redraw_thread,
     on_the_steps_thread,
     open_group_stream,
     open_session_stream,
@@ -40,7 +42,7 @@ _SUFFIX = "/events/"
 _RETRY_AFTER = str(DATABASE_RETRY_AFTER_SECONDS).encode()
 
 
-def _opener(path: str, query: bytes, steps: BoardSteps | None):
+def _opener(path: str, query: bytes, steps: BoardSteps | None, redraws: Redraws | None):
     """The coroutine that opens the stream this path names, or None for any other path."""
     if not path.endswith(_SUFFIX):
         return None
@@ -52,9 +54,10 @@ def _opener(path: str, query: bytes, steps: BoardSteps | None):
         return None
     if match.func is session_events:
         token = match.kwargs["token"]
-        return open_session_stream(token, match.kwargs["pk"], board=_board_follow(query, steps, token))
+        return open_session_stream(token, match.kwargs["pk"], board=_board_follow(query, steps, token),
+                                   redraws=redraws)
     if match.func is group_events:
-        return open_group_stream(match.kwargs["token"])
+        return open_group_stream(match.kwargs["token"], redraws=redraws)
     return None
 
 
@@ -72,14 +75,17 @@ async def _no_such_link():
     raise Gone
 
 
-def with_streams(django_application, *, board_steps: DrawStep | None = None):
+def with_streams(django_application, *, board_steps: DrawStep | None = None, redraw: Redraw | None = None):
     """The app with the streams served first; ``board_steps`` draws a new hand's step on the board
-    for the streams of pages that show it (none: those pages fetch their regions on every change)."""
+    for the streams of pages that show it (none: those pages fetch their regions on every change);
+    ``redraw`` draws a group's pages again into the cache when one of its sessions changes (none:
+    the first view after a change draws them)."""
     steps = BoardSteps(board_steps, on_the_steps_thread) if board_steps is not None else None
+    redraws = Redraws(redraw, on_the_redraw_thread) if redraw is not None else None
 
     async def application(scope, receive, send):
         if scope["type"] == "http" and scope["method"] == "GET":
-            opening = _opener(scope["path"], scope.get("query_string", b""), steps)
+            opening = _opener(scope["path"], scope.get("query_string", b""), steps, redraws)
             if opening is not None:
                 await _serve(opening, receive, send)
                 return

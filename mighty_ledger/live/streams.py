@@ -4,7 +4,8 @@ Opening a stream checks the link once (one query, on a thread, the connection
 given back at once); after that the stream only relays what the broker says:
 a ``hello`` with the session's revision as the check read it, then a
 ``change`` for each write, and a comment line as a heartbeat. A stream of a page
-that shows the board also carries each new hand's step on it (steps.py). A stream ends
+that shows the board also carries each new hand's step on it (steps.py), and the first stream
+of a process to hear a change hands it on to the pages drawn again (redraws.py). A stream ends
 by itself after a while, so the browser reconnects and the link is checked
 again (a rotated link or a deleted session stops being followed).
 """
@@ -23,6 +24,7 @@ from django.db import close_old_connections
 from django.db.models import Q
 
 from mighty_ledger.live.brokers import Broker, Watch, broker
+from mighty_ledger.live.redraws import Redraws
 from mighty_ledger.live.steps import BoardFollow
 from mighty_ledger.live.wire import sse
 from mighty_ledger.models import Group, Session
@@ -48,6 +50,7 @@ class Stream:
     watch: Watch
     hello: dict
     board: BoardFollow | None = None  # a page showing the board: new hands' steps in its events
+    redraws: Redraws | None = None  # the process's pages drawn again when the table changes
 
 
 def _link_ok(token: str) -> bool:
@@ -107,13 +110,22 @@ async def on_the_steps_thread(draw: Callable, *args):
     return await asyncio.get_running_loop().run_in_executor(_STEPS_THREAD, _on_fresh_connection, draw, *args)
 
 
+# pages drawn again (redraws.py) take far longer than a step: on a thread of their own, no step waits
+_REDRAW_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="redraws")
+
+
+async def on_the_redraw_thread(draw: Callable, *args):
+    return await asyncio.get_running_loop().run_in_executor(_REDRAW_THREAD, _on_fresh_connection, draw, *args)
+
+
 async def checked(check: Callable, *args):
     # thread_sensitive=False: a shared pool of threads; Django's default would keep one thread
     # per open stream for as long as it is open
     return await sync_to_async(_on_fresh_connection, thread_sensitive=False)(check, *args)
 
 
-async def open_session_stream(token: str, session_id: int, *, board: BoardFollow | None = None) -> Stream:
+async def open_session_stream(token: str, session_id: int, *, board: BoardFollow | None = None,
+                              redraws: Redraws | None = None) -> Stream:
     """Subscribe first, then read the revision: a write after the read is surely heard."""
     live = broker()
     watch = await live.watch(session=session_id)
@@ -122,13 +134,13 @@ async def open_session_stream(token: str, session_id: int, *, board: BoardFollow
     except BaseException:
         live.unwatch(watch)
         raise
-    return Stream(live, watch, {"revision": revision}, board)
+    return Stream(live, watch, {"revision": revision}, board, redraws)
 
 
-async def open_group_stream(token: str) -> Stream:
+async def open_group_stream(token: str, *, redraws: Redraws | None = None) -> Stream:
     group_id = await checked(group_of_link, token)
     live = broker()
-    return Stream(live, await live.watch(group=group_id), {})
+    return Stream(live, await live.watch(group=group_id), {}, redraws=redraws)
 
 
 async def events(stream: Stream, *, lifetime: float | None = None) -> AsyncIterator[bytes]:
@@ -142,8 +154,10 @@ async def events(stream: Stream, *, lifetime: float | None = None) -> AsyncItera
             change = await stream.watch.next(min(heartbeat, left))
             if change is None:
                 yield HEARTBEAT_LINE
-            else:
-                yield sse("change", change.public()) if stream.board is None else await stream.board.told(change)
+                continue
+            if stream.redraws is not None:
+                stream.redraws.heard(change)
+            yield sse("change", change.public()) if stream.board is None else await stream.board.told(change)
     finally:
         stream.broker.unwatch(stream.watch)
 

@@ -38,7 +38,7 @@ class SeasonSpan:
 
 def group_seasons(group: Group, alias: str = "default") -> list[SeasonSpan]:
     """The group's seasons, earliest first, in one statement written once: every page of the
-    group's record reads them, a page from its cache included (as ``stats.group_sessions``)."""
+    group's record reads them, a page from its cache included (as ``stats.session_choices``)."""
     columns, sql = _seasons_statement(alias)
     connection = connections[alias]
     with connection.cursor() as cursor:

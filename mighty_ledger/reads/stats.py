@@ -57,7 +57,7 @@ class Filters:
     system: str | None = None
     until: datetime.date | None = None
 
-    def selects(self, session: Session) -> bool:
+    def selects(self, session: Session | SessionChoice) -> bool:
         return ((self.session_id is None or session.pk == self.session_id)
                 and (self.since is None or session.played_on >= self.since)
                 and (self.until is None or session.played_on <= self.until)
@@ -79,13 +79,44 @@ def group_sessions(group: Group, alias: str = "default") -> list[Session]:
         return [columns.instance(row, connection) for row in cursor.fetchall()]
 
 
+@dataclass(frozen=True, slots=True)
+class SessionChoice:
+    """A session as the pages of the group's record list, filter and stamp it: what it is, not what
+    it holds (no seats, no totals). ``Filters.selects`` reads it as it reads a session."""
+
+    pk: int
+    played_on: datetime.date
+    title: str
+    preset: str
+    created_at: datetime.datetime
+    revision: int
+
+
+def session_choices(group: Group, alias: str = "default") -> list[SessionChoice]:
+    """Every live session of the group, oldest first, as its record's pages choose among them: a
+    page from its cache reads these and nothing else (one statement written once; no instances
+    made, whose fields cost more to read than the rest of such a page)."""
+    columns, sql = _sessions_statement(alias, whole=False)
+    connection = connections[alias]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, (group.pk,))
+        rows = [columns.converted(row, connection) for row in cursor.fetchall()]
+    return [SessionChoice(row["id"], row["played_on"], row["title"], row["preset"], row["created_at"],
+                          row["revision"]) for row in rows]
+
+
+_CHOICE = ("id", "played_on", "title", "preset", "created_at", "revision")
+# the frozen system's options are never needed here, and are the session's biggest column
+_NOT_READ = ("system_options", "overrides")
+
+
 @cache
-def _sessions_statement(alias: str) -> tuple[Columns, str]:
+def _sessions_statement(alias: str, whole: bool = True) -> tuple[Columns, str]:
     connection = connections[alias]
     quote = connection.ops.quote_name
-    # the frozen system's options are not needed here, and are the session's biggest column
     columns = Columns(Session, "s", connection, only=tuple(
-        field.name for field in Session._meta.concrete_fields if field.name not in ("system_options", "overrides")))
+        field.name for field in Session._meta.concrete_fields
+        if (field.name not in _NOT_READ if whole else field.name in _CHOICE)))
     s = quote("s")
     return columns, (f"SELECT {columns.sql} FROM {quote(Session._meta.db_table)} {s} "
                      f"WHERE {s}.{quote('group_id')} = %s AND {s}.{quote('deleted_at')} IS NULL "

@@ -62,9 +62,10 @@ def test_after_a_hand_the_page_reads_that_hand_and_no_other(client, db, counting
 
     HandFactory(session=evening, entry=dict(EVENING[0][0]))
     counting.clear()
-    with django_assert_num_queries(5):
-        # 1. the group by its link; 2. its sessions; 3. its seasons; 4. the one hand recorded since
-        # the last look, counted; 5. the same hand's sides, rated
+    with django_assert_num_queries(6):
+        # 1. the group by its link; 2. its sessions to choose from; 3. its seasons; 4. the sessions
+        # chosen, whole (read only to draw); 5. the one hand recorded since the last look, counted;
+        # 6. the same hand's sides, rated
         page = client.get(path)
 
     assert counting == [({evening.pk}, {evening.pk: len(EVENING)})]

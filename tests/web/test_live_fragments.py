@@ -8,10 +8,10 @@ import re
 
 import pytest
 from django.test import Client
-from django.test.signals import template_rendered
 from django.urls import reverse
 
 from mighty_ledger import reads, services
+from tests.drawn import Drawn
 from tests.factories import MADE_15_DIAMONDS, SessionFactory, bulk_hands
 
 pytestmark = pytest.mark.django_db
@@ -147,26 +147,6 @@ def test_a_made_up_page_of_earlier_hands_makes_no_new_fragments(client, session,
 def test_an_unknown_link_or_session_is_404(client, session):
     assert client.get(reverse("session_live", args=["x" * 43, session.pk])).status_code == 404
     assert client.get(reverse("session_live", args=[session.group.view_token, session.pk + 99])).status_code == 404
-
-
-class Drawn:
-    """The templates drawn while it is open, by name (Django's test instrumentation tells)."""
-
-    def __init__(self) -> None:
-        self.names: list[str] = []
-
-    def __enter__(self) -> Drawn:
-        template_rendered.connect(self._heard)
-        return self
-
-    def __exit__(self, *exc) -> None:
-        template_rendered.disconnect(self._heard)
-
-    def _heard(self, sender, template, **kwargs) -> None:
-        self.names.append(template.name)
-
-    def count(self, name: str) -> int:
-        return self.names.count(f"partials/{name}.html")
 
 
 def _the_next_hand(session) -> None:

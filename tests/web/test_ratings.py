@@ -274,8 +274,9 @@ def test_the_rating_page_after_a_hand_reads_the_link_the_sessions_the_seasons_an
     client.get(path)
     HandFactory(session=thursday, entry=NO_FRIEND)
 
-    # 1. the link; 2. the group's live sessions; 3. its seasons; 4. the new hand's sides, rated
-    with django_assert_num_queries(4):
+    # 1. the link; 2. the group's live sessions to choose from; 3. its seasons; 4. the sessions
+    # chosen, whole; 5. the new hand's sides, rated
+    with django_assert_num_queries(5):
         assert client.get(path).status_code == 200
 
 

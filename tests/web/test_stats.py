@@ -328,12 +328,13 @@ def test_the_statistics_page_runs_the_same_queries_whatever_the_hands(client, db
     bulk_hands(session, hands)
     path = reverse("group_stats", args=[session.group.view_token])
 
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(6):
         # 1. the group by its link
         # 2. every live session of the group (the filters' choices and the statistics' cache key)
         # 3. the group's seasons (the choices, the current season)
-        # 4. the live hands of the sessions counted: roles, result and payments (not cached yet)
-        # 5. the scored hands' sides, rated (the rating table; not kept yet)
+        # 4. the sessions chosen, whole (read only to draw the page)
+        # 5. the live hands of the sessions counted: roles, result and payments (not cached yet)
+        # 6. the scored hands' sides, rated (the rating table; not kept yet)
         response = client.get(path)
     assert response.status_code == 200
     assert response.context["stats"].hands == hands
@@ -350,12 +351,13 @@ def test_a_group_of_twenty_sessions_runs_the_same_queries(client, db, django_ass
 
     path = reverse("group_stats", args=[group.view_token])
 
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(6):
         # 1. the group by its link
         # 2. every live session of the group
         # 3. the group's seasons
-        # 4. the live hands of all twenty sessions, in one query
-        # 5. the sides of their scored hands, rated in one pass
+        # 4. the sessions chosen, whole
+        # 5. the live hands of all twenty sessions, in one query
+        # 6. the sides of their scored hands, rated in one pass
         response = client.get(path)
     assert response.status_code == 200
     assert response.context["stats"].hands == 500

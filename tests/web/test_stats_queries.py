@@ -37,9 +37,10 @@ def season(db):
 
 
 def test_a_player_page(client, session, django_assert_num_queries):
-    with django_assert_num_queries(6):
-        # 1. the group by its link; 2. the player in the group; 3. the group's live sessions;
-        # 4. its seasons; 5. the live hands of the sessions counted; 6. their sides, rated
+    with django_assert_num_queries(7):
+        # 1. the group by its link; 2. the player in the group; 3. the group's live sessions to choose
+        # from; 4. its seasons; 5. the sessions chosen, whole; 6. the live hands of the sessions
+        # counted; 7. their sides, rated
         assert client.get(reverse("player_page", args=[session.group.view_token, "Ann"])).status_code == 200
 
 
@@ -86,9 +87,9 @@ def test_a_season_of_twenty_sessions(client, season, django_assert_num_queries):
     with django_assert_num_queries(4):
         # 1. the group by its link; 2. its players; 3. its sessions; 4. the payments standing (the balance)
         assert client.get(reverse("group_page", args=[token])).status_code == 200
-    with django_assert_num_queries(6):
-        # 1. the group by its link; 2. the player; 3. the live sessions; 4. the seasons;
-        # 5. the hands of all twenty at once; 6. their sides, rated at once
+    with django_assert_num_queries(7):
+        # 1. the group by its link; 2. the player; 3. the live sessions to choose from; 4. the seasons;
+        # 5. the sessions chosen, whole; 6. the hands of all twenty at once; 7. their sides, rated at once
         assert client.get(reverse("player_page", args=[token, "Cy"])).status_code == 200
     with django_assert_num_queries(3):
         # 1. the group by its link; 2. its live sessions; 3. the running totals of all twenty at once

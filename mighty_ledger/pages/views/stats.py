@@ -7,7 +7,9 @@ scoreboard, a page a phone already holds is answered 304 (views/conditional.py),
 and the statistics page's body is a template fragment cached under every
 session's revision: a page seen before costs the link's query and one small
 query for the sessions, whatever the number of hands. After a hand only that
-hand is read and counted (kept_counts.py), and the body drawn again.
+hand is read and counted (kept_counts.py), and the body drawn again: for a group
+that looks at its statistics, by the stream process as the hand comes
+(stats_redrawn.py), before any phone asks.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import datetime
 import hashlib
 from collections import Counter
 from dataclasses import dataclass
+from functools import cached_property
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -31,10 +34,11 @@ from django.views.decorators.http import require_GET
 from mighty_ledger import reads
 from mighty_ledger.http.access import Access, access_for
 from mighty_ledger.http.cache import COPY_OF_A_REVISION_SECONDS
-from mighty_ledger.models import Hand, Session
+from mighty_ledger.models import Group, Hand, Session
 from mighty_ledger.pages.forms import trump_label
 from mighty_ledger.pages.views.conditional import conditional, drawn_once
 from mighty_ledger.pages.views.rules import preset_name
+from mighty_ledger.pages.views.stats_redrawn import looked_at
 from mighty_ledger.reads import balance, charts, kept_counts, ratings, seasons, stats
 from mighty_ledger.reads.exports import SpreadsheetWriter
 from scoring.presets import get_preset
@@ -42,7 +46,7 @@ from scoring.presets import get_preset
 # --- filters ---------------------------------------------------------------------------------
 
 
-def _filters(request: HttpRequest, sessions: list[Session]) -> tuple[stats.Filters, str, str]:
+def _filters(request: HttpRequest, sessions: list[stats.SessionChoice]) -> tuple[stats.Filters, str, str]:
     """The page's filters from the query string: (filters, period, system). Unknown values mean all."""
     period = request.GET.get("period", "all")
     system = request.GET.get("system", "")
@@ -58,7 +62,7 @@ def _filters(request: HttpRequest, sessions: list[Session]) -> tuple[stats.Filte
     return stats.Filters(session_id=session_id, since=since, system=system or None), period, system
 
 
-def _stamp(sessions: list[Session], season_list: list[seasons.SeasonSpan] = ()) -> str:
+def _stamp(sessions: list[stats.SessionChoice], season_list: list[seasons.SeasonSpan] = ()) -> str:
     """What a statistics page shows: the sessions it counts, each at its revision, and the seasons
     (a new one changes which is current, and the choices)."""
     return ";".join([f"{s.pk}.{s.created_at.timestamp()}.{s.revision}" for s in sessions]
@@ -71,7 +75,7 @@ def _query(period: str, system: str, season: str = "") -> str:
                       if value and (value != "all" or key == "season")})
 
 
-def _session_labels(sessions: list[Session]) -> list[str]:
+def _session_labels(sessions: list[stats.SessionChoice]) -> list[str]:
     """Each session as the period list names it: its day and title, and where two untitled
     sessions share a day, which of that day's it is (2026-11-25 (2))."""
     days = Counter(s.played_on for s in sessions if not s.title)
@@ -112,14 +116,21 @@ class Selection:
     """What a statistics, ratings or player page shows: the group's sessions (the choices), its
     seasons, the filters understood from the query and the sessions they select."""
 
-    sessions: list[Session]
+    group: Group
+    sessions: list[stats.SessionChoice]
     seasons: list[seasons.SeasonSpan]
     filters: stats.Filters
     period: str
     system: str
     season: str
-    selected: list[Session]
     stamp: str
+
+    @cached_property
+    def selected(self) -> list[Session]:
+        """The sessions the filters select, whole: what is counted and drawn. One more query, made
+        only by a page that is drawn (a page from its cache needs the choices alone)."""
+        wanted = {session.pk for session in self.sessions if self.filters.selects(session)}
+        return [session for session in stats.group_sessions(self.group) if session.pk in wanted]
 
     def context(self) -> dict:
         return _filter_context(self.sessions, self.period, self.system, self.stamp, self.season, self.seasons)
@@ -140,7 +151,7 @@ def selection_of(request: HttpRequest, access: Access) -> Selection:
     """The page's selection: two queries (every live session of the group, its seasons). No season
     asked is the current one; a page asked for one session shows that session, whichever season
     it was played in and whatever season the form sent with it."""
-    sessions = stats.group_sessions(access.group)
+    sessions = stats.session_choices(access.group)
     season_list = seasons.group_seasons(access.group)
     filters, period, system = _filters(request, sessions)
     asked = request.GET.get("season")
@@ -151,8 +162,8 @@ def selection_of(request: HttpRequest, access: Access) -> Selection:
     season, season_value = seasons.chosen_season(season_list, asked)
     if season is not None:
         filters = season.narrow(filters)
-    return Selection(sessions, season_list, filters, period, system, season_value,
-                     [session for session in sessions if filters.selects(session)], _stamp(sessions, season_list))
+    return Selection(access.group, sessions, season_list, filters, period, system, season_value,
+                     _stamp(sessions, season_list))
 
 
 # --- the statistics page and the player pages ---------------------------------------------------
@@ -164,23 +175,28 @@ def group_stats(request: HttpRequest, token: str) -> HttpResponse:
     access = access_for(token)
     # two queries: every live session of the group and its seasons, for the filters' choices and the cache key
     chosen = selection_of(request, access)
-    filters, selected, stamp = chosen.filters, chosen.selected, chosen.stamp
+    # while the group looks at this page, each change of its sessions draws it again before it is asked for
+    looked_at(access.group.pk, chosen.here(request), get_language())
 
-    def page() -> HttpResponse:
-        # counted and drawn only when the page's body is not cached for this state (table/stats.html)
-        if filters.session_id is not None and selected:
+    def drawing() -> dict:
+        # read only when the page is not cached for this state: the sessions whole, counted and charted
+        selected = chosen.selected
+        if chosen.filters.session_id is not None and selected:
             # one session: its hands one by one; several: the season, session by session
             chart, chart_kind = SimpleLazyObject(lambda: session_chart_of(selected[0])), "hands"
         else:
             chart, chart_kind = SimpleLazyObject(lambda: season_chart(selected)), "season"
-        # the same page for everyone on the link but for its CSRF token: drawn once per state
-        return drawn_once(request, chosen.drawn_once_key(request, "stats", access.right), "table/stats.html", lambda: {
+        return {
             "access": access, "group": access.group, "stats": SimpleLazyObject(lambda: kept_counts.stats_for(selected)),
-            "ratings": SimpleLazyObject(lambda: ratings.ratings_for(access.group, filters, selected)),
+            "ratings": SimpleLazyObject(lambda: ratings.ratings_for(access.group, chosen.filters, selected)),
             "chart": chart, "chart_kind": chart_kind, "here": chosen.here(request), **chosen.context(),
-        })
+        }
 
-    return conditional(request, f"stats|{access.right}|{stamp}", page)
+    def page() -> HttpResponse:
+        # the same page for everyone on the link but for its CSRF token: drawn once per state
+        return drawn_once(request, chosen.drawn_once_key(request, "stats", access.right), "table/stats.html", drawing)
+
+    return conditional(request, f"stats|{access.right}|{chosen.stamp}", page)
 
 
 @require_GET
@@ -191,9 +207,9 @@ def player_page(request: HttpRequest, token: str, name: str) -> HttpResponse:
         raise Http404("No such player in this group.")
     # two queries: every live session of the group and its seasons, for the filters' choices and the cache key
     chosen = selection_of(request, access)
-    selected, stamp = chosen.selected, chosen.stamp
 
     def page() -> HttpResponse:
+        selected = chosen.selected
         record = kept_counts.stats_for(selected)
         best, worst = stats.best_and_worst_friend(record, name)
         rated = ratings.ratings_for(access.group, chosen.filters, selected)
@@ -204,7 +220,7 @@ def player_page(request: HttpRequest, token: str, name: str) -> HttpResponse:
             **chosen.context(),
         })
 
-    return conditional(request, f"player|{access.right}|{stamp}", page)
+    return conditional(request, f"player|{access.right}|{chosen.stamp}", page)
 
 
 # --- charts -----------------------------------------------------------------------------------------

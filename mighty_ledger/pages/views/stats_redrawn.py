@@ -1,0 +1,83 @@
+"""The group's statistics drawn again when a hand changes, for a group that is looking at them.
+
+The statistics page sums every hand of the group and draws some thirty kilobytes of tables and
+chart from them: drawn when a phone asks, the first view after a hand costs many times a page
+from the cache (docs/performance.md). Every view notes which page it was (its address with the
+filters as understood, and the language: ``looked_at``). When one of the group's sessions changes,
+the process serving the streams calls ``redrawn`` on a thread of its own (live/redraws.py; the
+project's ASGI module hands it over): the pages looked at in the last half hour are drawn again,
+through the page's own view, into the shared cache, and the next view of each is read from there.
+
+A group that nobody looks at costs nothing here, and a look keeps its page drawn again for half an
+hour of hands: at a table that opens the statistics between hands, as many drawings as without
+this, each made before it is asked for. Every stream process holding phones of the table hears the
+change; the first to claim it draws.
+"""
+
+from __future__ import annotations
+
+import time
+from contextlib import suppress
+
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, QueryDict
+from django.urls import Resolver404, resolve
+from django.utils import translation
+
+LOOKED_AT_SECONDS = 30 * 60  # how long a look keeps a page drawn again after each change
+LOOKED_AT_MOST = 4  # pages kept drawn again per group (links, filters, languages): the last looked at
+NOTED_AGAIN_SECONDS = 60  # a look noted this recently is not written again: most views only read
+CLAIM_SECONDS = 60  # how long a stream process's claim on a change keeps the others from drawing it
+PAGE = "group_stats"
+
+
+def _looked_at_key(group_id: int) -> str:
+    return f"statistics-looked-at:{group_id}"
+
+
+def looked_at(group_id: int, here: str, language: str) -> None:
+    """A phone shows the group's statistics at ``here`` (the page's address, filters as understood)
+    in ``language``: for the next half hour, every change of the group draws that page again."""
+    key = _looked_at_key(group_id)
+    looked: dict[tuple[str, str], float] = cache.get(key) or {}
+    now = time.time()
+    if looked.get((here, language), 0.0) > now - NOTED_AGAIN_SECONDS:
+        return
+    looked[(here, language)] = now
+    latest = sorted(looked.items(), key=lambda item: item[1])[-LOOKED_AT_MOST:]
+    cache.set(key, dict(latest), LOOKED_AT_SECONDS)
+
+
+def redrawn(group_id: int, session_id: int, revision: int | None, what: str) -> None:
+    """Draw again into the cache the statistics pages of the group looked at in the last half hour,
+    after a change of one of its sessions (``what`` happened to ``session_id``, now at ``revision``)."""
+    looked = cache.get(_looked_at_key(group_id))
+    if not looked:
+        return
+    # every stream process with phones of the table heard the change: the first to claim it draws
+    if not cache.add(f"statistics-redrawn:{group_id}:{session_id}:{revision}:{what}", True, CLAIM_SECONDS):
+        return
+    since = time.time() - LOOKED_AT_SECONDS
+    for (here, language), when in looked.items():
+        if when >= since:
+            _draw(here, language)
+
+
+def _draw(here: str, language: str) -> None:
+    """The page at ``here`` asked for as a phone with no cookie asks for it: its view draws it into
+    the cache (``drawn_once``), where the next phone finds it. Nothing is sent anywhere."""
+    path, _, query = here.partition("?")
+    try:
+        match = resolve(path)
+    except Resolver404:
+        return
+    if match.url_name != PAGE:
+        return
+    request = HttpRequest()
+    request.method = "GET"
+    request.path = request.path_info = path
+    request.GET = QueryDict(query)
+    # a link rotated, or a group deleted, since the look: nothing to draw
+    with translation.override(language), suppress(Http404):
+        request.LANGUAGE_CODE = language
+        match.func(request, *match.args, **match.kwargs)

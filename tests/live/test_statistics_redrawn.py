@@ -1,0 +1,212 @@
+"""The statistics a group looks at are drawn again as each hand comes, before anybody asks.
+
+A phone at the table follows the board (its stream is open); someone has opened the statistics.
+When the next hand is recorded, the stream process draws the statistics again into the cache,
+and the next look at them is read from there: the same page the view would have drawn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.test import Client
+from django.urls import reverse
+
+from mighty_ledger import services
+from mighty_ledger.live.brokers import Change
+from mighty_ledger.live.redraws import Redraws
+from mighty_ledger.live.streams import on_the_redraw_thread
+from mighty_ledger.models import Hand, Session
+from mighty_ledger.pages.views import stats_redrawn
+from tests.drawn import Drawn
+from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
+
+pytestmark = [pytest.mark.anyio, pytest.mark.django_db(transaction=True)]
+
+STATISTICS = "table/stats.html"
+CSRF = re.compile(r'(name="csrfmiddlewaretoken" value="|"X-CSRFToken": ")[^"]+')
+
+
+@sync_to_async
+def _seated() -> Session:
+    session = SessionFactory()
+    HandFactory(session=session)
+    return Session.objects.select_related("group").get(pk=session.pk)
+
+
+@sync_to_async
+def _record(session) -> None:
+    services.hand_record(session=Session.objects.get(pk=session.pk), entry=dict(MADE_15_DIAMONDS))
+
+
+def _statistics_url(session, *, view: bool = True, query: str = "") -> str:
+    token = session.group.view_token if view else session.group.edit_token
+    return reverse("group_stats", args=[token]) + (f"?{query}" if query else "")
+
+
+@sync_to_async
+def _look(url: str, language: str = "en") -> tuple[str, list[str]]:
+    """A phone opening the statistics: the page (without its CSRF token) and the templates drawn for it."""
+    with Drawn() as drawn:
+        answer = Client(HTTP_ACCEPT_LANGUAGE=language).get(url)
+    assert answer.status_code == 200
+    return CSRF.sub(r"\1", answer.content.decode()), drawn.names
+
+
+@sync_to_async
+def _drawn_afresh(url: str, language: str = "en") -> str:
+    """The page as the view draws it with nothing kept: what the drawing made ahead must equal."""
+    from django.core.cache import cache
+
+    cache.clear()
+    answer = Client(HTTP_ACCEPT_LANGUAGE=language).get(url)
+    return CSRF.sub(r"\1", answer.content.decode())
+
+
+async def _redrawn() -> None:
+    # the redrawing was handed to its thread as the stream heard the change, before the event was
+    # sent; the thread runs one thing at a time, in order: once this has run, so has the redrawing
+    await on_the_redraw_thread(lambda: None)
+
+
+async def _a_hand_at_the_table(open_stream, session) -> None:
+    """A phone follows the board; a hand is recorded; the phone hears it."""
+    stream = await open_stream(reverse("session_events", args=[session.group.edit_token, session.pk]) + "?board=en")
+    await stream.next_event()
+    await _record(session)
+    assert (await stream.next_event())[0] == "change"
+    await _redrawn()
+
+
+async def test_the_statistics_looked_at_come_from_the_cache_after_the_next_hand(open_stream):
+    session = await _seated()
+    url = _statistics_url(session)
+    _page, drawn = await _look(url)
+    assert STATISTICS in drawn
+
+    await _a_hand_at_the_table(open_stream, session)
+
+    page, drawn = await _look(url)
+    assert drawn == []  # drawn before it was asked for
+    assert 'data-testid="stats-hands">2<' in page  # the new hand counted
+    assert page == await _drawn_afresh(url)
+
+
+async def test_every_page_looked_at_is_drawn_again_with_its_link_filters_and_language(open_stream):
+    session = await _seated()
+    looks = [(_statistics_url(session), "en"), (_statistics_url(session, view=False), "ko"),
+             (_statistics_url(session, query=f"period=s{session.pk}"), "en")]
+    for url, language in looks:
+        await _look(url, language)
+
+    await _a_hand_at_the_table(open_stream, session)
+
+    pages = []
+    for url, language in looks:
+        page, drawn = await _look(url, language)
+        assert drawn == [], url
+        pages.append(page)
+    assert "통계" in pages[1]
+    for (url, language), page in zip(looks, pages, strict=True):
+        assert page == await _drawn_afresh(url, language)
+
+
+async def test_a_group_that_has_not_looked_is_not_drawn(open_stream):
+    session = await _seated()
+
+    await _a_hand_at_the_table(open_stream, session)
+
+    _page, drawn = await _look(_statistics_url(session))
+    assert STATISTICS in drawn  # drawn when asked, as it always was
+
+
+async def test_a_look_keeps_the_page_drawn_for_half_an_hour(open_stream, monkeypatch):
+    session = await _seated()
+    url = _statistics_url(session)
+    await _look(url)
+    later = stats_redrawn.time.time() + stats_redrawn.LOOKED_AT_SECONDS + 1
+    monkeypatch.setattr(stats_redrawn.time, "time", lambda: later)
+
+    await _a_hand_at_the_table(open_stream, session)
+
+    _page, drawn = await _look(url)
+    assert STATISTICS in drawn
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_stream_process_draws_a_change_that_every_one_hears():
+    session = SessionFactory()
+    HandFactory(session=session)
+    group = session.group
+    Client().get(reverse("group_stats", args=[group.view_token]))
+    services.hand_record(session=session, entry=dict(MADE_15_DIAMONDS))
+    session.refresh_from_db()
+    change = (group.pk, session.pk, session.revision, "hand_recorded")
+
+    with Drawn() as first:
+        stats_redrawn.redrawn(*change)
+    with Drawn() as second:  # another stream process, a moment later
+        stats_redrawn.redrawn(*change)
+
+    assert STATISTICS in first.names and second.names == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_page_whose_link_was_rotated_since_is_not_drawn():
+    session = SessionFactory()
+    HandFactory(session=session)
+    group = session.group
+    Client().get(reverse("group_stats", args=[group.view_token]))
+    services.group_rotate_link(group=group, which="view")
+    hand, _ = services.hand_record(session=session, entry=dict(MADE_15_DIAMONDS))
+
+    with Drawn() as drawn:
+        stats_redrawn.redrawn(group.pk, session.pk, hand.session.revision, "hand_recorded")
+
+    assert drawn.names == []
+
+
+async def test_a_redrawing_that_fails_is_logged_by_its_kind_and_the_streams_go_on(caplog):
+    def fails(*change):
+        raise RuntimeError("postgres://secret-link-in-the-message")
+
+    async def at_once(draw, *args):
+        return draw(*args)
+
+    redraws = Redraws(fails, at_once)
+    with caplog.at_level(logging.WARNING, logger="mighty_ledger.live.redraws"):
+        redraws.heard(Change(session=1, group=1, revision=2, what="hand_recorded"))
+        redraws.heard(Change(session=1, group=1, revision=2, what="hand_recorded"))  # a second stream
+        for _ in range(3):  # the task runs, fails, and its end is heard
+            await asyncio.sleep(0)
+
+    assert [record.getMessage() for record in caplog.records] == [
+        "the group's pages were not drawn again (RuntimeError); the next view draws them"]
+
+
+def test_nothing_is_drawn_for_a_resync():
+    handed = []
+    redraws = Redraws(lambda *change: handed.append(change), None)
+    redraws.heard(Change(session=0, group=0, revision=None, what="resync"))
+    assert handed == []
+
+
+# the kind of hand the redrawing follows is any: a hand deleted changes the statistics as much
+async def test_a_hand_deleted_is_drawn_again_too(open_stream):
+    session = await _seated()
+    url = _statistics_url(session)
+    await _look(url)
+    stream = await open_stream(reverse("session_events", args=[session.group.edit_token, session.pk]))
+    await stream.next_event()
+
+    await sync_to_async(lambda: services.hand_delete(hand=Hand.objects.get(session=session, number=1)))()
+    assert (await stream.next_event())[0] == "change"
+    await _redrawn()
+
+    page, drawn = await _look(url)
+    assert drawn == []
+    assert 'data-testid="stats-hands">0<' in page
