@@ -137,6 +137,21 @@ async def test_a_look_keeps_the_page_drawn_for_half_an_hour(open_stream, monkeyp
     assert STATISTICS in drawn
 
 
+async def test_drawing_the_page_again_is_not_a_look_at_it(open_stream, monkeypatch):
+    session = await _seated()
+    url = _statistics_url(session)
+    await _look(url)
+    looked = stats_redrawn.time.time()
+    monkeypatch.setattr(stats_redrawn.time, "time", lambda: looked + 20 * 60)
+    await _a_hand_at_the_table(open_stream, session)  # drawn again, twenty minutes after the look
+
+    monkeypatch.setattr(stats_redrawn.time, "time", lambda: looked + stats_redrawn.LOOKED_AT_SECONDS + 1)
+    await _a_hand_at_the_table(open_stream, session)
+
+    _page, drawn = await _look(url)
+    assert STATISTICS in drawn  # nobody looked for half an hour: the view draws it
+
+
 @pytest.mark.django_db(transaction=True)
 def test_one_stream_process_draws_a_change_that_every_one_hears():
     session = SessionFactory()

@@ -177,6 +177,12 @@ def group_stats(request: HttpRequest, token: str) -> HttpResponse:
     chosen = selection_of(request, access)
     # while the group looks at this page, each change of its sessions draws it again before it is asked for
     looked_at(access.group.pk, chosen.here(request), get_language())
+    return statistics_page(request, access, chosen)
+
+
+def statistics_page(request: HttpRequest, access: Access, chosen: Selection) -> HttpResponse:
+    """The statistics page of this selection, from the cache or drawn into it; also what the
+    streams draw again after a change (stats_redrawn.py), which is not a look at the page."""
 
     def drawing() -> dict:
         # read only when the page is not cached for this state: the sessions whole, counted and charted

@@ -24,6 +24,8 @@ from django.http import Http404, HttpRequest, QueryDict
 from django.urls import Resolver404, resolve
 from django.utils import translation
 
+from mighty_ledger.http.access import access_for
+
 LOOKED_AT_SECONDS = 30 * 60  # how long a look keeps a page drawn again after each change
 LOOKED_AT_MOST = 4  # pages kept drawn again per group (links, filters, languages): the last looked at
 NOTED_AGAIN_SECONDS = 60  # a look noted this recently is not written again: most views only read
@@ -64,8 +66,12 @@ def redrawn(group_id: int, session_id: int, revision: int | None, what: str) -> 
 
 
 def _draw(here: str, language: str) -> None:
-    """The page at ``here`` asked for as a phone with no cookie asks for it: its view draws it into
-    the cache (``drawn_once``), where the next phone finds it. Nothing is sent anywhere."""
+    """The page at ``here`` asked for as a phone with no cookie asks for it, but for noting a look:
+    its view draws it into the cache (``drawn_once``), where the next phone finds it. (Were the
+    drawing a look, a table playing on would keep its statistics drawn for ever.)"""
+    # the page's view imports this module, to note the looks
+    from mighty_ledger.pages.views.stats import selection_of, statistics_page
+
     path, _, query = here.partition("?")
     try:
         match = resolve(path)
@@ -80,4 +86,5 @@ def _draw(here: str, language: str) -> None:
     # a link rotated, or a group deleted, since the look: nothing to draw
     with translation.override(language), suppress(Http404):
         request.LANGUAGE_CODE = language
-        match.func(request, *match.args, **match.kwargs)
+        access = access_for(match.kwargs["token"])
+        statistics_page(request, access, selection_of(request, access))
