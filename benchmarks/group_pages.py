@@ -104,12 +104,13 @@ def _redrawn_as_the_table_plays(page, group, tonight, a_hand_at_the_table, the_p
     as the hand came), and that drawing by itself."""
     import asyncio
 
+    from django.core.cache import cache
     from django.db import connections
     from django.urls import reverse
 
     from mighty_ledger.asgi import application
     from mighty_ledger.live.streams import on_the_redraw_thread
-    from mighty_ledger.pages.views.stats_redrawn import redrawn
+    from mighty_ledger.pages.views.stats_redrawn import looks_key, redrawn
 
     from .phones import Phone, Table
 
@@ -120,6 +121,9 @@ def _redrawn_as_the_table_plays(page, group, tonight, a_hand_at_the_table, the_p
     events_url = reverse("session_events", args=[group.edit_token, tonight.pk])
     phone = Phone(application, events_url, "board=en", heard)
     loop.run_until_complete(phone.open())
+    # the group looks at the page again now that a phone's stream is open, so that its process hears it
+    cache.delete(looks_key(group.pk))
+    the_page()
 
     def a_hand_followed():
         a_hand_at_the_table()

@@ -22,16 +22,17 @@ from django.db import InterfaceError, OperationalError
 from django.urls import Resolver404, resolve
 
 from mighty_ledger.http.middleware import DATABASE_RETRY_AFTER_SECONDS
+from mighty_ledger.live.brokers import broker
 from mighty_ledger.live.redraws import Redraw, Redraws
 from mighty_ledger.live.steps import BoardFollow, BoardSteps, DrawStep
 from mighty_ledger.live.streams import (
     HEADERS,
     Gone,
     events,
-    on_the_redraw_thread,
     on_the_steps_thread,
     open_group_stream,
     open_session_stream,
+    to_the_redraw_thread,
 )
 from mighty_ledger.live.views import group_events, session_events
 
@@ -71,6 +72,10 @@ def _board_follow(query: bytes, steps: BoardSteps | None, token: str) -> BoardFo
     return BoardFollow(steps, token, language)
 
 
+def _looked_at(group: int) -> bool:
+    return broker().hub.looked_at(group)
+
+
 async def _no_such_link():
     raise Gone
 
@@ -81,7 +86,7 @@ def with_streams(django_application, *, board_steps: DrawStep | None = None, red
     ``redraw`` draws a group's pages again into the cache when one of its sessions changes (none:
     the first view after a change draws them)."""
     steps = BoardSteps(board_steps, on_the_steps_thread) if board_steps is not None else None
-    redraws = Redraws(redraw, on_the_redraw_thread) if redraw is not None else None
+    redraws = Redraws(redraw, to_the_redraw_thread, _looked_at) if redraw is not None else None
 
     async def application(scope, receive, send):
         if scope["type"] == "http" and scope["method"] == "GET":

@@ -20,6 +20,7 @@ import asyncio
 import json
 import logging
 import threading
+import time
 import weakref
 from collections import deque
 from contextlib import aclosing, suppress
@@ -32,6 +33,11 @@ logger = logging.getLogger(__name__)
 
 CHANNEL = "mighty_ledger_live"
 RESYNC = "resync"  # the subscription was lost for a while: every page checks again
+# not a change of the table: a page of the group's record is being looked at, so its stream
+# processes draw it again after each change (redraws.py); told to no page
+LOOKED_AT = "looked_at"
+LOOK_SECONDS = 30 * 60  # how long a look keeps the group's pages drawn again after each change
+LOOKS_KEPT = 10_000  # looks a process remembers before it forgets the ones that have lapsed
 READY_TIMEOUT = 5.0  # seconds a new stream waits for the process's subscription
 RETRY_FIRST, RETRY_MAX = 0.5, 10.0  # backoff between attempts to subscribe again
 SILENCE_CHECK = 30.0  # seconds without news after which the subscription proves it is alive
@@ -57,7 +63,9 @@ class Change:
             session, group, revision, what = json.loads(payload)
         except (ValueError, TypeError):
             return None
-        if not (_is_id(session) and _is_id(group) and isinstance(what, str)):
+        if not (isinstance(what, str) and _is_id(group)):
+            return None
+        if not (_is_id(session) or (what == LOOKED_AT and session == 0)):  # a look names no session
             return None
         if revision is not None and not _is_id(revision, zero=True):
             return None
@@ -112,6 +120,7 @@ class Hub:
     def __init__(self) -> None:
         self.by_session: dict[int, weakref.WeakSet[Watch]] = {}
         self.by_group: dict[int, weakref.WeakSet[Watch]] = {}
+        self.looks: dict[int, float] = {}  # group → when its last look lapses (time.monotonic)
 
     def add(self, *, session: int | None = None, group: int | None = None) -> Watch:
         watch = Watch()
@@ -129,6 +138,9 @@ class Hub:
                     return
 
     def deliver(self, change: Change) -> None:
+        if change.what == LOOKED_AT:
+            self._looked_at(change.group)
+            return
         if change.what == RESYNC:
             for table in (self.by_session, self.by_group):
                 for watches in list(table.values()):
@@ -142,6 +154,17 @@ class Hub:
 
     def __len__(self) -> int:
         return sum(len(w) for w in self.by_session.values()) + sum(len(w) for w in self.by_group.values())
+
+    def _looked_at(self, group: int) -> None:
+        now = time.monotonic()
+        self.looks[group] = now + LOOK_SECONDS
+        if len(self.looks) > LOOKS_KEPT:
+            self.looks = {kept: until for kept, until in self.looks.items() if until > now}
+
+    def looked_at(self, group: int) -> bool:
+        """Whether a page of the group's record was looked at in the last LOOK_SECONDS, as this
+        process heard: a process started since hears of it at the next look."""
+        return self.looks.get(group, 0.0) > time.monotonic()
 
 
 class Broker:

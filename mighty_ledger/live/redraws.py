@@ -5,14 +5,14 @@ a phone asks, the first view after each hand costs many times a page from the ca
 process that serves the streams, which hears every change of the sessions its phones follow,
 hands each change once to a redrawing (``mighty_ledger/pages/views/stats_redrawn.py``, given by
 the project's ASGI module): it draws the pages the group has looked at lately into the shared
-cache, where the next view finds them. It runs on a thread of its own, so a hand's step on the
+cache, where the next view finds them. A look is told through the broker as changes are
+(``live.group_looked_at``), so a change of a group nobody looks at costs this process nothing. It runs on a thread of its own, so a hand's step on the
 board never waits behind it, and a change it misses (the process was busy, the database away)
 only means that the next view draws the page itself, as it always could.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections import OrderedDict
 from collections.abc import Callable
@@ -29,30 +29,33 @@ KEEP = 256  # changes a process remembers having handed on: every stream of the 
 class Redraws:
     """One process's redrawings: each change handed on once, whichever of its streams hears it first."""
 
-    def __init__(self, redraw: Redraw, run: Callable) -> None:
+    def __init__(self, redraw: Redraw, submit: Callable, looked_at: Callable[[int], bool]) -> None:
         self._redraw = redraw
-        self._run = run  # how the redrawing runs off the event loop (streams.on_the_redraw_thread)
+        # how the redrawing leaves the event loop: handed to its thread, never awaited
+        # (streams.to_the_redraw_thread)
+        self._submit = submit
+        # whether a page of the group was looked at lately, as this process heard (brokers.LOOKED_AT):
+        # a group nobody looks at is not even handed to the thread, whose waking costs a step's tenth
+        self._looked_at = looked_at
         self._handed: OrderedDict[tuple, None] = OrderedDict()
-        self._running: set[asyncio.Task] = set()
 
     def heard(self, change: Change) -> None:
-        """A stream of this process heard ``change``: the first time, redraw its group's pages."""
-        if change.what == RESYNC:
-            return  # not a change of the table: this process's subscription came back
+        """A stream of this process heard ``change``: the first time, redraw its group's pages if
+        they were looked at lately."""
+        if change.what == RESYNC or not self._looked_at(change.group):
+            return  # a resync is not a change of the table: this process's subscription came back
         key = (change.session, change.revision, change.what)
         if key in self._handed:
             return
         self._handed[key] = None
         while len(self._handed) > KEEP:
             self._handed.popitem(last=False)
-        task = asyncio.ensure_future(self._run(self._redraw, change.group, change.session, change.revision,
-                                                change.what))
-        self._running.add(task)  # held until done: the loop keeps only a weak reference to a task
-        task.add_done_callback(self._done)
+        self._submit(self._redrawn, change)
 
-    def _done(self, task: asyncio.Task) -> None:
-        self._running.discard(task)
-        if not task.cancelled() and task.exception() is not None:
+    def _redrawn(self, change: Change) -> None:
+        try:
+            self._redraw(change.group, change.session, change.revision, change.what)
+        except Exception as error:
             # the class alone: a database error's text can quote the link it was looking for
             logger.warning("the group's pages were not drawn again (%s); the next view draws them",
-                           type(task.exception()).__name__)
+                           type(error).__name__)

@@ -114,7 +114,13 @@ async def on_the_steps_thread(draw: Callable, *args):
 _REDRAW_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="redraws")
 
 
+def to_the_redraw_thread(draw: Callable, *args) -> None:
+    """Hand ``draw`` to the redrawing thread, in order, and go on: nothing waits for it."""
+    _REDRAW_THREAD.submit(_on_fresh_connection, draw, *args)
+
+
 async def on_the_redraw_thread(draw: Callable, *args):
+    """``draw`` on the redrawing thread, once everything handed to it before has run."""
     return await asyncio.get_running_loop().run_in_executor(_REDRAW_THREAD, _on_fresh_connection, draw, *args)
 
 

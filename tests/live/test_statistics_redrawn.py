@@ -7,9 +7,10 @@ and the next look at them is read from there: the same page the view would have 
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
+import time
+from types import SimpleNamespace
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -17,7 +18,8 @@ from django.test import Client
 from django.urls import reverse
 
 from mighty_ledger import services
-from mighty_ledger.live.brokers import Change
+from mighty_ledger.live import brokers
+from mighty_ledger.live.brokers import LOOK_SECONDS, Change
 from mighty_ledger.live.redraws import Redraws
 from mighty_ledger.live.streams import on_the_redraw_thread
 from mighty_ledger.models import Hand, Session
@@ -73,22 +75,35 @@ async def _redrawn() -> None:
     await on_the_redraw_thread(lambda: None)
 
 
-async def _a_hand_at_the_table(open_stream, session) -> None:
-    """A phone follows the board; a hand is recorded; the phone hears it."""
+async def _the_table(open_stream, session):
+    """A phone at the table follows the board: its stream process hears the group's looks and changes."""
     stream = await open_stream(reverse("session_events", args=[session.group.edit_token, session.pk]) + "?board=en")
     await stream.next_event()
+    return stream
+
+
+async def _a_hand(stream, session) -> None:
+    """A hand is recorded; the phone hears it, and whatever it set off is done."""
     await _record(session)
     assert (await stream.next_event())[0] == "change"
     await _redrawn()
 
 
+def _at(monkeypatch, seconds: float) -> None:
+    """The clocks that tell how old a look is, ``seconds`` from now."""
+    wall, monotonic = time.time() + seconds, time.monotonic() + seconds
+    monkeypatch.setattr(stats_redrawn, "time", SimpleNamespace(time=lambda: wall))
+    monkeypatch.setattr(brokers, "time", SimpleNamespace(monotonic=lambda: monotonic))
+
+
 async def test_the_statistics_looked_at_come_from_the_cache_after_the_next_hand(open_stream):
     session = await _seated()
+    table = await _the_table(open_stream, session)
     url = _statistics_url(session)
     _page, drawn = await _look(url)
     assert STATISTICS in drawn
 
-    await _a_hand_at_the_table(open_stream, session)
+    await _a_hand(table, session)
 
     page, drawn = await _look(url)
     assert drawn == []  # drawn before it was asked for
@@ -98,12 +113,13 @@ async def test_the_statistics_looked_at_come_from_the_cache_after_the_next_hand(
 
 async def test_every_page_looked_at_is_drawn_again_with_its_link_filters_and_language(open_stream):
     session = await _seated()
+    table = await _the_table(open_stream, session)
     looks = [(_statistics_url(session), "en"), (_statistics_url(session, view=False), "ko"),
              (_statistics_url(session, query=f"period=s{session.pk}"), "en")]
     for url, language in looks:
         await _look(url, language)
 
-    await _a_hand_at_the_table(open_stream, session)
+    await _a_hand(table, session)
 
     pages = []
     for url, language in looks:
@@ -117,8 +133,9 @@ async def test_every_page_looked_at_is_drawn_again_with_its_link_filters_and_lan
 
 async def test_a_group_that_has_not_looked_is_not_drawn(open_stream):
     session = await _seated()
+    table = await _the_table(open_stream, session)
 
-    await _a_hand_at_the_table(open_stream, session)
+    await _a_hand(table, session)
 
     _page, drawn = await _look(_statistics_url(session))
     assert STATISTICS in drawn  # drawn when asked, as it always was
@@ -126,12 +143,12 @@ async def test_a_group_that_has_not_looked_is_not_drawn(open_stream):
 
 async def test_a_look_keeps_the_page_drawn_for_half_an_hour(open_stream, monkeypatch):
     session = await _seated()
+    table = await _the_table(open_stream, session)
     url = _statistics_url(session)
     await _look(url)
-    later = stats_redrawn.time.time() + stats_redrawn.LOOKED_AT_SECONDS + 1
-    monkeypatch.setattr(stats_redrawn.time, "time", lambda: later)
+    _at(monkeypatch, LOOK_SECONDS + 1)
 
-    await _a_hand_at_the_table(open_stream, session)
+    await _a_hand(table, session)
 
     _page, drawn = await _look(url)
     assert STATISTICS in drawn
@@ -139,17 +156,35 @@ async def test_a_look_keeps_the_page_drawn_for_half_an_hour(open_stream, monkeyp
 
 async def test_drawing_the_page_again_is_not_a_look_at_it(open_stream, monkeypatch):
     session = await _seated()
+    table = await _the_table(open_stream, session)
     url = _statistics_url(session)
     await _look(url)
-    looked = stats_redrawn.time.time()
-    monkeypatch.setattr(stats_redrawn.time, "time", lambda: looked + 20 * 60)
-    await _a_hand_at_the_table(open_stream, session)  # drawn again, twenty minutes after the look
+    _at(monkeypatch, 20 * 60)
+    await _a_hand(table, session)  # drawn again, twenty minutes after the look
 
-    monkeypatch.setattr(stats_redrawn.time, "time", lambda: looked + stats_redrawn.LOOKED_AT_SECONDS + 1)
-    await _a_hand_at_the_table(open_stream, session)
+    _at(monkeypatch, LOOK_SECONDS + 1)
+    await _a_hand(table, session)
 
     _page, drawn = await _look(url)
     assert STATISTICS in drawn  # nobody looked for half an hour: the view draws it
+
+
+async def test_a_stream_process_hears_of_a_look_through_the_broker(open_stream):
+    session = await _seated()
+    table = await _the_table(open_stream, session)
+    group = session.group.pk
+    assert not brokers.broker().hub.looked_at(group)
+
+    await _look(_statistics_url(session))
+    await _a_hand(table, session)  # heard after the look, which came first
+
+    assert brokers.broker().hub.looked_at(group)
+    group_page = await open_stream(reverse("group_events", args=[session.group.view_token]))
+    await group_page.next_event()
+    await _look(_statistics_url(session, view=False))  # another link: told again
+    await _a_hand(table, session)
+    # a look is told to no page: the group's page hears the hand alone
+    assert (await group_page.next_event())[1]["what"] == "hand_recorded"
 
 
 @pytest.mark.django_db(transaction=True)
@@ -185,19 +220,14 @@ def test_a_page_whose_link_was_rotated_since_is_not_drawn():
     assert drawn.names == []
 
 
-async def test_a_redrawing_that_fails_is_logged_by_its_kind_and_the_streams_go_on(caplog):
+def test_a_redrawing_that_fails_is_logged_by_its_kind_and_once_per_change(caplog):
     def fails(*change):
         raise RuntimeError("postgres://secret-link-in-the-message")
 
-    async def at_once(draw, *args):
-        return draw(*args)
-
-    redraws = Redraws(fails, at_once)
+    redraws = Redraws(fails, lambda work, *args: work(*args), lambda group: True)
     with caplog.at_level(logging.WARNING, logger="mighty_ledger.live.redraws"):
         redraws.heard(Change(session=1, group=1, revision=2, what="hand_recorded"))
         redraws.heard(Change(session=1, group=1, revision=2, what="hand_recorded"))  # a second stream
-        for _ in range(3):  # the task runs, fails, and its end is heard
-            await asyncio.sleep(0)
 
     assert [record.getMessage() for record in caplog.records] == [
         "the group's pages were not drawn again (RuntimeError); the next view draws them"]
@@ -205,18 +235,26 @@ async def test_a_redrawing_that_fails_is_logged_by_its_kind_and_the_streams_go_o
 
 def test_nothing_is_drawn_for_a_resync():
     handed = []
-    redraws = Redraws(lambda *change: handed.append(change), None)
+    redraws = Redraws(lambda *change: handed.append(change), lambda work, *args: work(*args), lambda group: True)
     redraws.heard(Change(session=0, group=0, revision=None, what="resync"))
     assert handed == []
+
+
+def test_a_group_nobody_looks_at_is_not_even_handed_to_the_thread():
+    handed = []
+    redraws = Redraws(lambda *change: None, lambda work, *args: handed.append(args), lambda group: group == 7)
+    redraws.heard(Change(session=1, group=3, revision=2, what="hand_recorded"))
+    redraws.heard(Change(session=2, group=7, revision=2, what="hand_recorded"))
+    assert [change.group for (change,) in handed] == [7]
 
 
 # the kind of hand the redrawing follows is any: a hand deleted changes the statistics as much
 async def test_a_hand_deleted_is_drawn_again_too(open_stream):
     session = await _seated()
-    url = _statistics_url(session)
-    await _look(url)
     stream = await open_stream(reverse("session_events", args=[session.group.edit_token, session.pk]))
     await stream.next_event()
+    url = _statistics_url(session)
+    await _look(url)
 
     await sync_to_async(lambda: services.hand_delete(hand=Hand.objects.get(session=session, number=1)))()
     assert (await stream.next_event())[0] == "change"
@@ -225,3 +263,18 @@ async def test_a_hand_deleted_is_drawn_again_too(open_stream):
     page, drawn = await _look(url)
     assert drawn == []
     assert 'data-testid="stats-hands">0<' in page
+
+
+def test_only_a_process_whose_drawing_the_pages_read_draws_again(monkeypatch, settings):
+    from mighty_ledger import asgi
+
+    # runserver: the streams and the pages in one process, one cache
+    monkeypatch.delenv("SERVE_ROLE", raising=False)
+    assert asgi._pages_read_what_the_streams_draw()
+    # a stream process beside web workers, each with a cache of its own: it would draw for nobody
+    monkeypatch.setenv("SERVE_ROLE", "streams")
+    assert not asgi._pages_read_what_the_streams_draw()
+    # a stream process writing to the cache the web workers read
+    settings.CACHES = {"default": {"BACKEND": "mighty_ledger.http.cache.FailOpenRedisCache",
+                                   "LOCATION": "redis://127.0.0.1:1/0"}}
+    assert asgi._pages_read_what_the_streams_draw()

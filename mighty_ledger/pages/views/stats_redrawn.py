@@ -3,10 +3,12 @@
 The statistics page sums every hand of the group and draws some thirty kilobytes of tables and
 chart from them: drawn when a phone asks, the first view after a hand costs many times a page
 from the cache (docs/performance.md). Every view notes which page it was (its address with the
-filters as understood, and the language: ``looked_at``). When one of the group's sessions changes,
-the process serving the streams calls ``redrawn`` on a thread of its own (live/redraws.py; the
-project's ASGI module hands it over): the pages looked at in the last half hour are drawn again,
-through the page's own view, into the shared cache, and the next view of each is read from there.
+filters as understood, and the language: ``looked_at``) in the cache, and tells the stream
+processes through the broker that the group is looked at. When one of the group's sessions
+changes, a process serving its streams calls ``redrawn`` on a thread of its own
+(live/redraws.py; the project's ASGI module hands it over): the pages looked at in the last half
+hour are drawn again, through the page's own view, into the shared cache, and the next view of
+each is read from there.
 
 A group that nobody looks at costs nothing here, and a look keeps its page drawn again for half an
 hour of hands: at a table that opens the statistics between hands, as many drawings as without
@@ -25,41 +27,45 @@ from django.urls import Resolver404, resolve
 from django.utils import translation
 
 from mighty_ledger.http.access import access_for
+from mighty_ledger.live import group_looked_at
+from mighty_ledger.live.brokers import LOOK_SECONDS
 
-LOOKED_AT_SECONDS = 30 * 60  # how long a look keeps a page drawn again after each change
 LOOKED_AT_MOST = 4  # pages kept drawn again per group (links, filters, languages): the last looked at
-NOTED_AGAIN_SECONDS = 60  # a look noted this recently is not written again: most views only read
+NOTED_AGAIN_SECONDS = 60  # a look noted this recently is not noted or told again: most views only read
 CLAIM_SECONDS = 60  # how long a stream process's claim on a change keeps the others from drawing it
 PAGE = "group_stats"
 
 
-def _looked_at_key(group_id: int) -> str:
+def looks_key(group_id: int) -> str:
     return f"statistics-looked-at:{group_id}"
 
 
 def looked_at(group_id: int, here: str, language: str) -> None:
     """A phone shows the group's statistics at ``here`` (the page's address, filters as understood)
-    in ``language``: for the next half hour, every change of the group draws that page again."""
-    key = _looked_at_key(group_id)
+    in ``language``: for the next half hour, every change of the group draws that page again. The
+    stream processes are told through the broker (``live.group_looked_at``), the pages to draw
+    are kept in the cache."""
+    key = looks_key(group_id)
     looked: dict[tuple[str, str], float] = cache.get(key) or {}
     now = time.time()
     if looked.get((here, language), 0.0) > now - NOTED_AGAIN_SECONDS:
         return
     looked[(here, language)] = now
     latest = sorted(looked.items(), key=lambda item: item[1])[-LOOKED_AT_MOST:]
-    cache.set(key, dict(latest), LOOKED_AT_SECONDS)
+    cache.set(key, dict(latest), LOOK_SECONDS)
+    group_looked_at(group_id)
 
 
 def redrawn(group_id: int, session_id: int, revision: int | None, what: str) -> None:
     """Draw again into the cache the statistics pages of the group looked at in the last half hour,
     after a change of one of its sessions (``what`` happened to ``session_id``, now at ``revision``)."""
-    looked = cache.get(_looked_at_key(group_id))
+    looked = cache.get(looks_key(group_id))
     if not looked:
         return
     # every stream process with phones of the table heard the change: the first to claim it draws
     if not cache.add(f"statistics-redrawn:{group_id}:{session_id}:{revision}:{what}", True, CLAIM_SECONDS):
         return
-    since = time.time() - LOOKED_AT_SECONDS
+    since = time.time() - LOOK_SECONDS
     for (here, language), when in looked.items():
         if when >= since:
             _draw(here, language)
