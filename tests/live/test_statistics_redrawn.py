@@ -169,22 +169,20 @@ async def test_drawing_the_page_again_is_not_a_look_at_it(open_stream, monkeypat
     assert STATISTICS in drawn  # nobody looked for half an hour: the view draws it
 
 
-async def test_a_stream_process_hears_of_a_look_through_the_broker(open_stream):
+async def test_a_stream_process_hears_of_a_look_through_the_broker_and_no_page_does(open_stream):
     session = await _seated()
     table = await _the_table(open_stream, session)
-    group = session.group.pk
-    assert not brokers.broker().hub.looked_at(group)
+    group_page = await open_stream(reverse("group_events", args=[session.group.view_token]))
+    await group_page.next_event()
+    assert not brokers.broker().hub.looked_at(session.group.pk)
 
     await _look(_statistics_url(session))
     await _a_hand(table, session)  # heard after the look, which came first
 
-    assert brokers.broker().hub.looked_at(group)
-    group_page = await open_stream(reverse("group_events", args=[session.group.view_token]))
-    await group_page.next_event()
-    await _look(_statistics_url(session, view=False))  # another link: told again
-    await _a_hand(table, session)
-    # a look is told to no page: the group's page hears the hand alone
-    assert (await group_page.next_event())[1]["what"] == "hand_recorded"
+    assert brokers.broker().hub.looked_at(session.group.pk)
+    # the group's page hears the hand alone: a look is not a change of the table
+    assert await group_page.next_event() == ("change", {"session": session.pk, "revision": 2,
+                                                        "what": "hand_recorded"})
 
 
 @pytest.mark.django_db(transaction=True)
@@ -278,3 +276,17 @@ def test_only_a_process_whose_drawing_the_pages_read_draws_again(monkeypatch, se
     settings.CACHES = {"default": {"BACKEND": "mighty_ledger.http.cache.FailOpenRedisCache",
                                    "LOCATION": "redis://127.0.0.1:1/0"}}
     assert asgi._pages_read_what_the_streams_draw()
+
+
+def test_with_the_cache_away_a_look_is_not_told(settings, monkeypatch):
+    told = []
+    monkeypatch.setattr(stats_redrawn, "group_looked_at", told.append)
+    stats_redrawn.looked_at(7, "/g/x/stats/", "en")
+    stats_redrawn.looked_at(7, "/g/x/stats/?period=30d", "en")  # the same group within the minute
+    assert told == [7]
+
+    # Redis does not answer (nothing listens on port 1): the drawings could not be kept either
+    settings.CACHES = {"default": {"BACKEND": "mighty_ledger.http.cache.FailOpenRedisCache",
+                                   "LOCATION": "redis://127.0.0.1:1/0"}}
+    stats_redrawn.looked_at(8, "/g/y/stats/", "en")
+    assert told == [7]

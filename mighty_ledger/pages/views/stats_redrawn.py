@@ -53,7 +53,10 @@ def looked_at(group_id: int, here: str, language: str) -> None:
     looked[(here, language)] = now
     latest = sorted(looked.items(), key=lambda item: item[1])[-LOOKED_AT_MOST:]
     cache.set(key, dict(latest), LOOK_SECONDS)
-    group_looked_at(group_id)
+    # told once a minute per group, and only while the cache answers: the drawings go there (and
+    # with Redis away, telling the broker could cost the view a timeout for nothing)
+    if cache.add(f"statistics-look-told:{group_id}", True, NOTED_AGAIN_SECONDS):
+        group_looked_at(group_id)
 
 
 def redrawn(group_id: int, session_id: int, revision: int | None, what: str) -> None:
