@@ -55,6 +55,11 @@ def conditional(request: HttpRequest, stamp: str, page: Callable[[], HttpRespons
 CSRF_STAND_IN = hashlib.sha256(b"mighty-ledger: a visitor's CSRF token goes here").hexdigest()
 
 
+def drawn_once_key(key: str) -> str:
+    """Where ``drawn_once`` keeps the page it drew for ``key``."""
+    return "drawn-once:" + hashlib.sha256(key.encode()).hexdigest()
+
+
 def drawn_once(request: HttpRequest, key: str, template: str, context: Callable[[], dict]) -> HttpResponse:
     """A page the same for every visitor of a link but for its forms' CSRF token: drawn once per key.
 
@@ -65,7 +70,7 @@ def drawn_once(request: HttpRequest, key: str, template: str, context: Callable[
     """
     if len(messages.get_messages(request)):
         return render(request, template, context())
-    key = "drawn-once:" + hashlib.sha256(key.encode()).hexdigest()
+    key = drawn_once_key(key)
     body = cache.get(key)
     if body is None:
         body = render(request, template, {**context(), "csrf_token": CSRF_STAND_IN}).content
