@@ -6,9 +6,10 @@ process that serves the streams, which hears every change of the sessions its ph
 hands each change once to a redrawing (``mighty_ledger/pages/views/stats_redrawn.py``, given by
 the project's ASGI module): it draws the pages the group has looked at lately into the shared
 cache, where the next view finds them. A look is told through the broker as changes are
-(``live.group_looked_at``), so a change of a group nobody looks at costs this process nothing. It runs on a thread of its own, so a hand's step on the
-board never waits behind it, and a change it misses (the process was busy, the database away)
-only means that the next view draws the page itself, as it always could.
+(``live.group_looked_at``), so a change of a group nobody looks at costs this process nothing.
+The drawing runs on a thread of its own, so a hand's step on the board never waits behind it,
+and a change it misses (the process was busy, the database away) only means that the next view
+draws the page itself, as it always could.
 """
 
 from __future__ import annotations

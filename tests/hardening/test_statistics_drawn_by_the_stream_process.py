@@ -8,13 +8,10 @@ hand, draws the page into Redis, and the web worker's next view of it draws noth
 
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 from django.db import connection
@@ -29,9 +26,8 @@ from mighty_ledger.pages.views.stats import selection_of
 from tests.drawn import Drawn
 from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
 from tests.live.test_stream_server import Stream
-from tests.servers import free_port, listening
+from tests.servers import REPO, free_port, serving_streams
 
-REPO = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.postgres_only, pytest.mark.django_db(transaction=True)]
 
 
@@ -55,22 +51,8 @@ def stream_process(redis_cache, settings, tmp_path):
     # the page it draws names its static files by their hashed names, as `make serve` collects them first
     subprocess.run([sys.executable, "manage.py", "collectstatic", "--no-input", "-v", "0"], cwd=REPO,
                    env=env | {"DEBUG": "false"}, check=True, timeout=120)
-    log_path = tmp_path / "streams.log"
-    with open(log_path, "wb") as log:
-        server = subprocess.Popen(["make", "--no-print-directory", "serve-streams"], cwd=REPO, env=env,
-                                  stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        if not listening(port, server):
-            raise RuntimeError("the stream server did not start:\n" + log_path.read_text())
+    with serving_streams(env, port, tmp_path / "streams.log"):
         yield port
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
 
 
 def _kept_page(url: str, token: str) -> str:

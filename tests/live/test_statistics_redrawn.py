@@ -185,12 +185,18 @@ async def test_a_stream_process_hears_of_a_look_through_the_broker_and_no_page_d
                                                         "what": "hand_recorded"})
 
 
-@pytest.mark.django_db(transaction=True)
-def test_one_stream_process_draws_a_change_that_every_one_hears():
+def _looked_at_by_a_group() -> Session:
+    """A session with a hand, in a group that has just looked at its statistics."""
     session = SessionFactory()
     HandFactory(session=session)
+    Client().get(reverse("group_stats", args=[session.group.view_token]))
+    return session
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_stream_process_draws_a_change_that_every_one_hears():
+    session = _looked_at_by_a_group()
     group = session.group
-    Client().get(reverse("group_stats", args=[group.view_token]))
     services.hand_record(session=session, entry=dict(MADE_15_DIAMONDS))
     session.refresh_from_db()
     change = (group.pk, session.pk, session.revision, "hand_recorded")
@@ -205,10 +211,8 @@ def test_one_stream_process_draws_a_change_that_every_one_hears():
 
 @pytest.mark.django_db(transaction=True)
 def test_a_page_whose_link_was_rotated_since_is_not_drawn():
-    session = SessionFactory()
-    HandFactory(session=session)
+    session = _looked_at_by_a_group()
     group = session.group
-    Client().get(reverse("group_stats", args=[group.view_token]))
     services.group_rotate_link(group=group, which="view")
     hand, _ = services.hand_record(session=session, entry=dict(MADE_15_DIAMONDS))
 

@@ -17,19 +17,16 @@ import os
 import selectors
 import signal
 import socket
-import subprocess
 import threading
 import time
-from pathlib import Path
 
 import pytest
 from django.db import connection
 
 from mighty_ledger import services
 from tests.factories import MADE_15_DIAMONDS, SessionFactory
-from tests.servers import free_port, listening
+from tests.servers import free_port, serving_streams
 
-REPO = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.postgres_only, pytest.mark.django_db(transaction=True)]
 
 
@@ -166,22 +163,11 @@ def stream_server(tmp_path):
         "SECURE_SSL_REDIRECT": "false", "STREAM_BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": "1",
     }
     log_path = tmp_path / "streams.log"
-    with open(log_path, "wb") as log:
-        server = subprocess.Popen(["make", "--no-print-directory", "serve-streams"], cwd=REPO, env=env,
-                                  stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    server.port, server.relay, server.log_path = port, relay, log_path
     try:
-        if not listening(port, server):
-            raise RuntimeError("the stream server did not start:\n" + log_path.read_text())
-        yield server
+        with serving_streams(env, port, log_path) as server:
+            server.port, server.relay, server.log_path = port, relay, log_path
+            yield server
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
         relay.stop()
 
 
