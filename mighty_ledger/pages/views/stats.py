@@ -5,8 +5,8 @@ Every view reaches its objects through the link (``access_for``), reads through
 ``mighty_ledger.reads`` and renders (payments: views/payments.py). Like the
 scoreboard, a page a phone already holds is answered 304 (views/conditional.py),
 and the statistics page's body is a template fragment cached under every
-session's revision: a page seen before costs the link's query and one small
-query for the sessions, whatever the number of hands. After a hand only that
+session's revision: a page seen before costs the link's query and two small
+ones (the sessions to choose from, the seasons), whatever the number of hands. After a hand only that
 hand is read and counted (kept_counts.py), and the body drawn again: for a group
 that looks at its statistics, by the stream process as the hand comes
 (stats_redrawn.py), before any phone asks.
