@@ -110,7 +110,7 @@ def _redrawn_as_the_table_plays(page, group, tonight, a_hand_at_the_table, the_p
 
     from mighty_ledger.asgi import application
     from mighty_ledger.live.streams import on_the_redraw_thread
-    from mighty_ledger.pages.views.stats_redrawn import looks_key, redrawn
+    from mighty_ledger.pages.views.stats_redrawn import looks_key, redrawn, told_key
 
     from .phones import Phone, Table
 
@@ -121,8 +121,8 @@ def _redrawn_as_the_table_plays(page, group, tonight, a_hand_at_the_table, the_p
     events_url = reverse("session_events", args=[group.edit_token, tonight.pk])
     phone = Phone(application, events_url, "board=en", heard)
     loop.run_until_complete(phone.open())
-    # the group looks at the page again now that a phone's stream is open, so that its process hears it
-    cache.delete(looks_key(group.pk))
+    # the group looks at the page afresh now that a phone's stream is open, so that its process hears it
+    cache.delete_many([looks_key(group.pk), told_key(group.pk)])
     the_page()
 
     def a_hand_followed():
@@ -131,6 +131,9 @@ def _redrawn_as_the_table_plays(page, group, tonight, a_hand_at_the_table, the_p
         # handed to its thread as the stream heard the hand; that thread runs one thing at a time
         loop.run_until_complete(on_the_redraw_thread(lambda: None))
 
+    a_hand_followed()
+    if _drawn_by_the_view(the_page):
+        raise RuntimeError(f"{page.name}: the stream process did not draw the page again after a hand")
     followed = compare(f"{name}, after a hand at a table following it vs scoreboard",
                        the_page, scoreboard, rounds=7, calls=10, before_ours=a_hand_followed)
     loop.run_until_complete(phone.close())
@@ -143,3 +146,22 @@ def _redrawn_as_the_table_plays(page, group, tonight, a_hand_at_the_table, the_p
     drawing = compare(f"{name}, drawn again after a hand vs scoreboard",
                       the_drawing, scoreboard, rounds=7, calls=10, before_ours=a_hand_at_the_table)
     return followed, drawing
+
+
+def _drawn_by_the_view(the_page) -> bool:
+    """Whether the view drew the page itself (rather than read what was drawn before it)."""
+    from django.template.base import Template
+
+    drew = []
+    render = Template.render
+
+    def noticed(template, context):
+        drew.append(template.name)
+        return render(template, context)
+
+    Template.render = noticed
+    try:
+        the_page()
+    finally:
+        Template.render = render
+    return bool(drew)

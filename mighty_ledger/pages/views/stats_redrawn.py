@@ -37,7 +37,13 @@ PAGE = "group_stats"
 
 
 def looks_key(group_id: int) -> str:
+    """Where the pages of the group's statistics looked at lately are kept."""
     return f"statistics-looked-at:{group_id}"
+
+
+def told_key(group_id: int) -> str:
+    """Where it is kept that the group's look was told to the stream processes, for a minute."""
+    return f"statistics-look-told:{group_id}"
 
 
 def looked_at(group_id: int, here: str, language: str) -> None:
@@ -55,7 +61,7 @@ def looked_at(group_id: int, here: str, language: str) -> None:
     cache.set(key, dict(latest), LOOK_SECONDS)
     # told once a minute per group, and only while the cache answers: the drawings go there (and
     # with Redis away, telling the broker could cost the view a timeout for nothing)
-    if cache.add(f"statistics-look-told:{group_id}", True, NOTED_AGAIN_SECONDS):
+    if cache.add(told_key(group_id), True, NOTED_AGAIN_SECONDS):
         group_looked_at(group_id)
 
 
