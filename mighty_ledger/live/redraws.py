@@ -43,14 +43,14 @@ class Redraws:
     def heard(self, change: Change) -> None:
         """A stream of this process heard ``change``: the first time, redraw its group's pages if
         they were looked at lately."""
-        if change.what == RESYNC or not self._looked_at(change.group):
-            return  # a resync is not a change of the table: this process's subscription came back
         key = (change.session, change.revision, change.what)
         if key in self._handed:
-            return
+            return  # another stream of this process heard it first
         self._handed[key] = None
         while len(self._handed) > KEEP:
             self._handed.popitem(last=False)
+        if change.what == RESYNC or not self._looked_at(change.group):
+            return  # a resync is not a change of the table: this process's subscription came back
         self._submit(self._redrawn, change)
 
     def _redrawn(self, change: Change) -> None:
