@@ -39,6 +39,9 @@ class Redraws:
         # a group nobody looks at is not even handed to the thread, whose waking costs a step's tenth
         self._looked_at = looked_at
         self._handed: OrderedDict[tuple, None] = OrderedDict()
+        # groups handed on and not yet begun: a drawing reads the group as it is when it begins, so
+        # the hands of a busy table (or a slow drawing) never queue more than one drawing each
+        self._waiting: set[int] = set()
 
     def heard(self, change: Change) -> None:
         """A stream of this process heard ``change``: the first time, redraw its group's pages if
@@ -51,9 +54,13 @@ class Redraws:
             self._handed.popitem(last=False)
         if change.what == RESYNC or not self._looked_at(change.group):
             return  # a resync is not a change of the table: this process's subscription came back
+        if change.group in self._waiting:
+            return  # the drawing already waiting will read this change too
+        self._waiting.add(change.group)
         self._submit(self._redrawn, change)
 
     def _redrawn(self, change: Change) -> None:
+        self._waiting.discard(change.group)  # a change from now on is one this drawing may not see
         try:
             self._redraw(change.group, change.session, change.revision, change.what)
         except Exception as error:

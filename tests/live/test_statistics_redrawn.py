@@ -294,3 +294,16 @@ def test_with_the_cache_away_a_look_is_not_told(settings, monkeypatch):
                                    "LOCATION": "redis://127.0.0.1:1/0"}}
     stats_redrawn.looked_at(8, "/g/y/stats/", "en")
     assert told == [7]
+
+
+def test_a_busy_table_queues_one_drawing_at_a_time():
+    queued = []
+    redraws = Redraws(lambda *change: None, lambda work, *args: queued.append((work, args)), lambda group: True)
+    for revision in (2, 3, 4):  # three hands while the thread draws another group's pages
+        redraws.heard(Change(session=1, group=7, revision=revision, what="hand_recorded"))
+    assert len(queued) == 1  # the drawing reads the group as it is when it begins: all three hands
+
+    work, args = queued.pop()
+    work(*args)  # it begins; a hand from now on may come after what it reads
+    redraws.heard(Change(session=1, group=7, revision=5, what="hand_recorded"))
+    assert len(queued) == 1
