@@ -36,16 +36,19 @@ class Columns:
             if found:
                 self.converters.append((index, found, column))
 
-    def converted(self, values: Sequence, connection) -> dict:
-        """The row's values by attribute name, as the ORM would read them (no instance made)."""
+    def _read(self, values: Sequence, connection) -> list:
         values = list(values)
         for index, converters, column in self.converters:
             for convert in converters:
                 values[index] = convert(values[index], column, connection)
-        return dict(zip(self.names, values, strict=True))
+        return values
+
+    def converted(self, values: Sequence, connection) -> dict:
+        """The row's values by attribute name, as the ORM would read them (no instance made)."""
+        return dict(zip(self.names, self._read(values, connection), strict=True))
 
     def instance(self, values: Sequence, connection) -> Model:
-        return self.model.from_db(connection.alias, self.names, list(self.converted(values, connection).values()))
+        return self.model.from_db(connection.alias, self.names, self._read(values, connection))
 
 
 def _from_links(connection, *, with_session: bool, live: bool = True) -> str:

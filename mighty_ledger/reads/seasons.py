@@ -43,8 +43,8 @@ def group_seasons(group: Group, alias: str = "default") -> list[SeasonSpan]:
     connection = connections[alias]
     with connection.cursor() as cursor:
         cursor.execute(sql, (group.pk,))
-        seasons = [columns.instance(row, connection) for row in cursor.fetchall()]
-    return spans_of([(season.pk, season.name, season.starts) for season in seasons])
+        seasons = [columns.converted(row, connection) for row in cursor.fetchall()]
+    return spans_of([(season["id"], season["name"], season["starts"]) for season in seasons])
 
 
 @cache
