@@ -5,11 +5,12 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
+from html import escape
 
 from django import template
 from django.core.cache import cache
 from django.template.loader import get_template
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -18,6 +19,8 @@ from mighty_ledger import reads
 from mighty_ledger.http.cache import ROW_SECONDS
 from mighty_ledger.pages.forms import CALL_LABELS, card_label, engine_words, trump_label
 from mighty_ledger.pages.korean import particle, with_particles
+from mighty_ledger.pages.templatetags.money import money as money_filter
+from mighty_ledger.pages.templatetags.money import money_in_column
 from scoring.settle import POT
 
 register = template.Library()
@@ -79,13 +82,36 @@ def seat_cells(hand, seats) -> str:
     """A board row's cells, one per seat: the running total and, when the hand moved it, the payment.
 
     Drawn here rather than by a loop in the template: fifty rows of five seats are most of the
-    nodes the board renders after each hand, and every phone at the table asks for it then."""
+    nodes the board renders after each hand, and every phone at the table asks for it then. Plain
+    strings rather than ``format_html``: a new hand's row is drawn on every step of the board, and
+    formatting each cell through it cost as much as the rest of the row."""
     payments, totals = hand.payments or {}, hand.running_totals or {}
-    return format_html_join("", '<td class="num"><span class="total">{}</span>{}</td>', (
-        (points(totals.get(seat)),
-         format_html('<span class="paid">{}</span>', signed(payments[seat])) if payments.get(seat) else "")
-        for seat in seats
-    ))
+    cells = []
+    for seat in seats:
+        paid = payments.get(seat)
+        paid = f'<span class="paid">{escape(signed(paid))}</span>' if paid else ""
+        cells.append(f'<td class="num"><span class="total">{escape(points(totals.get(seat)))}</span>{paid}</td>')
+    return mark_safe("".join(cells))  # every value escaped above
+
+
+@register.simple_tag
+def total_cells(session, settlement) -> str:
+    """The totals row's cells, one per seat: the points, and the money or chips when the evening
+    is played for them (``settlement``: reads.SessionSettlement). Drawn here, as a row's cells are:
+    every hand draws the totals again, for the board and for its step."""
+    totals, money, chips, currency = session.totals or {}, settlement.money, settlement.chips, session.currency
+    cells = []
+    for seat in session.seats:
+        name = escape(seat)
+        cell = f'<td class="num" data-seat="{name}"><strong data-points-of="{name}">{escape(points(totals.get(seat)))}</strong>'
+        if money:
+            amount = money.get(seat)
+            cell += (f'<span class="money" data-money-of="{name}" data-amount="{escape(money_filter(amount, currency))}">'
+                     f'{escape(money_in_column(amount, currency))}</span>')
+        if chips:
+            cell += f'<span class="chips">{escape(points(chips.get(seat)))}</span>'
+        cells.append(cell + "</td>")
+    return mark_safe("".join(cells))  # every value escaped above
 
 
 @register.simple_tag(takes_context=True)
