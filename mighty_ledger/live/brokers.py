@@ -97,17 +97,24 @@ class Watch:
     async def next(self, timeout: float) -> Change | None:
         """The next change, or None when ``timeout`` seconds pass without one."""
         if not self.pending:
-            self.waiter = asyncio.get_running_loop().create_future()
+            loop = asyncio.get_running_loop()
+            self.waiter = waiter = loop.create_future()
+            # A plain timer: every open stream waits here again after each change, and
+            # asyncio.timeout's context cost more than the wait. (Not asyncio.wait_for: on Python
+            # 3.11 it swallows a cancellation (the phone left) that comes as a change does, and
+            # the stream would go on until its next heartbeat.) A cancellation reaches ``await``.
+            timer = loop.call_later(timeout, _wake, waiter)
             try:
-                # not asyncio.wait_for: on Python 3.11 it swallows a cancellation (the phone left)
-                # that comes as a change does, and the stream would go on until its next heartbeat
-                async with asyncio.timeout(timeout):
-                    await self.waiter
-            except TimeoutError:
-                return None
+                await waiter
             finally:
+                timer.cancel()
                 self.waiter = None
         return self.pending.popleft() if self.pending else None
+
+
+def _wake(waiter: asyncio.Future) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
 
 
 class Hub:

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from mighty_ledger import services
 from mighty_ledger.live import broker
-from mighty_ledger.live.brokers import Change
+from mighty_ledger.live.brokers import Change, Watch
 from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
 
 pytestmark = [pytest.mark.anyio, pytest.mark.django_db(transaction=True)]
@@ -159,6 +159,29 @@ async def test_a_slow_watcher_is_owed_only_the_latest_changes(open_stream):
         live.hub.deliver(Change(table.pk, table.group_id, revision, "hand_recorded"))
     # the page re-fetches whatever it is told, so the latest 16 are as good as all 20
     assert [(await stream.next_event())[1]["revision"] for _ in range(16)] == list(range(5, 21))
+
+
+async def test_a_mailbox_hands_over_a_change_or_says_nothing_came():
+    mailbox = Watch()
+    change = Change(3, 1, 7, "hand_recorded")
+    asyncio.get_running_loop().call_later(0.01, mailbox.put, change)
+    assert await mailbox.next(5) == change
+    assert await mailbox.next(0.01) is None  # a heartbeat's worth of quiet
+    mailbox.put(change)
+    assert await mailbox.next(0) == change  # one that waited is handed over at once
+
+
+async def test_a_phone_that_leaves_as_a_change_comes_is_let_go():
+    """The stream's task is cancelled (the phone left) just as a change wakes it: it ends, rather
+    than sending the change and waiting for the next heartbeat."""
+    mailbox = Watch()
+    waiting = asyncio.ensure_future(mailbox.next(30))
+    await asyncio.sleep(0)
+    mailbox.put(Change(3, 1, 7, "hand_recorded"))
+    waiting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    assert mailbox.waiter is None
 
 
 def test_a_page_on_a_wsgi_server_gets_the_revision_and_polls(client, db):
