@@ -48,7 +48,7 @@ class Access:
     def session(self, pk: int, *, include_deleted: bool = False) -> Session:
         if self.named_session is not None and self.named_session.pk == pk:
             return self.named_session  # live, of this group: good whether or not deleted ones count
-        if not _is_row_id(pk):
+        if not is_row_id(pk):
             raise Http404("No such session in this group.")
         sessions = Session.objects.filter(group=self.group)
         if not include_deleted:
@@ -73,24 +73,33 @@ def access_for(token: str, *, session_id: int | None = None, include_deleted: bo
     hands it out without another query. ``include_deleted`` reaches a deleted
     group (to restore it).
     """
-    if not token or len(token) > TOKEN_MAX_LENGTH or "\x00" in token:
+    if not is_link_shaped(token):
         raise Http404("Unknown link.")
-    if session_id is not None and _is_row_id(session_id) and not include_deleted:
+    if session_id is not None and is_row_id(session_id) and not include_deleted:
         found = link_query.group_and_session(token, session_id)
         if found is not None:
             group, session = found
-            return _access(group, token, session)
+            return access_to(group, token, session)
     group = link_query.group(token, include_deleted=include_deleted)
     if group is None:
         raise Http404("Unknown link.")
-    return _access(group, token)
+    return access_to(group, token)
 
 
-def _access(group: Group, token: str, session: Session | None = None) -> Access:
+def access_to(group: Group, token: str, session: Session | None = None) -> Access:
+    """The access ``token`` gives, for a group (and a live session of it) read by the link's
+    query: ``access_for`` reads them, and so do statements that read more in the same round trip
+    (link_query.with_the_link)."""
     return Access(group, EDIT if group.edit_token == token else VIEW, token, session)
 
 
-def _is_row_id(pk: object) -> bool:
+def is_link_shaped(token: str) -> bool:
+    """Whether ``token`` could be a link at all: anything else is refused before a query
+    (PostgreSQL cannot even compare text holding a NUL)."""
+    return bool(token) and len(token) <= TOKEN_MAX_LENGTH and "\x00" not in token
+
+
+def is_row_id(pk: object) -> bool:
     # a URL's digits can exceed a 64-bit id, which SQLite cannot even compare against
     return isinstance(pk, int) and not isinstance(pk, bool) and 0 < pk < 2**63
 

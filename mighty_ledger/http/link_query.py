@@ -51,9 +51,10 @@ class Columns:
         return self.model.from_db(connection.alias, self.names, self._read(values, connection))
 
 
-def _from_links(connection, *, with_session: bool, live: bool = True) -> str:
+def _from_links(connection, *, with_session: bool, live: bool = True, joining: str = "") -> str:
     """FROM and WHERE of the link's query: the group whose edit or view token is the first two
-    parameters (``g``), with the session the third names (``s``); both live unless ``live`` is off."""
+    parameters (``g``), with the session the third names (``s``), and ``joining`` (more tables
+    joined to the session); both live unless ``live`` is off."""
     quote = connection.ops.quote_name
     g, s = quote("g"), quote("s")
     groups = f"{quote(Group._meta.db_table)} {g}"
@@ -62,7 +63,7 @@ def _from_links(connection, *, with_session: bool, live: bool = True) -> str:
         return f"FROM {groups} WHERE {by_link}" + (f" AND {g}.{quote('deleted_at')} IS NULL" if live else "")
     # the session the URL names, live, of a live group: at most one row, by the primary key
     return (f"FROM {quote(Session._meta.db_table)} {s} INNER JOIN {groups} "
-            f"ON {s}.{quote('group_id')} = {g}.{quote('id')} "
+            f"ON {s}.{quote('group_id')} = {g}.{quote('id')} {joining}"
             f"WHERE {by_link} AND {s}.{quote('id')} = %s "
             f"AND {s}.{quote('deleted_at')} IS NULL AND {g}.{quote('deleted_at')} IS NULL")
 
@@ -105,16 +106,33 @@ def _one_row(alias: str, sql: str, params: tuple) -> tuple | None:
 
 def group_and_session(token: str, session_id: int, alias: str = "default") -> tuple[Group, Session] | None:
     """The live group the token is a link of, with the live session ``session_id`` of it, or None."""
-    statements = _statements(alias)
-    row = _one_row(alias, statements.with_session, (token, token, session_id))
+    row = _one_row(alias, _statements(alias).with_session, (token, token, session_id))
     if row is None:
         return None
+    group, session, _rest = linked(row, alias)
+    return group, session
+
+
+def with_the_link(alias: str, columns: str, joining: str) -> str:
+    """A statement that reads more with the link's session, in the same round trip: the session's
+    and its group's columns, then ``columns``, from the session the link reaches, with ``joining``
+    (tables joined to the session, ``s``). Its parameters: those of ``columns`` and ``joining``,
+    then the token twice and the session's id. ``linked`` reads each row it returns."""
+    statements = _statements(alias)
+    return (f"SELECT {statements.session.sql}, {statements.group.sql}, {columns} "
+            f"{_from_links(connections[alias], with_session=True, joining=joining)}")
+
+
+def linked(row: Sequence, alias: str = "default") -> tuple[Group, Session, Sequence]:
+    """The group and the session at the head of a row of the link's query, and the rest of the row."""
+    statements = _statements(alias)
     connection = connections[alias]
     width = len(statements.session.names)
+    end = width + len(statements.group.names)
     session = statements.session.instance(row[:width], connection)
-    group = statements.group.instance(row[width:], connection)
+    group = statements.group.instance(row[width:end], connection)
     Session.group.field.set_cached_value(session, group)
-    return group, session
+    return group, session, row[end:]
 
 
 def session_revision(token: str, session_id: int, alias: str = "default") -> tuple[Session, bool] | None:

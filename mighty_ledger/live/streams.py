@@ -23,6 +23,7 @@ from django.conf import settings
 from django.db import close_old_connections
 from django.db.models import Q
 
+from mighty_ledger.http.access import is_link_shaped, is_row_id
 from mighty_ledger.live.brokers import Broker, Watch, broker
 from mighty_ledger.live.redraws import Redraws
 from mighty_ledger.live.steps import BoardFollow
@@ -53,19 +54,9 @@ class Stream:
     redraws: Redraws | None = None  # the process's pages drawn again when the table changes
 
 
-def _link_ok(token: str) -> bool:
-    # PostgreSQL refuses to even compare text holding a NUL: no link has one
-    return bool(token) and len(token) <= 64 and "\x00" not in token
-
-
-def _row_id_ok(pk: int) -> bool:
-    # a URL's digits can exceed a 64-bit id, which SQLite cannot even compare against
-    return 0 < pk < 2**63
-
-
 def session_revision(token: str, session_id: int) -> int:
     """The session's revision if the link reaches it as a live session; else Gone. One query."""
-    if not (_link_ok(token) and _row_id_ok(session_id)):
+    if not (is_link_shaped(token) and is_row_id(session_id)):
         raise Gone
     revision = (
         Session.objects.live()
@@ -81,7 +72,7 @@ def session_revision(token: str, session_id: int) -> int:
 
 def group_of_link(token: str) -> int:
     """The id of the live group the link opens; else Gone. One query."""
-    if not _link_ok(token):
+    if not is_link_shaped(token):
         raise Gone
     group_id = Group.objects.live().filter(Q(edit_token=token) | Q(view_token=token)).values_list(
         "id", flat=True).first()

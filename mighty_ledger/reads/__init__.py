@@ -24,6 +24,7 @@ from functools import cache
 
 from django.db import connections
 
+from mighty_ledger.http import link_query
 from mighty_ledger.http.link_query import Columns
 from mighty_ledger.models import Contract, Group, Hand, Player, Revision, Session
 from scoring.flow import PreviousHand, TableState, needs_the_hand_before, next_hand
@@ -275,27 +276,34 @@ STEP_ROWS = 2
 
 @dataclass(frozen=True)
 class BoardStep:
+    group: Group
+    session: Session  # with the group, as the link reaches them (http.link_query)
     board: Board  # its rows: the latest hands, the latest last (the phones show the ones before)
     in_progress: bool  # whether a hand is being played (its contract recorded, not yet completed)
 
 
-def board_step(session: Session, alias: str = "default") -> BoardStep | None:
-    """The board as its latest hand leaves it, for phones that show it as it stood before that hand;
-    None before the first hand.
+def board_step(token: str, session_id: int, alias: str = "default") -> BoardStep | None:
+    """The board as its latest hand leaves it, for phones that show it as it stood before that hand,
+    read through their link: None when the link does not reach the session as a live session, or
+    before its first hand. ``token`` and ``session_id`` as a URL may hold them, already checked to
+    look like a link and a row's id (http.access).
 
     Only what a hand changes: the latest hands whole, the totals and who deals next, and whether a
-    hand is in progress, in one statement written once (``_step_statement``): through the ORM,
-    composing the queries cost more than all the rest of a hand's step.
+    hand is in progress, in one statement written once with the link's query
+    (``_step_statement``): through the ORM, composing the queries cost more than all the rest of
+    a hand's step, and the link's query on its own was a round trip more per hand.
     """
     hands, sql = _step_statement(alias)
     connection = connections[alias]
     with connection.cursor() as cursor:
-        cursor.execute(sql, (session.pk, Contract.OPEN, session.pk))
+        cursor.execute(sql, (Contract.OPEN, token, token, session_id))
         found = cursor.fetchall()
     if not found:
         return None
-    rows = [hands.instance(row[:-1], connection) for row in reversed(found)]
-    return BoardStep(_board(session, rows, False, rows[-1], rows), bool(found[0][-1]))
+    group, session, rest = link_query.linked(found[0], alias)
+    start = len(found[0]) - len(rest)  # each row: the session and group, the hand, whether one is in progress
+    rows = [hands.instance(row[start:-1], connection) for row in reversed(found)]
+    return BoardStep(group, session, _board(session, rows, False, rows[-1], rows), bool(found[0][-1]))
 
 
 @cache
@@ -304,11 +312,12 @@ def _step_statement(alias: str) -> tuple[Columns, str]:
     quote = connection.ops.quote_name
     hands = Columns(Hand, "h", connection, only=tuple(
         field.name for field in Hand._meta.concrete_fields if field.name not in _NOT_SHOWN))
-    h, c = quote("h"), quote("c")
+    h, c, s = quote("h"), quote("c"), quote("s")
     in_progress = (f"EXISTS (SELECT 1 FROM {quote(Contract._meta.db_table)} {c} "
-                   f"WHERE {c}.{quote('session_id')} = %s AND {c}.{quote('status')} = %s)")
-    return hands, (f"SELECT {hands.sql}, {in_progress} FROM {quote(Hand._meta.db_table)} {h} "
-                   f"WHERE {h}.{quote('session_id')} = %s AND {h}.{quote('deleted_at')} IS NULL "
+                   f"WHERE {c}.{quote('session_id')} = {s}.{quote('id')} AND {c}.{quote('status')} = %s)")
+    latest_hands = (f"INNER JOIN {quote(Hand._meta.db_table)} {h} ON {h}.{quote('session_id')} = {s}.{quote('id')} "
+                    f"AND {h}.{quote('deleted_at')} IS NULL ")
+    return hands, (f"{link_query.with_the_link(alias, f'{hands.sql}, {in_progress}', latest_hands)} "
                    f"ORDER BY {h}.{quote('number')} DESC LIMIT {STEP_ROWS}")
 
 

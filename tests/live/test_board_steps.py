@@ -164,3 +164,25 @@ def test_a_step_is_drawn_only_for_the_revision_the_session_is_at():
     assert drawn(SessionFactory().group.edit_token, session.pk, 2, "en") is None  # another group's link
     services.session_delete(session=Session.objects.get(pk=session.pk))
     assert drawn(token, session.pk, 2, "en") is None
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("token", ["", "x" * 65, "a\x00b"])
+def test_a_step_for_what_cannot_be_a_link_asks_the_database_nothing(token, django_assert_num_queries):
+    session = HandFactory().session
+    with django_assert_num_queries(0):
+        assert drawn(token, session.pk, 1, "en") is None
+        assert drawn(session.group.edit_token, 2**63, 1, "en") is None
+
+
+@pytest.mark.django_db
+def test_a_step_reads_the_link_the_session_and_its_latest_hands_in_one_statement(django_assert_num_queries):
+    session = SessionFactory()
+    for _ in range(3):
+        HandFactory(session=session)
+    session.refresh_from_db()
+    token = session.group.view_token
+    with django_assert_num_queries(1):
+        step = drawn(token, session.pk, session.revision, "en")
+    assert step["from"] == session.revision - 1
+    assert 'id="hand-3"' in step["html"] and 'id="hand-2"' not in step["html"]

@@ -15,15 +15,14 @@ stream process's thread for steps, never in a request.
 
 from __future__ import annotations
 
-from django.http import Http404
 from django.template.loader import render_to_string
 from django.utils import translation
 
 from mighty_ledger import reads
 from mighty_ledger.http import kept_answers
+from mighty_ledger.http.access import access_to, is_link_shaped, is_row_id
 from mighty_ledger.http.cache import ROW_SECONDS
 from mighty_ledger.pages.views.in_progress import playing_now
-from mighty_ledger.pages.views.links import view_access
 
 
 def drawn(token: str, session_id: int, revision: int, language: str) -> dict | None:
@@ -35,17 +34,13 @@ def drawn(token: str, session_id: int, revision: int, language: str) -> dict | N
     Only for a change that recorded a hand, which moves the session on by one revision and adds
     the hand after the others (services/hands.py).
     """
-    try:
-        access = view_access(token, session_id)
-        session = access.session(session_id)
-    except Http404:
+    if not (is_link_shaped(token) and is_row_id(session_id)):
         return None
-    if session.revision != revision:
+    step = reads.board_step(token, session_id)  # the link, the session and its latest hands: one statement
+    if step is None or step.session.revision != revision:
         return None
+    session, access = step.session, access_to(step.group, token, step.session)
     key = kept_answers.live_fragments_key(session, access.right, token, language, None)
-    step = reads.board_step(session)
-    if step is None:
-        return None
     board = step.board
     with translation.override(language):
         html = render_to_string("partials/board_step.html", {
