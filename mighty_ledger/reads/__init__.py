@@ -12,6 +12,11 @@ history, next dealer, the group overview); beside it: ``stats`` and
 ``balance`` (what is still owed), ``charts``, ``exports`` (a group's file, and
 its import), ``consistency`` (stored results against the engine) and ``actors``.
 
+One module because the board's reads are one reading of the same rows: who deals next, the
+settlement, the scoreboard and a new hand's step on it share the helpers that walk the latest
+hands (``_previous``, ``_hand_before``, ``_board``); split apart, each would import the others'
+private parts.
+
 May import: the models, ``http`` and ``scoring``. Never the write side
 (``services``) or a face (``pages``, ``api``): a read changes nothing.
 """
@@ -283,15 +288,14 @@ class BoardStep:
 
 
 def board_step(token: str, session_id: int, alias: str = "default") -> BoardStep | None:
-    """The board as its latest hand leaves it, for phones that show it as it stood before that hand,
-    read through their link: None when the link does not reach the session as a live session, or
-    before its first hand. ``token`` and ``session_id`` as a URL may hold them, already checked to
-    look like a link and a row's id (http.access).
+    """The board as its latest hand leaves it, for phones holding ``token`` (checked to look like a
+    link, http.access) that show it as it stood before that hand; None when the link does not reach
+    the live session, or before its first hand.
 
-    Only what a hand changes: the latest hands whole, the totals and who deals next, and whether a
-    hand is in progress, in one statement written once with the link's query
-    (``_step_statement``): through the ORM, composing the queries cost more than all the rest of
-    a hand's step, and the link's query on its own was a round trip more per hand.
+    Only what a hand changes (the latest hands whole, the totals and who deals next, whether a hand
+    is in progress), read with the link in one statement written once (``_step_statement``):
+    through the ORM, composing the queries cost more than the rest of the step, and the link's own
+    query was a round trip more.
     """
     hands, sql = _step_statement(alias)
     connection = connections[alias]
