@@ -130,7 +130,12 @@ def _answers(port: int, host: str = "127.0.0.1", tls: ssl.SSLContext | None = No
 @dataclass
 class App:
     web_port: int
-    stream_port: int
+    stream_ports: list[int]  # two stream servers, as deploy/mighty-ledger-streams@.service runs them
+    stream_logs: list[Path]  # what each wrote: uvicorn's access log names each stream it opened
+
+    @property
+    def streams(self) -> list[str]:
+        return [f"127.0.0.1:{port}" for port in self.stream_ports]
 
 
 @pytest.fixture(scope="module")
@@ -144,7 +149,8 @@ def app_servers(tmp_path_factory):
     make = _program("make")
     name = f"mighty_front_door_{os.getpid()}_{secrets.token_hex(3)}"
     directory = tmp_path_factory.mktemp("serve")
-    app = App(web_port=free_port(), stream_port=free_port())
+    app = App(web_port=free_port(), stream_ports=[free_port(), free_port()],
+              stream_logs=[directory / "serve.log", directory / "streams.log"])
     env = {key: value for key, value in os.environ.items()
            if key not in ("REDIS_URL", "LIVE_BROKER", "DJANGO_SETTINGS_MODULE", "MAKEFLAGS", "MFLAGS",
                           "MAKELEVEL", "DEBUG")}
@@ -153,24 +159,30 @@ def app_servers(tmp_path_factory):
         "SECRET_KEY": secrets.token_urlsafe(50), "ALLOWED_HOSTS": "127.0.0.1",
         # behind the proxy, as deploy/mighty-ledger-*.service run it
         "SECURE_PROXY_SSL_HEADER": "HTTP_X_FORWARDED_PROTO,https", "TRUSTED_PROXY": "true",
-        "BIND": f"127.0.0.1:{app.web_port}", "STREAM_BIND": f"127.0.0.1:{app.stream_port}",
+        "BIND": f"127.0.0.1:{app.web_port}", "STREAM_BIND": app.streams[0],
         # one sync worker: no Redis needed, the changes travel by PostgreSQL's NOTIFY
         "WEB_CONCURRENCY": "1", "STREAM_WORKERS": "1",
         "LIVE_HEARTBEAT_SECONDS": str(HEARTBEAT_SECONDS), "STATIC_ROOT": str(directory / "static"),
         "XDG_RUNTIME_DIR": str(directory),
     }
     admin.execute(f'CREATE DATABASE "{name}"')
-    serve = None
+    serve = more = None
     try:
         # -o: the venv as it is; a pyproject.toml newer than its stamp must not reinstall it mid-test
         serve = Started("make serve", [make, "--no-print-directory", "-o", ".venv/.installed", "serve"],
-                        directory / "serve.log", cwd=ROOT, env=env)
+                        app.stream_logs[0], cwd=ROOT, env=env)
         _wait_for("web workers", serve, lambda: _answers(app.web_port))
-        _wait_for("stream server", serve, lambda: _answers(app.stream_port))
+        _wait_for("stream server", serve, lambda: _answers(app.stream_ports[0]))
+        # a second stream server on a port of its own, started as serve starts the first (after
+        # collectstatic, which serve has run)
+        more = Started("make serve-streams", [make, "--no-print-directory", "-o", ".venv/.installed", "serve-streams"],
+                       app.stream_logs[1], cwd=ROOT, env=env | {"STREAM_BIND": app.streams[1]})
+        _wait_for("second stream server", more, lambda: _answers(app.stream_ports[1]))
         yield app
     finally:
-        if serve is not None:
-            serve.stop()
+        for server in (more, serve):
+            if server is not None:
+                server.stop()
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         admin.close()
 
@@ -307,7 +319,7 @@ def caddy_door(app_servers, tmp_path_factory):
         "XDG_DATA_HOME": str(directory / "data"), "XDG_CONFIG_HOME": str(directory / "config"),
         "MIGHTY_SITE": "127.0.0.1", "MIGHTY_TLS": "internal", "MIGHTY_CADDY_ADMIN": "off",
         "MIGHTY_HTTPS_PORT": str(port), "MIGHTY_HTTP_PORT": str(free_port()),
-        "MIGHTY_WEB": f"127.0.0.1:{app_servers.web_port}", "MIGHTY_STREAMS": f"127.0.0.1:{app_servers.stream_port}",
+        "MIGHTY_WEB": f"127.0.0.1:{app_servers.web_port}", "MIGHTY_STREAMS": " ".join(app_servers.streams),
     }
     proxy = Started("caddy", [caddy, "run", "--config", str(DEPLOY / "Caddyfile"), "--adapter", "caddyfile"],
                     directory / "caddy.log", env=env, cwd=directory)
@@ -372,7 +384,7 @@ def _nginx_site(directory: Path, app_servers: App, envsubst: str, openssl: str) 
     site = {
         "MIGHTY_SERVER_NAME": "127.0.0.1", "MIGHTY_HTTPS_PORT": f"127.0.0.1:{port}",
         "MIGHTY_HTTP_PORT": f"127.0.0.1:{free_port()}",
-        "MIGHTY_WEB": f"127.0.0.1:{app_servers.web_port}", "MIGHTY_STREAMS": f"127.0.0.1:{app_servers.stream_port}",
+        "MIGHTY_WEB": f"127.0.0.1:{app_servers.web_port}", "MIGHTY_STREAMS": app_servers.streams[0],
         "MIGHTY_TLS_CERT": str(certificate), "MIGHTY_TLS_KEY": str(key),
         "MIGHTY_ACCESS_LOG": str(directory / "access.log"),
     }
@@ -383,6 +395,10 @@ def _nginx_site(directory: Path, app_servers: App, envsubst: str, openssl: str) 
     filled = subprocess.run([envsubst, names], input=header, capture_output=True, text=True, check=True,
                             env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), **site}).stdout
     assert not [line for line in filled.splitlines() if "${" in line and not line.lstrip().startswith("#")]
+    # the second stream server, a line of its own as the file says
+    first = f"    server {app_servers.streams[0]};\n"
+    assert filled.count(first) == 1
+    filled = filled.replace(first, first + f"    server {app_servers.streams[1]};\n")
     (directory / "mighty-ledger.conf").write_text(filled)
     (directory / "nginx.conf").write_text(NGINX_MAIN.format(directory=directory))
     return Door("nginx", port, ssl.create_default_context(cafile=str(certificate)), app_servers,
@@ -497,6 +513,33 @@ def test_a_quiet_stream_stays_open_across_heartbeats_and_hears_the_next_hand(doo
     assert stream.next_event().data["revision"] == 1
 
 
+def test_every_phone_of_a_table_reaches_the_same_stream_server(door):
+    """Each stream's address picks its stream server: the phones of a table on one link are all
+    served by one process, which draws each new hand's step once for them; the tables spread over
+    both servers."""
+    tables = [door.new_session() for _ in range(16)]
+    phones = {session: [Stream(door, reverse("session_events", args=[door.view_token, session]) + "?board=en")
+                        for _ in range(3)] for session in tables}
+    door.streams.extend(stream for streams in phones.values() for stream in streams)
+    for streams in phones.values():
+        for stream in streams:
+            assert stream.next_event().name == "hello"
+
+    def opened_on_each_server() -> dict[int, list[int]]:
+        # uvicorn's access log names each stream as it opens, its link masked: "/g/***/s/<id>/events/"
+        served = [log.read_text(errors="replace") for log in door.app.stream_logs]
+        return {session: [text.count(f"/s/{session}/events/") for text in served] for session in tables}
+
+    deadline = time.monotonic() + 10
+    where = opened_on_each_server()
+    while any(sum(counts) < 3 for counts in where.values()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+        where = opened_on_each_server()
+    for session, counts in where.items():
+        assert sorted(counts) == [0, 3], f"the phones of session {session} opened {counts} streams on each server"
+    assert all(any(counts[server] for counts in where.values()) for server in (0, 1)), where
+
+
 def test_the_nginx_access_log_never_shows_a_link(nginx_door):
     session = nginx_door.new_session()
     status, _, _ = nginx_door.request("GET", reverse("session_board", args=[nginx_door.view_token, session]))
@@ -511,13 +554,17 @@ def test_the_nginx_access_log_never_shows_a_link(nginx_door):
 
 
 
-@pytest.mark.parametrize("unit", ["mighty-ledger-web.service", "mighty-ledger-streams.service"])
-def test_the_systemd_units_pass_systemd_analyze(unit, tmp_path):
+@pytest.mark.parametrize(("unit", "started_as"), [
+    ("mighty-ledger-web.service", "mighty-ledger-web.service"),
+    ("mighty-ledger-streams@.service", "mighty-ledger-streams@8001.service"),  # a template: one per port
+])
+def test_the_systemd_units_pass_systemd_analyze(unit, started_as, tmp_path):
     analyze = shutil.which("systemd-analyze")
     if analyze is None:
         _missing("systemd-analyze is not installed: deploy/*.service are not checked here")
     # the units run the code from /srv/mighty-ledger (their header); here, from this checkout
     (tmp_path / unit).write_text((DEPLOY / unit).read_text().replace("/srv/mighty-ledger", str(ROOT)))
-    checked = subprocess.run([analyze, "verify", str(tmp_path / unit)], capture_output=True, text=True, timeout=60)
+    checked = subprocess.run([analyze, "verify", str(tmp_path / started_as)], capture_output=True, text=True,
+                             timeout=60)
     # an unknown key or a missing program is only a warning to systemd: none is allowed here
     assert checked.returncode == 0 and not checked.stderr.strip(), checked.stderr
