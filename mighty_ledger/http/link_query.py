@@ -104,6 +104,14 @@ def _one_row(alias: str, sql: str, params: tuple) -> tuple | None:
         return cursor.fetchone()
 
 
+def all_rows(alias: str, sql: str, params: tuple) -> list[tuple]:
+    """Every row of a statement written once (the reads' own, beside the link's), as the database
+    sent them: ``Columns`` turns them into what the ORM would have made."""
+    with connections[alias].cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
 def group_and_session(token: str, session_id: int, alias: str = "default") -> tuple[Group, Session] | None:
     """The live group the token is a link of, with the live session ``session_id`` of it, or None."""
     row = _one_row(alias, _statements(alias).with_session, (token, token, session_id))

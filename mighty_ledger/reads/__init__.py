@@ -298,14 +298,12 @@ def board_step(token: str, session_id: int, alias: str = "default") -> BoardStep
     query was a round trip more.
     """
     hands, sql = _step_statement(alias)
-    connection = connections[alias]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, (Contract.OPEN, token, token, session_id))
-        found = cursor.fetchall()
+    found = link_query.all_rows(alias, sql, (Contract.OPEN, token, token, session_id))
     if not found:
         return None
     group, session, rest = link_query.linked(found[0], alias)
     start = len(found[0]) - len(rest)  # each row: the session and group, the hand, whether one is in progress
+    connection = connections[alias]
     rows = [hands.instance(row[start:-1], connection) for row in reversed(found)]
     return BoardStep(group, session, _board(session, rows, False, rows[-1], rows), bool(found[0][-1]))
 

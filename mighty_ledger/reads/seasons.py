@@ -15,7 +15,7 @@ from functools import cache
 from django.db import connections
 from django.utils import timezone
 
-from mighty_ledger.http.link_query import Columns
+from mighty_ledger.http.link_query import Columns, all_rows
 from mighty_ledger.models import Group, Revision, Season
 from mighty_ledger.reads.stats import Filters
 
@@ -41,9 +41,7 @@ def group_seasons(group: Group, alias: str = "default") -> list[SeasonSpan]:
     group's record reads them, a page from its cache included (as ``stats.session_choices``)."""
     columns, sql = _seasons_statement(alias)
     connection = connections[alias]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, (group.pk,))
-        seasons = [columns.converted(row, connection) for row in cursor.fetchall()]
+    seasons = [columns.converted(row, connection) for row in all_rows(alias, sql, (group.pk,))]
     return spans_of([(season["id"], season["name"], season["starts"]) for season in seasons])
 
 

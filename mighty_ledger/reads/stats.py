@@ -35,7 +35,7 @@ from itertools import combinations
 from django.db import connections
 from django.db.models import Q
 
-from mighty_ledger.http.link_query import Columns
+from mighty_ledger.http.link_query import Columns, all_rows
 from mighty_ledger.models import Group, Hand, Session
 from mighty_ledger.reads import SessionSettlement, session_settlement
 from scoring.settle import money_by_currency
@@ -74,9 +74,7 @@ def group_sessions(group: Group, alias: str = "default") -> list[Session]:
     where composing it through the ORM cost more than the rest of the page."""
     columns, sql = _sessions_statement(alias)
     connection = connections[alias]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, (group.pk,))
-        return [columns.instance(row, connection) for row in cursor.fetchall()]
+    return [columns.instance(row, connection) for row in all_rows(alias, sql, (group.pk,))]
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,9 +96,7 @@ def session_choices(group: Group, alias: str = "default") -> list[SessionChoice]
     made, whose fields cost more to read than the rest of such a page)."""
     columns, sql = _sessions_statement(alias, whole=False)
     connection = connections[alias]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, (group.pk,))
-        rows = [columns.converted(row, connection) for row in cursor.fetchall()]
+    rows = [columns.converted(row, connection) for row in all_rows(alias, sql, (group.pk,))]
     return [SessionChoice(row["id"], row["played_on"], row["title"], row["preset"], row["created_at"],
                           row["revision"]) for row in rows]
 
