@@ -111,7 +111,7 @@ def _redrawn_as_the_table_plays(page, group, tonight, a_hand_at_the_table, the_p
     from django.urls import reverse
 
     from mighty_ledger.asgi import application
-    from mighty_ledger.live.streams import on_the_redraw_thread
+    from mighty_ledger.live.streams import on_the_redraw_thread, on_the_steps_thread
     from mighty_ledger.pages.views.stats_redrawn import looks_key, redrawn, told_key
 
     from .phones import Phone, Table
@@ -145,8 +145,11 @@ def _redrawn_as_the_table_plays(page, group, tonight, a_hand_at_the_table, the_p
                              the_page, scoreboard, rounds=7, calls=10, before_ours=a_hand_followed,
                              before_baseline=a_hand_followed)
     loop.run_until_complete(phone.close())
+    # the threads of the steps and of the redrawing hold a connection each (Django's are a
+    # thread's): closed there, so none outlives the figures
+    for on_its_thread in (on_the_steps_thread, on_the_redraw_thread):
+        loop.run_until_complete(on_its_thread(connections.close_all))
     loop.close()
-    connections.close_all()  # the redrawing's thread holds its own connection
 
     def the_drawing():
         redrawn(group.pk, tonight.pk, tonight.revision, "hand_recorded")

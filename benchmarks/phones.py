@@ -110,6 +110,7 @@ def run() -> list[str]:
 
     from mighty_ledger import services
     from mighty_ledger.asgi import application
+    from mighty_ledger.live.streams import on_the_steps_thread
 
     group = services.group_create(name="A table of phones")
     session = bulk_session(group, seats=SEATS, hands=HANDS_BEFORE)
@@ -162,11 +163,12 @@ def run() -> list[str]:
     table = compare(f"a table of {PHONES} phones: one hand POSTed and every phone following it vs the POST alone",
                     the_table, the_hand_alone, rounds=7, calls=8, clock=time.process_time,
                     before_ours=forget_the_hands_alone)
-    # the steps' thread holds its own connection to the database: none outlives the figures
     forget_the_hands_alone()
     loop.run_until_complete(asyncio.gather(*(phone.close() for phone in streams)))
+    # the steps' thread holds a connection of its own (Django's are a thread's): closed there, so
+    # none outlives the figures
+    loop.run_until_complete(on_the_steps_thread(connections.close_all))
     loop.close()
-    connections.close_all()
 
     # --- for comparison: phones that fetch the live regions (a missed event, no stream) ---------
     phones = [Client(HTTP_USER_AGENT=PHONE, HTTP_ACCEPT_LANGUAGE="en") for _ in range(PHONES)]
