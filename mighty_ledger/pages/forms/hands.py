@@ -95,6 +95,9 @@ class HandForm(forms.Form):
     # how many hands the session had when the form was opened: saving after another phone
     # saved one asks first, unless the player already said to save theirs too ("confirm")
     seen_hand_count = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=0)
+    # the hand this form enters: set when it is opened, moved only by the player's own choice
+    # ("I'm entering the next hand"), and checked by the server under the session's lock
+    number = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
     confirm = forms.BooleanField(widget=forms.HiddenInput, required=False)
     # the hand in progress this form completes (opened from its "complete" button)
     in_progress = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)

@@ -3,7 +3,7 @@
 from django.urls import path
 
 from mighty_ledger.live import views as live
-from mighty_ledger.pages.views import groups, hands, in_progress, sessions
+from mighty_ledger.pages.views import groups, hands, in_progress, next_hand, sessions
 
 urlpatterns = [
     path("g/new/", groups.group_create, name="group_create"),
@@ -25,7 +25,7 @@ urlpatterns = [
     path("g/<str:token>/s/<int:pk>/hands/new/", hands.hand_new, name="hand_new"),
     path("g/<str:token>/s/<int:pk>/hands/preview/", hands.hand_preview, name="hand_preview"),
     # what an open hand form shows of the table, asked for again when another phone changes it
-    path("g/<str:token>/s/<int:pk>/hands/next/", hands.hand_next, name="hand_next"),
+    path("g/<str:token>/s/<int:pk>/hands/next/", next_hand.hand_next, name="hand_next"),
     path("g/<str:token>/s/<int:pk>/events/new/", hands.event_new, name="event_new"),
     # the hand in progress: the contract when the auction ends, completed or thrown in later
     path("g/<str:token>/s/<int:pk>/playing/new/", in_progress.contract_new, name="contract_new"),
