@@ -8,7 +8,7 @@ is a bug upstream, so it raises ValueError rather than returning a problem.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -325,10 +325,17 @@ def balances_of(transfers: Iterable[Transfer]) -> dict[str, Amount]:
     return owed
 
 
-def still_owed(settlements: Iterable[Settlement], paid: Iterable[Transfer]) -> tuple[dict[str, Amount], list[Transfer]]:
+def still_owed(settlements: Iterable[Settlement], paid: Iterable[Transfer],
+               order: Sequence[str] = ()) -> tuple[dict[str, Amount], list[Transfer]]:
     """Several settlements in one unit, less the payments made: what each party is still owed,
-    and the fewest transfers that square it. Whatever was not paid carries from one to the next."""
-    owed: dict[str, Amount] = {}
+    and the fewest transfers that square it. Whatever was not paid carries from one to the next.
+
+    A payment beyond what its payer owed its payee leaves the payee owing it back. ``order`` is
+    the parties as they sit (the seats, the pot after them): the balances are kept and settled in
+    it, so every face that asks with the same seats lists the same transfers; a party not in it
+    comes after, as first met.
+    """
+    owed: dict[str, Amount] = dict.fromkeys(order, 0)
     for settlement in settlements:
         for party, amount in balances_of(settlement.settling_transfers).items():
             owed[party] = owed.get(party, 0) + amount

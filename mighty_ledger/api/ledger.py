@@ -52,9 +52,10 @@ from mighty_ledger.api.serializers import (
     revision_json,
     session_json,
 )
-from mighty_ledger.api.stats import PaymentSerializer, session_payments_json
+from mighty_ledger.api.stats import PaymentSerializer, payment_json
 from mighty_ledger.http.ratelimit import client_address
 from mighty_ledger.models import Player, Revision, Session
+from mighty_ledger.reads import balance
 from scoring.problems import InvalidInput, Problem
 from scoring.settle import Transfer
 
@@ -310,23 +311,28 @@ class SettlementView(LinkView):
     class OutputSerializer(serializers.Serializer):
         totals = serializers.DictField(child=serializers.IntegerField(), help_text="Points per seat.")
         pot = serializers.IntegerField(help_text="Deal-miss fines not yet won; settled as the party 'pot'.")
-        transfers = TransferSerializer(many=True, help_text="The fewest transfers, in points, that settle the session.")
+        transfers = TransferSerializer(many=True, help_text="The evening's fewest transfers, in points, before payments: what settles the session when nothing was paid yet.")
         currency = serializers.CharField(allow_blank=True)
         rounding_unit = serializers.CharField(allow_null=True, help_text="What money is rounded to: the session's unit, else the currency's minor unit (0.01, or 1 for won and yen); null without a stake.")
         money = serializers.DictField(child=serializers.CharField(), allow_null=True, help_text="Money per seat at the stake, rounded to the unit; null without a stake.")
-        money_transfers = MoneyTransferSerializer(many=True, allow_null=True)
+        money_transfers = MoneyTransferSerializer(many=True, allow_null=True, help_text="The evening's fewest transfers in money, before payments; null without a stake.")
         chips = serializers.DictField(child=serializers.IntegerField(), allow_null=True, help_text="Chips in front of each seat; null without chips.")
-        chip_transfers = TransferSerializer(many=True, allow_null=True, help_text="The fewest transfers in chips; null without chips.")
+        chip_transfers = TransferSerializer(many=True, allow_null=True, help_text="The evening's fewest transfers in chips, before payments; null without chips.")
         settle_in = serializers.ChoiceField(choices=["money", "chips", "points"], help_text="What the table settles in: money with a stake, else chips, else points.")
         hands = serializers.ListField(child=serializers.DictField(), help_text="Each live hand's payments and the transfers that settle it alone.")
         payments = PaymentSerializer(many=True, help_text="The transfers marked as paid and not undone; they never change the totals.")
+        outstanding = MoneyTransferSerializer(many=True, help_text=(
+            "What is still owed: the fewest transfers over each party's balance after the payments "
+            "(a payment beyond what was owed leaves its payee owing it back), in settle_in's unit, "
+            "amounts as exact decimal strings; the same list the settlement page shows."))
 
     @extend_schema(operation_id="settle_session", tags=["sessions"], parameters=[SESSION_ID],
                    responses={200: OutputSerializer, **READ_ERRORS},
-                   summary="Totals, money or chips, the fewest transfers, and each hand's transfers")
+                   summary="Totals, money or chips, the fewest transfers, each hand's transfers, and what is still owed")
     def get(self, request, session_id: int):
         session = self.access.session(session_id)
         settlement = reads.session_settlement(session)
+        outstanding = balance.session_outstanding(session, settlement)
         money = settlement.money
         return Response(self.OutputSerializer({
             "totals": session.totals, "pot": settlement.pot,
@@ -342,7 +348,9 @@ class SettlementView(LinkView):
                  "transfers": _transfers_json(hand.transfers)}
                 for hand in settlement.hands
             ],
-            "payments": session_payments_json(session),
+            "payments": [payment_json(payment) for payment in outstanding.payments],
+            "outstanding": [{"from": transfer.frm, "to": transfer.to, "amount": str(transfer.amount)}
+                            for transfer in outstanding.transfers],
         }).data)
 
 

@@ -2,7 +2,7 @@
 balance across sessions.
 
 Read side, like reads.py and stats.py. The sums are the engine's
-(``scoring.settle.still_owed`` and ``left_to_pay``): unpaid amounts carry from
+(``scoring.settle.still_owed``): unpaid amounts carry from
 one session to the next, and money in different currencies, chips and points
 are never added together. Payments never enter the statistics.
 """
@@ -16,7 +16,7 @@ from decimal import Decimal
 
 from mighty_ledger.models import Payment, Session
 from mighty_ledger.reads import SessionSettlement, session_settlement
-from scoring.settle import Transfer, currency_code, left_to_pay, most_payable, still_owed
+from scoring.settle import POT, Transfer, currency_code, most_payable, still_owed
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,10 @@ def group_balance(sessions: Iterable[Session], payments: Iterable[Payment]) -> l
     never added together.
     """
     settlements: dict[tuple[str, str], list] = defaultdict(list)
+    # the parties as the sessions seat them, the pot last: with one session, its own list
+    order: dict[str, None] = {}
     for session in sessions:
+        order |= dict.fromkeys(session.seats)
         settlement = session_settlement(session, per_hand=False)
         unit = payment_unit_of(settlement)
         # "원" and "KRW" are one currency
@@ -49,7 +52,7 @@ def group_balance(sessions: Iterable[Session], payments: Iterable[Payment]) -> l
         paid[key].append(Transfer(payment.payer, payment.payee, payment.amount))
     balances = []
     for unit, currency in sorted({*settlements, *paid}):
-        owed, transfers = still_owed(settlements[(unit, currency)], paid[(unit, currency)])
+        owed, transfers = still_owed(settlements[(unit, currency)], paid[(unit, currency)], order=[*order, POT])
         if owed:
             balances.append(Balance(unit, currency, owed, transfers))
     return balances
@@ -61,26 +64,39 @@ def payment_unit_of(settlement: SessionSettlement) -> str:
 
 
 @dataclass(frozen=True)
-class PaymentRow:
-    """One transfer of a session's settlement, what was marked as paid against it, and what is left."""
+class Outstanding:
+    """What is still owed in one session: the fewest transfers over each party's balance after
+    the payments marked (one beyond what its payer owed leaves its payee owing it back).
 
-    transfer: Transfer
-    paid: Decimal
-    left: Decimal
-    markable: bool  # between two seats: the deal-miss pot settles as a party, but nobody hands it money
+    The one list the settlement page, the text for the chat, "this phone is me", the payments
+    card and the API show; the evening's own transfers, before any payment, stay in
+    ``settlement``.
+    """
 
-
-@dataclass(frozen=True)
-class SessionPayments:
     settlement: SessionSettlement
-    rows: list[PaymentRow]
+    seats: tuple[str, ...]
+    owed: dict[str, Decimal | int]  # each party's balance after the payments: + is owed, − owes
+    transfers: list[Transfer]  # in seat order, the pot after the seats
     payments: list[Payment]  # standing, oldest first
+
+    @property
+    def unit(self) -> str:
+        return self.settlement.unit
 
     @property
     def last_id(self) -> int:
         """The newest standing payment a card drawn from this knows of (0: none): whatever stands
         with a higher id was marked after the card was drawn."""
         return max((payment.pk for payment in self.payments), default=0)
+
+    @property
+    def evening(self) -> list[Transfer]:
+        """The evening's own transfers, before any payment, in seat order."""
+        return in_seat_order(self.settlement.settling_transfers, self.seats)
+
+    def markable(self, transfer: Transfer) -> bool:
+        """Between two seats: the deal-miss pot settles as a party, but nobody hands it money."""
+        return transfer.frm in self.seats and transfer.to in self.seats
 
 
 def in_seat_order(transfers: Iterable[Transfer], seats: Sequence[str]) -> list[Transfer]:
@@ -90,25 +106,26 @@ def in_seat_order(transfers: Iterable[Transfer], seats: Sequence[str]) -> list[T
     return sorted(transfers, key=lambda t: (place.get(t.frm, len(seats)), place.get(t.to, len(seats))))
 
 
-def session_payments(session: Session) -> SessionPayments:
-    """The settlement's transfers, each with what was marked as paid (one query: the payments)."""
-    settlement = session_settlement(session, per_hand=False)
+def session_outstanding(session: Session, settlement: SessionSettlement | None = None) -> Outstanding:
+    """The session's settlement less its standing payments, as the engine nets them (still_owed):
+    one query, the payments, beside the settlement (pass the one the page already read)."""
+    settlement = settlement or session_settlement(session, per_hand=False)
     standing = list(session.payments.standing())
     paid = [Transfer(payment.payer, payment.payee, payment.amount) for payment in standing]
-    transfers = in_seat_order(settlement.settling_transfers, session.seats)
-    rows = left_to_pay(transfers, paid)
-    pairs = {(transfer.frm, transfer.to) for transfer in transfers}
-    if any((payment.frm, payment.to) not in pairs for payment in paid):
-        # a payment between two players the settlement no longer has pay each other (a hand was
-        # corrected or deleted after it was marked): matched by who paid whom it would count for
-        # nothing, so what is left is what the engine nets, as the group's balance and the check
-        # on a new payment (payment_room) count it. (One more than its transfer on the same two
-        # players was confirmed at the table: that row shows paid.)
-        _, remaining = still_owed([settlement.settlement], paid)
-        rows = [(transfer, 0, transfer.amount) for transfer in in_seat_order(remaining, session.seats)]
-    rows = [PaymentRow(transfer, done, left, transfer.frm in session.seats and transfer.to in session.seats)
-            for transfer, done, left in rows]
-    return SessionPayments(settlement, rows, standing)
+    # seats first and the pot last, as the settlement lists them: the same seats give the same list
+    owed, transfers = still_owed([settlement.settlement], paid, order=[*session.seats, POT])
+    counted = [Transfer(transfer.frm, transfer.to, _as_counted(transfer.amount, settlement))
+               for transfer in transfers]
+    return Outstanding(settlement, tuple(session.seats), owed, in_seat_order(counted, session.seats), standing)
+
+
+def _as_counted(amount: Decimal | int, settlement: SessionSettlement) -> Decimal | int:
+    """An amount as the settlement counts it: money to its rounding unit's places (a payment
+    stored as 1300.00 leaves ₩700, not ₩700.00), chips and points whole."""
+    if settlement.unit != "money":
+        return int(amount)
+    places = min(Decimal(settlement.stakes.unit).as_tuple().exponent, 0)
+    return Decimal(amount).quantize(Decimal(1).scaleb(places))
 
 
 def marked_since(session: Session, *, after: int, payer: str, payee: str, amount: Decimal) -> Payment | None:

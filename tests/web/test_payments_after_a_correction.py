@@ -12,7 +12,7 @@ from decimal import Decimal
 import pytest
 
 from mighty_ledger import services
-from mighty_ledger.reads.balance import payment_room, session_payments
+from mighty_ledger.reads.balance import payment_room, session_outstanding
 from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
 
 # Bo declares 15 ♦ with Di and makes it with 18: Bo +16, Di +8, the others −8 each
@@ -32,21 +32,21 @@ def corrected(db):
 
 
 def test_every_row_left_to_pay_is_what_the_server_takes(corrected):
-    rows = [row for row in session_payments(corrected).rows if row.left > 0]
+    transfers = session_outstanding(corrected).transfers
 
-    assert rows, "someone is still owed something"
-    for row in rows:
-        room = payment_room(corrected, payer=row.transfer.frm, payee=row.transfer.to)
-        assert row.left <= room.owed, (row, room)
+    assert transfers, "someone is still owed something"
+    for transfer in transfers:
+        room = payment_room(corrected, payer=transfer.frm, payee=transfer.to)
+        assert transfer.amount <= room.owed, (transfer, room)
 
 
 def test_the_card_still_squares_every_balance(corrected):
     session = corrected
 
     left: dict[str, Decimal] = {}
-    for row in session_payments(session).rows:
-        left[row.transfer.frm] = left.get(row.transfer.frm, 0) - row.left
-        left[row.transfer.to] = left.get(row.transfer.to, 0) + row.left
+    for transfer in session_outstanding(session).transfers:
+        left[transfer.frm] = left.get(transfer.frm, 0) - transfer.amount
+        left[transfer.to] = left.get(transfer.to, 0) + transfer.amount
     for payment in session.payments.standing():
         left[payment.payer] = left.get(payment.payer, 0) - payment.amount
         left[payment.payee] = left.get(payment.payee, 0) + payment.amount

@@ -66,8 +66,9 @@ def test_the_payments(client, session, django_assert_num_queries):
 
 
 def test_the_settlement_page_with_its_share_text(client, session, django_assert_num_queries):
-    with django_assert_num_queries(2):
-        # 1. the link's group and the session; 2. each live hand's payments (hand by hand)
+    with django_assert_num_queries(3):
+        # 1. the link's group and the session; 2. each live hand's payments (hand by hand);
+        # 3. the payments standing: the page lists what is still owed after them (issue 35)
         assert client.get(reverse("session_settle", args=[session.group.view_token, session.pk])).status_code == 200
 
 

@@ -129,16 +129,16 @@ def test_marking_a_transfer_paid_keeps_it_in_the_history_and_undo_brings_it_back
 
     client.post(mark, {"payer": "Ed", "payee": "Cy", "amount": "10300"})
     page = client.get(reverse("session_payments", args=[token, night.pk]))
-    ed = next(row for row in page.context["rows"] if row.transfer.frm == "Ed")
-    assert (ed.paid, ed.left) == (Decimal(10300), 0)
+    # paid in full: no longer among what is still owed
+    assert "Ed" not in {transfer.frm for transfer in page.context["outstanding"].transfers}
     payment = Payment.objects.get()
     assert (payment.unit, payment.currency) == (Payment.MONEY, "KRW")
     assert night.revisions.filter(subject="payment").count() == 1
 
     client.post(reverse("payment_undo", args=[token, night.pk, payment.pk]))
     page = client.get(reverse("session_payments", args=[token, night.pk]))
-    ed = next(row for row in page.context["rows"] if row.transfer.frm == "Ed")
-    assert ed.left == Decimal(10300) and page.context["payments"] == []
+    ed = next(transfer for transfer in page.context["outstanding"].transfers if transfer.frm == "Ed")
+    assert ed.amount == Decimal(10300) and page.context["payments"] == []
     assert night.revisions.filter(subject="payment").count() == 2  # the undo is a change of its own
 
 

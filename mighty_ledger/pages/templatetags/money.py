@@ -100,22 +100,28 @@ def amount_text(amount, unit: str, currency: str) -> str:
 
 
 @register.simple_tag
-def share_text(session, settlement) -> str:
-    """The night in a few lines for the group's chat: the evening, then who pays whom."""
+def share_text(session, settlement, outstanding=None) -> str:
+    """The night in a few lines for the group's chat: the evening, then who pays whom, or, given
+    what is still owed (reads.balance.session_outstanding), who still pays whom after the payments."""
     transfers, unit = in_seat_order(settlement.settling_transfers, session.seats), settlement.unit
+    paid = outstanding is not None and bool(outstanding.payments)
+    if outstanding is not None:
+        transfers = outstanding.transfers
     title = f"{session.played_on:%Y-%m-%d}" + (f" · {session.title}" if session.title else "")
     lines = [_("Mighty, %(evening)s") % {"evening": title}]
     totals = getattr(settlement, "totals", None) or session.totals
     # most points first, ties in seat order (PostgreSQL's jsonb keeps no key order)
     ranked = sorted(((seat, totals.get(seat, 0)) for seat in session.seats), key=lambda item: -item[1])
     lines.append(", ".join(f"{seat} {_signed(points)}" for seat, points in ranked))
+    if paid and transfers:
+        lines.append(_("Still to pay, after the payments marked:"))
     for transfer in transfers:
         lines.append(_("%(payer)s pays %(payee)s %(amount)s") % {
             "payer": _party(transfer.frm), "payee": _party(transfer.to),
             "amount": amount_text(transfer.amount, unit, session.currency),
         })
     if not transfers:
-        lines.append(_("Nobody owes anything."))
+        lines.append(_("Everything owed is paid.") if paid else _("Nobody owes anything."))
     return "\n".join(lines)
 
 

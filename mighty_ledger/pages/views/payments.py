@@ -1,4 +1,4 @@
-"""Settling up on the page: the settlement's transfers with "Mark as paid", and undoing a mark.
+"""Settling up on the page: what is still owed with "Mark as paid", and undoing a mark.
 
 Reads through ``mighty_ledger.reads.balance``, writes through the services; the card is one
 partial (partials/share_payments.html) whether drawn in the settlement page or after a post.
@@ -23,10 +23,12 @@ from scoring.problems import InvalidInput
 
 
 def payments_context(access: Access, session: Session) -> dict:
-    """The settlement's transfers, each with what was marked as paid, and the payments to undo."""
-    owed = balance.session_payments(session)
-    return {"access": access, "session": session, "settlement": owed.settlement, "unit": owed.settlement.unit,
-            "rows": owed.rows, "payments": owed.payments, "drawn_after": owed.last_id,
+    """What is still owed (the settlement page's own list), each transfer with its "Mark as paid",
+    and the payments to undo."""
+    outstanding = balance.session_outstanding(session)
+    return {"access": access, "session": session, "settlement": outstanding.settlement,
+            "unit": outstanding.unit, "outstanding": outstanding, "payments": outstanding.payments,
+            "drawn_after": outstanding.last_id,
             # one "mark as paid" per transfer, each a payment of its own: the card drawn again after a
             # post must not give every form the key that post spent (partials/request_key.html)
             "one_key_per_form": True}
@@ -34,7 +36,7 @@ def payments_context(access: Access, session: Session) -> dict:
 
 @require_GET
 def session_payments(request: HttpRequest, token: str, pk: int) -> HttpResponse:
-    """Mark-as-paid buttons for the settlement's transfers (a partial for htmx, else a page)."""
+    """Mark-as-paid buttons for what is still owed (a partial for htmx, else a page)."""
     access = access_for(token, session_id=pk)
     session = access.session(pk)
     template = "partials/share_payments.html" if request.htmx else "table/payments.html"

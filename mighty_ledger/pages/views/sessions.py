@@ -37,6 +37,7 @@ from mighty_ledger.pages.views.rules import (
     system_differences,
     system_sections,
 )
+from mighty_ledger.reads import balance
 from scoring.presets import get_preset
 from scoring.problems import InvalidInput
 
@@ -197,10 +198,17 @@ def session_restore(request: HttpRequest, token: str, pk: int) -> HttpResponse:
 def session_settle(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     access = view_access(token, pk)
     session = access.session(pk)
-    return _conditional(request, reads.session_stamp(session, access.right), lambda: render(
-        request, "table/settle.html",
-        {"access": access, "session": session, "settlement": reads.session_settlement(session)},
-    ))
+
+    def page() -> HttpResponse:
+        settlement = reads.session_settlement(session)
+        # what is still owed after the payments marked: the page's list, its chat text, "this
+        # phone is me" (a payment moves the session's revision, so the page's ETag with it)
+        return render(request, "table/settle.html", {
+            "access": access, "session": session, "settlement": settlement,
+            "outstanding": balance.session_outstanding(session, settlement),
+        })
+
+    return _conditional(request, reads.session_stamp(session, access.right), page)
 
 
 @require_GET
