@@ -18,21 +18,25 @@
     if (document.execCommand("copy")) { done(); }
   }
 
+  // the text is looked up at each tap: the live page swaps it for the server's as hands and
+  // payments change what is still owed (templates/table/settle.html)
   function setUp() {
     document.querySelectorAll("button[data-share]").forEach(function (button) {
-      var box = document.getElementById(button.dataset.share);
-      if (!box || typeof navigator.share !== "function") { return; }
+      if (!document.getElementById(button.dataset.share) || typeof navigator.share !== "function") { return; }
       button.hidden = false;
       button.addEventListener("click", function () {
+        var box = document.getElementById(button.dataset.share);
         // a cancelled share sheet rejects: nothing to report
-        navigator.share({ title: button.dataset.shareTitle, text: box.value }).catch(function () {});
+        if (box) { navigator.share({ title: button.dataset.shareTitle, text: box.value }).catch(function () {}); }
       });
     });
     document.querySelectorAll("button[data-copy-from]").forEach(function (button) {
-      var box = document.getElementById(button.dataset.copyFrom);
-      if (!box) { return; }
+      if (!document.getElementById(button.dataset.copyFrom)) { return; }
       button.hidden = false;
-      button.addEventListener("click", function () { copy(box, button); });
+      button.addEventListener("click", function () {
+        var box = document.getElementById(button.dataset.copyFrom);
+        if (box) { copy(box, button); }
+      });
     });
   }
 
