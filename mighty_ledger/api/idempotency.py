@@ -1,12 +1,13 @@
 """Every create of the API made safe to repeat, one way: ``Idempotency-Key``.
 
-A create (a group, a player, a session, a hand or an event, the hand in
-progress and its completion, a payment) is answered through :func:`create_once`.
-With a key, the key is claimed first (``request_keys.claim``: its own committed
-row, so a repeat arriving meanwhile is ``409 request_in_progress``), the thing
-is made, and the answer's exact bytes are kept with the key: a repeat with the
-same body gets those bytes back, ``200`` with ``Idempotent-Replayed: true``,
-for 24 hours, whatever happened to the thing since. The bytes are kept as one
+A create (a group, a player, a session, a season, a hand or an event, the hand
+in progress and its completion, a payment) is answered through :func:`create_once`.
+With a key, the thing is made and the answer's exact bytes are kept with the key
+in one transaction (``request_keys.write_once``, the pages' forms use it too): a
+connection lost at any moment leaves both or neither, and a repeat with the same
+body gets those bytes back, ``200`` with ``Idempotent-Replayed: true``, for 24
+hours, whatever happened to the thing since; a repeat arriving while the first is
+being made is ``409 request_in_progress``. The bytes are kept as one
 JSON string, which jsonb stores as it is; a stored object would come back with
 its keys in jsonb's order, not the first answer's.
 
@@ -75,18 +76,18 @@ def create_once(request, *, scope: str, make: Callable[[str | None], Made], fing
         return _json(JSONRenderer().render(made.body), made.status, REPLAYED if made.replayed else None)
     if fingerprint is None:
         fingerprint = body_fingerprint(request)
-    held = request_keys.claim(scope=scope, key=key, fingerprint=fingerprint)
-    if held.replay:
-        if held.row.fingerprint != fingerprint:
-            raise services.IdempotencyConflict(key)
-        return _json(_stored_bytes(held.row.body), status.HTTP_200_OK, REPLAYED)
-    try:
+
+    def write() -> tuple[tuple[Made, bytes], request_keys.Kept]:
         made = make(key)
-    except BaseException:
-        held.release()
-        raise
-    content = JSONRenderer().render(made.body)
-    held.settle(status=made.status, body=content.decode())
+        content = JSONRenderer().render(made.body)
+        return (made, content), request_keys.Kept(status=made.status, body=content.decode())
+
+    first, written = request_keys.write_once(scope=scope, key=key, fingerprint=fingerprint, write=write)
+    if first is not None:
+        if first.fingerprint != fingerprint:
+            raise services.IdempotencyConflict(key)
+        return _json(_stored_bytes(first.body), status.HTTP_200_OK, REPLAYED)
+    made, content = written
     return _json(content, status.HTTP_200_OK if made.replayed else made.status, REPLAYED if made.replayed else None)
 
 

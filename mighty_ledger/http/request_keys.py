@@ -1,6 +1,6 @@
 """One-time request keys: a write sent twice is made once, and the repeat gets the first answer.
 
-One mechanism for both faces:
+One mechanism for both faces, :func:`write_once`:
 
 - an API client sends ``Idempotency-Key``; the first answer (status and body) is
   kept, and the same key with the same body gets it back, as it was, for 24 hours
@@ -14,12 +14,15 @@ One mechanism for both faces:
   with the key it was saved with, and the hand, deal miss or contract forms answer
   "this was saved as hand 8" instead of a fresh form carrying the old values.
 
-A key is claimed in its own committed statement before the write starts, so a
-duplicate that arrives while the first is still being processed sees it: the
-API answers 409 ``request_in_progress``, a form waits a moment for the first
-one's answer. A request that fails gives its key back. Keys are forgotten after
-``KEPT_FOR``; a request that died holding one (a killed worker) loses it after
-``ABANDONED_AFTER``. Hands, contracts and payments keep their own key too
+What a write makes and the answer kept for its key are one transaction: the key's
+row is written in the same commit as the group, player, session or hand, so a
+connection lost at any statement leaves both or neither, and the retry gets the
+first answer or makes the thing once. While the transaction runs, the key is
+held by a lock that ends with it (a PostgreSQL transaction-level advisory lock;
+SQLite lets one writer in at a time): a duplicate arriving meanwhile is told so,
+the API answers 409 ``request_in_progress``, a form waits a moment for the first
+one's answer, and a request that died holds nothing. Keys are forgotten after
+``KEPT_FOR``. Hands, contracts and payments keep their own key too
 (``idempotency_key``), so none is recorded twice, even after its stored answer is forgotten.
 """
 
@@ -29,12 +32,14 @@ import hashlib
 import re
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from functools import wraps
+from typing import TypeVar
 
 from django.contrib import messages
-from django.db import IntegrityError, models, transaction
+from django.db import connection, models, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.utils import timezone
@@ -42,8 +47,6 @@ from django.utils.translation import gettext_lazy as _
 
 # Stripe keeps an idempotency key's answer for 24 hours
 KEPT_FOR = timedelta(hours=24)
-# gunicorn kills a request after 30 s (gunicorn.conf.py): one processing for longer than this has died
-ABANDONED_AFTER = timedelta(seconds=60)
 # how long a repeated form waits for the first post's answer before asking the player to reload
 FORM_WAIT_SECONDS = 5.0
 
@@ -57,6 +60,8 @@ ALREADY_SAVED_ONCE = _("This form was already saved: nothing was added. Open a n
 # what partials/request_key.html renders (token_urlsafe(16)); anything else is no key
 _FORM_KEY = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 
+T = TypeVar("T")
+
 
 class RequestKey(models.Model):
     """A key a form or an API client sent with a write, and the first answer to it."""
@@ -66,7 +71,8 @@ class RequestKey(models.Model):
     key = models.CharField(max_length=200)
     # what the first request said (API: the hand as it would be stored), so a different body is refused
     fingerprint = models.CharField(max_length=64, blank=True)
-    # the first answer; no status while the first request is still being processed
+    # the first answer, written in the transaction of what it made (a row without one is a claim
+    # left by an earlier release, which claimed a key in a statement of its own: taken over)
     status = models.PositiveSmallIntegerField(null=True, blank=True)
     body = models.JSONField(null=True, blank=True)
     location = models.CharField(max_length=500, blank=True)
@@ -89,53 +95,58 @@ class RequestInProgress(Exception):
 
 
 @dataclass(frozen=True)
-class Claim:
-    """A key this request holds (``replay`` False: go on, then ``settle`` or ``release``),
-    or the first request's stored answer (``replay`` True)."""
+class Kept:
+    """The answer kept for a key: the status, and the body (API) or where the form went (pages)."""
 
-    row: RequestKey
-    replay: bool
-
-    def settle(self, *, status: int, body=None, location: str = "") -> None:
-        """Keep this request's answer for the repeats."""
-        RequestKey.objects.filter(pk=self.row.pk).update(status=status, body=body, location=location[:500])
-
-    def release(self) -> None:
-        """This request failed: the key is free for a retry."""
-        RequestKey.objects.filter(pk=self.row.pk, status__isnull=True).delete()
+    status: int
+    body: object = None
+    location: str = ""
 
 
-def claim(*, scope: str, key: str, fingerprint: str = "") -> Claim:
-    """Hold ``key`` for this request, or find the first request's answer; RequestInProgress while
-    the first one is still running."""
-    for _attempt in range(3):
-        now = timezone.now()
-        try:
-            with transaction.atomic():
-                row = RequestKey.objects.create(scope=scope, key=key, fingerprint=fingerprint, created_at=now)
-        except IntegrityError:
-            row = RequestKey.objects.filter(scope=scope, key=key).first()
-            if row is None:
-                continue  # released a moment ago: claim it again
-        else:
-            # the table holds one day of keys: older ones go as new ones come
-            RequestKey.objects.filter(created_at__lt=now - KEPT_FOR).delete()
-            return Claim(row, replay=False)
-        forgotten = row.created_at < now - KEPT_FOR
-        abandoned = row.status is None and row.created_at < now - ABANDONED_AFTER
-        if forgotten or abandoned:
-            # take it over, unless another repeat just did
-            taken = RequestKey.objects.filter(pk=row.pk, created_at=row.created_at).update(
-                created_at=now, status=None, body=None, location="", fingerprint=fingerprint,
-            )
-            if taken:
-                row.refresh_from_db()
-                return Claim(row, replay=False)
-            continue
-        if row.status is None:
+# one statement, on PostgreSQL only: the lock is the transaction's, so it ends with its commit, its
+# rollback or its connection, and a request that died never leaves its key held
+_HOLD = "SELECT pg_try_advisory_xact_lock(%s::bigint)"
+
+
+def _hold(scope: str, key: str) -> bool:
+    """Hold ``key`` in ``scope`` until this transaction ends; False while another transaction holds it."""
+    if connection.vendor != "postgresql":
+        return True  # SQLite's writers wait their turn (transaction_mode IMMEDIATE): none is ever beside another
+    digest = hashlib.sha256(f"{scope}\n{key}".encode()).digest()
+    with connection.cursor() as cursor:
+        cursor.execute(_HOLD, [int.from_bytes(digest[:8], "big", signed=True)])
+        return cursor.fetchone()[0]
+
+
+def write_once(*, scope: str, key: str, fingerprint: str, write: Callable[[], tuple[T, Kept | None]],
+               ) -> tuple[RequestKey | None, T | None]:
+    """Run ``write`` once per ``key`` in ``scope``, and keep its answer in the same transaction.
+
+    ``write`` returns what it did and the answer to keep (None: keep nothing, the key stays
+    free, as for a form shown again with its errors). Answers ``(first, None)`` when the key
+    has an answer already (the caller compares ``first.fingerprint`` with its own), else
+    ``(None, what write did)``. RequestInProgress while another request holds the key.
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        if not _hold(scope, key):
             raise RequestInProgress(key)
-        return Claim(row, replay=True)
-    raise RequestInProgress(key)
+        row = RequestKey.objects.filter(scope=scope, key=key).first()
+        if row is not None and row.status is not None and row.created_at >= now - KEPT_FOR:
+            return row, None
+        done, kept = write()
+        if kept is None:
+            return None, done
+        answer = {"fingerprint": fingerprint, "status": kept.status, "body": kept.body,
+                  "location": kept.location[:500], "created_at": now}
+        if row is None:
+            RequestKey.objects.create(scope=scope, key=key, **answer)
+        else:  # forgotten, or a claim left by an earlier release: this answer replaces it
+            RequestKey.objects.filter(pk=row.pk).update(**answer)
+    if row is None:
+        # the table holds one day of keys: older ones go as new ones come
+        RequestKey.objects.filter(created_at__lt=now - KEPT_FOR).delete()
+    return None, done
 
 
 # --- page forms ------------------------------------------------------------------------------
@@ -169,11 +180,20 @@ def _form_scope(request: HttpRequest) -> str:
     return "form:" + hashlib.sha256(request.path.encode()).hexdigest()[:64]
 
 
-def _claim_or_wait(scope: str, key: str, fingerprint: str) -> Claim | None:
+def _write_or_wait(request: HttpRequest, view, args, kwargs, key: str, fingerprint: str,
+                   ) -> tuple[RequestKey | None, HttpResponse | None] | None:
+    """The view's post made once per key (see write_once); None when the first post with the key
+    is still being saved after FORM_WAIT_SECONDS."""
+    def write() -> tuple[HttpResponse, Kept | None]:
+        response = view(request, *args, **kwargs)
+        if not _saved(request, response):
+            return response, None  # shown again with its errors: the key stays free to fix them and save
+        return response, Kept(status=response.status_code, location=response.get("Location", ""))
+
     deadline = time.monotonic() + FORM_WAIT_SECONDS
     while True:
         try:
-            return claim(scope=scope, key=key, fingerprint=fingerprint)
+            return write_once(scope=_form_scope(request), key=key, fingerprint=fingerprint, write=write)
         except RequestInProgress:
             if time.monotonic() > deadline:
                 return None
@@ -232,27 +252,19 @@ def once_per_form_key(view=None, *, saved_page=None):
         if key is None:
             return view(request, *args, **kwargs)
         fingerprint = _form_fingerprint(request)
-        held = _claim_or_wait(_form_scope(request), key, fingerprint)
-        if held is None:
+        written = _write_or_wait(request, view, args, kwargs, key, fingerprint)
+        if written is None:
             response = render(request, "still_saving.html", status=409)
             response["Retry-After"] = "2"
             return response
-        if held.replay:
-            if saved_page is not None:
-                messages.info(request, ALREADY_SAVED_ONCE)
-                return _first_answer(request, held.row)
-            if held.row.fingerprint == fingerprint:
-                return _first_answer(request, held.row)
-            return view(request, *args, **kwargs)
-        try:
-            response = view(request, *args, **kwargs)
-        except BaseException:
-            held.release()
-            raise
-        if _saved(request, response):
-            held.settle(status=response.status_code, location=response.get("Location", ""))
-        else:
-            held.release()
-        return response
+        first, response = written
+        if first is None:
+            return response
+        if saved_page is not None:
+            messages.info(request, ALREADY_SAVED_ONCE)
+            return _first_answer(request, first)
+        if first.fingerprint == fingerprint:
+            return _first_answer(request, first)
+        return view(request, *args, **kwargs)
 
     return once

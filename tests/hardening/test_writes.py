@@ -61,10 +61,9 @@ def test_the_same_key_with_another_hand_is_still_422(edit, session):
     assert_error_shape(send(edit, session, {**MADE_15_DIAMONDS, "points": 17}), 422, "idempotency_key_reused")
 
 
-def test_a_repeat_while_the_first_is_being_written_is_409_request_in_progress(edit, session):
-    # the first request holds its key and has not answered yet
-    request_keys.claim(scope=f"api:session:{session.pk}", key="phone-1-hand-1",
-                       fingerprint=services.hand_fingerprint(session=session, entry=MADE_15_DIAMONDS))
+def test_a_repeat_while_the_first_is_being_written_is_409_request_in_progress(edit, session, monkeypatch):
+    # another transaction holds the key: the first request has not answered yet
+    monkeypatch.setattr(request_keys, "_hold", lambda scope, key: False)
 
     response = send(edit, session)
 
@@ -73,11 +72,12 @@ def test_a_repeat_while_the_first_is_being_written_is_409_request_in_progress(ed
     assert not Hand.objects.filter(session=session).exists()
 
 
-def test_a_key_held_by_a_request_that_died_is_taken_over(edit, session):
-    held = request_keys.claim(scope=f"api:session:{session.pk}", key="phone-1-hand-1")
-    RequestKey.objects.filter(pk=held.row.pk).update(created_at=timezone.now() - timedelta(minutes=5))
+def test_a_key_claimed_by_an_earlier_release_and_never_answered_is_taken_over(edit, session):
+    RequestKey.objects.create(scope=f"api:session:{session.pk}", key="phone-1-hand-1",
+                              created_at=timezone.now() - timedelta(minutes=5))
 
     assert send(edit, session).status_code == 201
+    assert RequestKey.objects.get(key="phone-1-hand-1").status == 201
 
 
 def test_after_24_hours_the_stored_answer_is_forgotten_but_the_hand_is_not_recorded_twice(edit, session):
@@ -176,7 +176,7 @@ def test_restoring_a_live_hand_changes_nothing(edit, session, hand):
     assert revisions(hand) == 1  # its creation only
 
 
-@pytest.mark.parametrize("if_match", ['"1"', "1", 'W/"1"'])
+@pytest.mark.parametrize("if_match", ['"1"', "1"])
 def test_a_delete_with_the_version_read_deletes(edit, session, hand, if_match):
     response = edit.client.delete(hand_url(session), headers={"If-Match": if_match})
 
