@@ -159,6 +159,18 @@ class TextField(serializers.CharField):
         return super().to_internal_value(data)
 
 
+class JsonBooleanField(serializers.BooleanField):
+    """A BooleanField that takes only JSON true and false: DRF's reads "yes", "on" and 1 as true, so
+    "overpay": "no" typed by hand could mean either."""
+
+    default_error_messages = {"invalid": "Send true or false here, as a JSON boolean."}
+
+    def to_internal_value(self, data):
+        if not isinstance(data, bool):
+            self.fail("invalid")
+        return data
+
+
 _DAY_SHAPE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
@@ -324,11 +336,15 @@ def refuse_nul(value: object, field: str = "") -> None:
             refuse_nul(item, f"{field}[{index}]")
 
 
-IF_MATCH_VALUE = re.compile(r'^(?:W/)?(?:"(\d{1,9})"|(\d{1,9}))$')
+IF_MATCH_VALUE = re.compile(r'^(W/)?(?:"(\d{1,9})"|(\d{1,9}))$')
+# RFC 9110 13.1.1: If-Match compares entity tags strongly, so a weak one (W/"3") matches no version:
+# the write is refused as for a stale one, with the thing as it is now
+NO_VERSION = -1
 
 
 def version_asked(request, *, what: str = "hand's version") -> int | None:
-    """The version a delete or restore is conditional on: If-Match ("3", W/"3" or 3) or the body's "version"."""
+    """The version a delete or restore is conditional on: If-Match ("3" or 3) or the body's "version";
+    NO_VERSION for a weak tag."""
     header = request.headers.get("If-Match", "").strip()
     body = request.data if isinstance(request.data, dict) else {}
     version = body.get("version")
@@ -337,7 +353,7 @@ def version_asked(request, *, what: str = "hand's version") -> int | None:
         if match is None:
             raise InvalidInput([Problem("If-Match", "bad_version",
                                         f'If-Match must be the {what} as read, such as "3".')])
-        version = int(match[1] or match[2])
+        version = NO_VERSION if match[1] else int(match[2] or match[3])
     if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
         raise InvalidInput([Problem("version", "bad_type", "The version must be a whole number, as read.")])
     return version

@@ -25,6 +25,7 @@ from mighty_ledger.api.base import (
     READ_ERRORS,
     SESSION_ID,
     WRITE_ERRORS,
+    JsonBooleanField,
     LinkView,
     no_such_day,
 )
@@ -233,7 +234,7 @@ class PaymentsView(LinkView):
         amount = serializers.DecimalField(max_digits=12, decimal_places=2,
                                           help_text="What was paid, in the settlement's unit: whole chips or "
                                           "points, or a multiple of the session's rounding unit for money.")
-        overpay = serializers.BooleanField(
+        overpay = JsonBooleanField(
             required=False, default=False,
             help_text="Record it even though it is more than the payer still owes the payee in this session, "
             "or goes the wrong way round (refused with 400 overpayment or wrong_way otherwise).")

@@ -7,7 +7,7 @@ import dataclasses
 import unicodedata
 from decimal import Decimal
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -120,10 +120,16 @@ def player_add(*, group: Group, name: str, by: Actor = SYSTEM) -> Player:
     refusal = name_refusal(name)
     if refusal is not None:
         raise InvalidInput([refusal])
+    duplicate = invalid("name", "duplicate_player", _("{name} is already in this group.").format(name=name))
     # compared with every name normalised: a player added before names were normalised counts too
     if name in {name_normalised(existing) for existing in group.players.values_list("name", flat=True)}:
-        raise invalid("name", "duplicate_player", _("{name} is already in this group.").format(name=name))
-    player = Player.objects.create(group=group, name=name)
+        raise duplicate
+    try:
+        with transaction.atomic():
+            player = Player.objects.create(group=group, name=name)
+    except IntegrityError:
+        # the same name added at the same moment by another request, which committed first
+        raise duplicate from None
     revise(group=group, subject="player", action=Revision.CREATED, by=by, after={"name": name})
     return player
 
