@@ -17,7 +17,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from mighty_ledger.http.ratelimit import too_many_message
 from mighty_ledger.http.request_keys import RequestInProgress
-from mighty_ledger.services import IdempotencyConflict, StaleVersion
+from mighty_ledger.services import IdempotencyConflict, SavedMeanwhile, StaleVersion
 from scoring.problems import InvalidInput, Problem
 
 
@@ -92,6 +92,18 @@ def _error_response(exc: Exception, context: dict) -> Response | None:
             "here it is as it stands: check it and send your change again with this version.",
         ))
         return Response({**body, "hand": hand_json(hand)}, status=status.HTTP_409_CONFLICT)
+    if isinstance(exc, SavedMeanwhile):
+        from mighty_ledger.api.serializers import hand_json
+
+        hand = exc.hand
+        body = errors_body(problem(
+            "number", "hand_saved_meanwhile",
+            f"Another client saved hand {hand.number if hand else exc.next_number - 1} first; if it is the "
+            f"hand you meant, keep it. Send yours again without \"number\" only if it is another hand: it "
+            f"would be hand {exc.next_number}.",
+        ))
+        return Response({**body, "hand": hand_json(hand) if hand else None, "next_number": exc.next_number},
+                        status=status.HTTP_409_CONFLICT)
     if isinstance(exc, IdempotencyConflict):
         return Response(errors_body(problem(
             "Idempotency-Key", "idempotency_key_reused",

@@ -37,6 +37,7 @@ from mighty_ledger.api.idempotency import Made, create_once, once_responses
 from mighty_ledger.api.serializers import (
     HandEntrySerializer,
     HandOutputSerializer,
+    ProblemSerializer,
     StaleVersionSerializer,
     hand_json,
 )
@@ -84,13 +85,25 @@ def _refuse_what_the_session_fixes(session: Session, entry: dict) -> None:
         raise InvalidInput(problems)
 
 
-def _record(view: LinkView, session: Session, kind: str, entry: dict):
+def meant_number(body: object) -> services.Meant | None:
+    """The optional "number" beside a new hand: the hand number the client meant, refused with 409
+    (hand_saved_meanwhile) when another client saved that hand first. Without it, the next."""
+    number = body.get("number") if isinstance(body, dict) else None
+    if number is None:
+        return None
+    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number < 2**31:
+        raise InvalidInput([Problem("number", "bad_type", _(
+            "number is the hand number this hand is meant to be (1 or more), or left out for the next."))])
+    return services.Meant(number=number)
+
+
+def _record(view: LinkView, session: Session, kind: str, entry: dict, meant: services.Meant | None = None):
     """Record a hand; with an Idempotency-Key, once (api/idempotency.py), and the hand keeps the key
     too, so it is never recorded twice even after its kept answer is forgotten."""
 
     def make(key: str | None) -> Made:
         hand, created = services.hand_record(session=session, entry=entry, kind=kind, idempotency_key=key,
-                                             by=view.access.actor("api"))
+                                             meant=meant, by=view.access.actor("api"))
         return Made(hand_json(hand), replayed=not created)
 
     # seats and a system equal to the session's do not make a request different
@@ -98,7 +111,25 @@ def _record(view: LinkView, session: Session, kind: str, entry: dict):
                        fingerprint=services.hand_fingerprint(session=session, entry=entry, kind=kind))
 
 
-RECORD_RESPONSES = once_responses(HandOutputSerializer)
+class SavedMeanwhileSerializer(serializers.Serializer):
+    errors = ProblemSerializer(many=True)
+    hand = HandOutputSerializer(help_text="The hand another client saved first: the one meant, or the latest.")
+    next_number = serializers.IntegerField(help_text="The number a new hand takes now.")
+
+
+@extend_schema_serializer(component_name="HandRecordInput")
+class HandRecordSerializer(HandEntrySerializer):
+    number = serializers.IntegerField(required=False, min_value=1, help_text=(
+        "The hand number this hand is meant to be; 409 hand_saved_meanwhile when another client saved "
+        "that hand first. Left out: the next."))
+
+
+NUMBER_HELP = ("The hand number this record is meant to be; 409 hand_saved_meanwhile when another client "
+               "saved that hand first. Left out: the next.")
+RECORD_RESPONSES = once_responses(HandOutputSerializer, conflict=OpenApiResponse(
+    SavedMeanwhileSerializer, description="The hand meant (\"number\") was saved first by another client: "
+    "\"hand\" is the hand there, \"next_number\" the number a new hand takes now; or the request with this "
+    "Idempotency-Key is still being processed (request_in_progress, Retry-After)."))
 
 
 IF_MATCH = OpenApiParameter(
@@ -127,17 +158,21 @@ class HandListView(LinkView):
 class HandCreateView(LinkView):
     @extend_schema(
         operation_id="record_hand", tags=["hands"], parameters=[SESSION_ID, IDEMPOTENCY_KEY],
-        request=HandEntrySerializer, responses=RECORD_RESPONSES,
+        request=HandRecordSerializer, responses=RECORD_RESPONSES,
         summary="Record a scored hand as the session's next number",
         description="The body is a HAND_JSON hand; the session's seats and frozen system always apply, so "
         "system, options and seats are left out (sent, they must be the session's: another value is 400 "
-        "fixed_by_session). The server numbers the hand.",
+        "fixed_by_session). The server numbers the hand. An optional top-level \"number\" says which hand "
+        "the client meant (the number it showed when the hand was begun): when that is not the session's "
+        "next number, another client saved that hand first, and the answer is 409 hand_saved_meanwhile with "
+        "\"hand\" (the hand stored there) and \"next_number\"; send it again without \"number\" only if "
+        "it is another hand.",
     )
     def post(self, request, session_id: int):
         session = self.access.session(session_id)
-        entry = _entry_from(request.data, session, drop=("kind",))
+        entry = _entry_from(request.data, session, drop=("kind", "number"))
         kind = request.data.get("kind", Hand.SCORED) if isinstance(request.data, dict) else Hand.SCORED
-        return _record(self, session, kind, entry)
+        return _record(self, session, kind, entry, meant_number(request.data))
 
 
 class HandsView(HandListView, HandCreateView):
@@ -153,6 +188,7 @@ class EventCreateView(LinkView):
         fine = serializers.IntegerField(min_value=0, max_value=1000, required=False, help_text="Deal miss: the fine the dealer pays into the pot; the system's when left out.")
         cards = serializers.ListField(child=serializers.CharField(max_length=8), required=False, max_length=20,
                                       help_text="Deal miss: the hand shown; when given, it must qualify.")
+        number = serializers.IntegerField(required=False, min_value=1, help_text=NUMBER_HELP)
 
     @extend_schema(
         operation_id="record_event", tags=["hands"], parameters=[SESSION_ID, IDEMPOTENCY_KEY],
@@ -164,7 +200,8 @@ class EventCreateView(LinkView):
         params.is_valid(raise_exception=True)
         entry = dict(params.validated_data)
         kind = entry.pop("kind")
-        return _record(self, self.access.session(session_id), kind, entry)
+        entry.pop("number", None)
+        return _record(self, self.access.session(session_id), kind, entry, meant_number(request.data))
 
 
 class HandDetailView(LinkView):

@@ -31,6 +31,7 @@ from mighty_ledger.api.base import (
     refuse_nul,
 )
 from mighty_ledger.api.exceptions import errors_body, problem
+from mighty_ledger.api.hands import NUMBER_HELP, meant_number
 from mighty_ledger.api.idempotency import Made, create_once, once_responses
 from mighty_ledger.api.serializers import BidSerializer, PartnerCallSerializer, ProblemSerializer
 from mighty_ledger.models import Contract
@@ -164,6 +165,7 @@ class ContractOpenView(LinkView):
         contract = BidSerializer()
         partner_call = PartnerCallSerializer()
         replacing = serializers.IntegerField(required=False, help_text="The id of the open hand in progress to throw in for this one.")
+        number = serializers.IntegerField(required=False, min_value=1, help_text=NUMBER_HELP)
 
     @extend_schema(
         operation_id="open_contract", tags=["hands in progress"], parameters=[SESSION_ID, IDEMPOTENCY_KEY],
@@ -181,11 +183,13 @@ class ContractOpenView(LinkView):
         if replacing is not None and (isinstance(replacing, bool) or not isinstance(replacing, int)):
             raise InvalidInput([Problem("replacing", "bad_type", "replacing is the id of the open hand in progress.")])
         entry = {key: body[key] for key in services.CONTRACT_FIELDS if key in body}
+        meant = meant_number(body)
         session = self.access.session(session_id)
 
         def make(key: str | None) -> Made:
             contract, created = services.contract_open(
-                session=session, entry=entry, replacing=replacing, idempotency_key=key, by=self.access.actor("api"),
+                session=session, entry=entry, replacing=replacing, idempotency_key=key, meant=meant,
+                by=self.access.actor("api"),
             )
             return Made(contract_json(contract), replayed=not created)
 
@@ -216,6 +220,7 @@ class ContractCompleteView(LinkView):
         defender_points = serializers.IntegerField(required=False, help_text="Instead of points: point cards won by the defenders.")
         outcome = serializers.ChoiceField(choices=["played", "conceded", "void"], required=False)
         conceded_by = serializers.ChoiceField(choices=["declarer_team", "defenders"], required=False)
+        number = serializers.IntegerField(required=False, min_value=1, help_text=NUMBER_HELP)
 
     @extend_schema(
         operation_id="complete_contract", tags=["hands in progress"],
@@ -229,11 +234,13 @@ class ContractCompleteView(LinkView):
         body = _body(request)
         version = _version(body)
         contract = _contract(self, session_id, contract_id)
-        result = {key: value for key, value in body.items() if key != "version"}
+        result = {key: value for key, value in body.items() if key not in ("version", "number")}
+        meant = meant_number(body)
 
         def make(key: str | None) -> Made:
             completed, replayed = services.contract_complete(
-                contract=contract, result=result, version=version, idempotency_key=key, by=self.access.actor("api"),
+                contract=contract, result=result, version=version, idempotency_key=key, meant=meant,
+                by=self.access.actor("api"),
             )
             return Made(contract_json(completed), status=status.HTTP_200_OK, replayed=replayed)
 

@@ -22,6 +22,8 @@ from mighty_ledger.services.changes import (
     SYSTEM,
     Actor,
     IdempotencyConflict,
+    Meant,
+    SavedMeanwhile,
     SessionGone,
     StaleVersion,
 )
@@ -65,7 +67,7 @@ from mighty_ledger.services.payments import (
 )
 
 __all__ = [
-    "CONTRACT_FIELDS", "SYSTEM", "Actor", "ContractInProgress", "IdempotencyConflict", "PaymentBeyondOwed", "ScoredHand", "StaleSession",
+    "CONTRACT_FIELDS", "SYSTEM", "Actor", "ContractInProgress", "IdempotencyConflict", "Meant", "PaymentBeyondOwed", "SavedMeanwhile", "ScoredHand", "StaleSession",
     "SessionGone", "StaleContract", "StaleVersion", "contract_abandon", "contract_complete", "contract_open",
     "contract_outlook", "contract_snapshot", "group_create", "group_delete", "group_restore",
     "group_rotate_link", "hand_amend", "hand_delete", "hand_fingerprint", "hand_preview", "hand_record",

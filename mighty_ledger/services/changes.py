@@ -26,6 +26,29 @@ class StaleVersion(Exception):
         self.hand = hand
 
 
+class SavedMeanwhile(Exception):
+    """Another phone saved the hand this write meant since its form was opened, or saved the same
+    hand: carries that hand and the number a new hand would take now. The player is asked which
+    it was; only "save mine too" (a write that means no particular hand) adds another."""
+
+    def __init__(self, hand: Hand | None, next_number: int):
+        super().__init__(f"hand {hand.number if hand else '?'} was saved meanwhile; the next is {next_number}")
+        self.hand = hand
+        self.next_number = next_number
+
+
+@dataclass(frozen=True)
+class Meant:
+    """Which hand a new-hand write meant, as the form (or client) knew the session when it was opened.
+
+    ``number`` is the hand number it showed, which nothing moves but the player; ``seen`` is how
+    many hands the session had then. Both are checked under the session's lock (hands.hand_record),
+    so two phones saving one hand at the same moment are decided one after the other."""
+
+    number: int | None = None
+    seen: int | None = None
+
+
 class IdempotencyConflict(Exception):
     """The same idempotency key was sent before with a different body."""
 

@@ -12,13 +12,20 @@ from mighty_ledger.services.changes import (
     SYSTEM,
     Actor,
     IdempotencyConflict,
+    Meant,
     announce,
     fingerprint_of,
     locked,
     made_before,
     revise,
 )
-from mighty_ledger.services.hands import entry_as_kept, entry_as_sent, hand_preview, hand_record
+from mighty_ledger.services.hands import (
+    entry_as_kept,
+    entry_as_sent,
+    hand_preview,
+    hand_record,
+    refuse_saved_meanwhile,
+)
 from scoring.interface import hand_problems
 from scoring.problems import InvalidInput
 from scoring.systems import system_from
@@ -139,6 +146,7 @@ def contract_open(
     entry: dict,
     replacing: int | None = None,
     idempotency_key: str | None = None,
+    meant: Meant | None = None,
     by: Actor = SYSTEM,
 ) -> tuple[Contract, bool]:
     """Record the hand in progress when the auction ends; returns (contract, created).
@@ -146,7 +154,8 @@ def contract_open(
     A session plays one hand at a time: when another phone has opened one, this
     raises ContractInProgress with it, unless ``replacing`` names exactly that
     one, which is then thrown in. The same idempotency key with the same body
-    returns the first contract.
+    returns the first contract. A form that says which hand it ``meant`` is asked
+    about (SavedMeanwhile) when another phone has saved that hand since.
     """
     sent = {key: value for key, value in entry_as_sent(entry).items() if key in CONTRACT_FIELDS}
     outlook = contract_outlook(session=session, entry=sent)  # scored before any row is locked
@@ -158,6 +167,8 @@ def contract_open(
                 current = locked(session)
                 if (earlier := made_before(current.contracts, idempotency_key, fingerprint)) is not None:
                     return earlier, False
+                # only the number: a contract has no points yet to be the same hand as one saved
+                refuse_saved_meanwhile(current, meant and Meant(number=meant.number), likeness=None)
                 playing = current.contracts.open().first()
                 if playing is not None:
                     if replacing is None or playing.pk != replacing:
@@ -186,6 +197,7 @@ def contract_complete(
     result: dict,
     version: int | None = None,
     idempotency_key: str | None = None,
+    meant: Meant | None = None,
     by: Actor = SYSTEM,
 ) -> tuple[Contract, bool]:
     """The last trick is played: record the hand (the contract plus ``result``: partners,
@@ -202,7 +214,8 @@ def contract_complete(
     if current.status != Contract.OPEN or (version is not None and version != current.version):
         raise StaleContract(current)
     # the key is the hand's too: a phone that sends the same hand again by the API gets this one
-    hand, _ = hand_record(session=session, entry={**current.entry, **result}, idempotency_key=idempotency_key, by=by)
+    hand, _ = hand_record(session=session, entry={**current.entry, **result}, idempotency_key=idempotency_key,
+                          meant=meant, by=by)
     _contract_close(current, status=Contract.COMPLETED, by=by, session=session, hand=hand,
                     key=idempotency_key, fingerprint=fingerprint)
     session.refresh_from_db(fields=["revision"])  # hand_record moved it on

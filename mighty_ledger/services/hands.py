@@ -18,6 +18,8 @@ from mighty_ledger.services.appending import append_hand
 from mighty_ledger.services.changes import (
     SYSTEM,
     Actor,
+    Meant,
+    SavedMeanwhile,
     StaleVersion,
     announce,
     fingerprint_of,
@@ -200,12 +202,40 @@ def hand_snapshot(hand: Hand) -> dict:
             "version": hand.version, "deleted": hand.deleted_at is not None}
 
 
+def hand_likeness(kind: str, entry: dict, result: dict | None) -> tuple:
+    """What makes two records the same hand at the table: who declared what, with whom, and what
+    it paid (a deal miss: who dealt and who showed it). Two phones entering one hand agree on
+    these, even when one of them also noted the discards or counted the defenders' points."""
+    if kind != Hand.SCORED:
+        return kind, entry.get("dealer"), entry.get("shown_by")
+    payments = (result or {}).get("payments") or {}
+    return (kind, entry.get("declarer"), json.dumps(entry.get("contract"), sort_keys=True),
+            tuple(sorted(entry.get("partners") or ())), tuple(sorted(payments.items())))
+
+
+def refuse_saved_meanwhile(current: Session, meant: Meant | None, likeness: tuple | None) -> None:
+    """SavedMeanwhile when the hand meant is not the session's next, or when a hand saved since the
+    form was opened is this very hand. ``current`` is the session as the write will find it: read
+    under its lock, or at the revision a compare-and-swap will insist on."""
+    if meant is None:
+        return
+    next_number = current.hand_count + 1
+    if meant.number is not None and meant.number != next_number:
+        there = (current.hands.filter(number=meant.number).first() if meant.number < next_number else None)
+        raise SavedMeanwhile(there or current.hands.latest_first().first(), next_number)
+    if likeness is not None and meant.seen is not None and meant.seen < current.hand_count:
+        for hand in current.hands.live().filter(number__gt=meant.seen).order_by("number"):
+            if hand_likeness(hand.kind, hand.entry, hand.result) == likeness:
+                raise SavedMeanwhile(hand, next_number)
+
+
 def hand_record(
     *,
     session: Session,
     entry: dict,
     kind: str = Hand.SCORED,
     idempotency_key: str | None = None,
+    meant: Meant | None = None,
     by: Actor = SYSTEM,
 ) -> tuple[Hand, bool]:
     """Save a hand or event as the session's next number; returns (hand, created).
@@ -219,7 +249,9 @@ def hand_record(
     no hand: SessionGone.
 
     The same idempotency key with the same body returns the first hand; with a
-    different body it is a conflict.
+    different body it is a conflict. A write that says which hand it ``meant`` is refused with
+    SavedMeanwhile when another phone saved that hand first (hand_likeness), decided against
+    the session as the write lands, never as it was read before.
     """
     # the system and seats are frozen with the session: scoring never waits for the row
     if kind == Hand.SCORED:
@@ -232,10 +264,12 @@ def hand_record(
         raise invalid("kind", "bad_kind", _("A record is a hand, a deal miss or an all-pass."))
     # what the hand says, not how it was sent: the seats and system the session fixes do not count
     fingerprint = fingerprint_of(kind, stored_entry)
+    likeness = hand_likeness(kind, stored_entry, result)
 
     def append(current: Session) -> tuple[Hand, bool] | None:
         if (earlier := made_before(current.hands, idempotency_key, fingerprint)) is not None:
             return earlier, False
+        refuse_saved_meanwhile(current, meant, likeness)
         hand = Hand(
             session=current, number=current.hand_count + 1, kind=kind, entry=stored_entry, result=result,
             explanation=explanation, sides=sides,

@@ -17,6 +17,7 @@ from mighty_ledger.pages.forms.labels import (
     card_label,
     kept_over,
 )
+from mighty_ledger.services import Meant
 from scoring.cards import (
     JOKER,
     RANKS,
@@ -252,6 +253,17 @@ class HandForm(forms.Form):
                   "Tap “declarer alone” if so, or tap the partner.") % {"declarer": declarer},
                 code="required",
             ))
+
+    def meant(self) -> Meant | None:
+        """The hand this Save means, checked by the server as it lands; none once the player has
+        said to save theirs as another hand too ("confirm")."""
+        if self.cleaned_data.get("confirm"):
+            return None
+        seen, number = self.cleaned_data.get("seen_hand_count"), self.cleaned_data.get("number")
+        # a form from before the number was kept meant the hand after those it saw
+        if number is None and seen is not None:
+            number = seen + 1
+        return Meant(number=number, seen=seen)
 
     def entry(self) -> dict:
         """The HAND_JSON request (without system, options and seats, which the session supplies)."""

@@ -21,8 +21,8 @@ from mighty_ledger.pages.views.conditional import conditional as _conditional
 from mighty_ledger.pages.views.in_progress import (
     ask_first,
     hand_saved_by,
+    meanwhile_from,
     record_hand,
-    saved_meanwhile,
     saved_page,
 )
 from mighty_ledger.pages.views.links import board_url, edit_access, view_access
@@ -82,19 +82,22 @@ def hand_new(request: HttpRequest, token: str, pk: int) -> HttpResponse:
         form = _hand_form(session)
         last = reads.last_hand(session)
         form.initial = _new_hand_initial(session, form, last, request.GET.get("declarer"))
-        form.initial["seen_hand_count"] = session.hand_count  # another phone saving first is asked about
+        # the hand this form enters: another phone saving it first is asked about when this one saves
+        form.initial["seen_hand_count"] = session.hand_count
+        form.initial["number"] = session.hand_count + 1
         # kept for a phone without signal that deletes or corrects the latest hand (pending.js)
         return _render_hand_form(request, access, session, form, latest=reads.latest_hand(session, last))
     form = _hand_form(session, request.POST)
     if form.is_valid():
-        meanwhile = saved_meanwhile(session, form)
-        if meanwhile is not None:
-            return ask_first(request, "table/hand_form.html", {"access": access, "session": session, "hand": None,
-                                                               "preview": None, "stale": None}, form, meanwhile)
         # the form's one-time key is the hand's too: the outbox may send the same hand by the API
-        if _saved(form, lambda: record_hand(session=session, form=form, idempotency_key=form_key(request),
-                                            by=access.actor())):
-            return redirect(board_url(access, session))
+        try:
+            if _saved(form, lambda: record_hand(session=session, form=form, idempotency_key=form_key(request),
+                                                by=access.actor())):
+                return redirect(board_url(access, session))
+        except services.SavedMeanwhile as error:
+            return ask_first(request, "table/hand_form.html", {"access": access, "session": session, "hand": None,
+                                                               "preview": None, "stale": None}, form,
+                             meanwhile_from(error))
     return _render_hand_form(request, access, session, form)
 
 

@@ -63,10 +63,7 @@ class Meanwhile:
     hand: Hand | None = None
     contract: Contract | None = None
     opening: bool = False  # the form opens a hand in progress rather than saving a hand
-
-    @property
-    def next_number(self) -> int:
-        return self.hand.number + 1 if self.hand is not None else 0
+    next_number: int = 0  # the number a hand saved anyway would take
 
 
 # --- guards ---------------------------------------------------------------------------------------
@@ -92,13 +89,8 @@ def _board(access: Access, session: Session) -> HttpResponse:
 # --- "another phone saved first" ------------------------------------------------------------------------
 
 
-def saved_meanwhile(session: Session, form: HandForm, *, opening: bool = False) -> Meanwhile | None:
-    """The hand another phone saved since ``form`` was opened, unless the player said to save theirs too."""
-    seen = form.cleaned_data.get("seen_hand_count")
-    if seen is None or form.cleaned_data.get("confirm") or session.hand_count <= seen:
-        return None
-    latest = session.hands.latest_first().first()
-    return Meanwhile(hand=latest, opening=opening) if latest is not None else None
+def meanwhile_from(error: services.SavedMeanwhile, *, opening: bool = False) -> Meanwhile:
+    return Meanwhile(hand=error.hand, opening=opening, next_number=error.next_number)
 
 
 def ask_first(request: HttpRequest, template: str, context: dict, form: HandForm, meanwhile: Meanwhile) -> HttpResponse:
@@ -122,17 +114,19 @@ def ask_first(request: HttpRequest, template: str, context: dict, form: HandForm
 def record_hand(*, session: Session, form: HandForm, idempotency_key: str | None = None,
                 by: services.Actor) -> Hand:
     """Save the hand form: it completes the hand in progress it was opened from while that is
-    still being played, and is otherwise recorded as the session's next hand."""
+    still being played, and is otherwise recorded as the session's next hand. Either way the
+    hand the form meant is checked as it lands (SavedMeanwhile when another phone saved it)."""
     contract_id = form.cleaned_data.get("in_progress")
     contract = session.contracts.open().filter(pk=contract_id).first() if contract_id else None
     if contract is not None:
         try:
-            completed, _ = services.contract_complete(contract=contract, result=form.entry(),
+            completed, _ = services.contract_complete(contract=contract, result=form.entry(), meant=form.meant(),
                                                       idempotency_key=idempotency_key, by=by)
             return completed.hand
         except services.StaleContract:
-            pass  # completed or thrown in a moment ago: the player still saves what they entered
-    hand, _ = services.hand_record(session=session, entry=form.entry(), idempotency_key=idempotency_key, by=by)
+            pass  # completed or thrown in a moment ago: what another phone saved is asked about below
+    hand, _ = services.hand_record(session=session, entry=form.entry(), idempotency_key=idempotency_key,
+                                   meant=form.meant(), by=by)
     return hand
 
 
@@ -180,6 +174,7 @@ def contract_new(request: HttpRequest, token: str, pk: int) -> HttpResponse:
         state = reads.next_state(session, last)
         form = _contract_form(session, initial={
             "dealer": state.dealer, "sitting_out": list(state.sitting_out), "seen_hand_count": session.hand_count,
+            "number": session.hand_count + 1,
         })
         playing = session.contracts.open().first()
         # the latest hand, for a phone without signal that deletes or corrects it (pending.js)
@@ -188,12 +183,11 @@ def contract_new(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     form = _contract_form(session, request.POST)
     if form.is_valid():
         context = {"access": access, "session": session}
-        meanwhile = saved_meanwhile(session, form, opening=True)
-        if meanwhile is not None:
-            return ask_first(request, "table/contract_form.html", context, form, meanwhile)
         try:
             services.contract_open(session=session, entry=form.entry(), replacing=form.cleaned_data["replacing"],
-                                   idempotency_key=form_key(request), by=access.actor())
+                                   idempotency_key=form_key(request), meant=form.meant(), by=access.actor())
+        except services.SavedMeanwhile as error:
+            return ask_first(request, "table/contract_form.html", context, form, meanwhile_from(error, opening=True))
         except InvalidInput as error:
             form.add_problems(error.problems)
         except services.IdempotencyConflict:
@@ -236,7 +230,7 @@ def contract_complete(request: HttpRequest, token: str, pk: int, contract_id: in
         messages.info(request, _("This hand was already completed or thrown in."))
         return _board(access, session)
     initial = {**HandForm.initial_from(contract.entry), "in_progress": contract.pk,
-               "seen_hand_count": session.hand_count}
+               "seen_hand_count": session.hand_count, "number": session.hand_count + 1}
     form = HandForm(initial=initial, seats=session.seats, system=reads.system_of(session))
     return render(request, "table/hand_form.html", {"access": access, "session": session, "form": form,
                                                      "hand": None, "preview": None, "stale": None})
