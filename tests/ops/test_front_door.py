@@ -386,7 +386,7 @@ def _nginx_site(directory: Path, app_servers: App, envsubst: str, openssl: str) 
         "MIGHTY_HTTP_PORT": f"127.0.0.1:{free_port()}",
         "MIGHTY_WEB": f"127.0.0.1:{app_servers.web_port}", "MIGHTY_STREAMS": app_servers.streams[0],
         "MIGHTY_TLS_CERT": str(certificate), "MIGHTY_TLS_KEY": str(key),
-        "MIGHTY_ACCESS_LOG": str(directory / "access.log"),
+        "MIGHTY_ACCESS_LOG": str(directory / "access.log"), "MIGHTY_ERROR_LOG": str(directory / "site-error.log"),
     }
     # exactly the operator's command from the file's header
     header = (DEPLOY / "nginx.conf").read_text()
@@ -396,9 +396,8 @@ def _nginx_site(directory: Path, app_servers: App, envsubst: str, openssl: str) 
                             env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), **site}).stdout
     assert not [line for line in filled.splitlines() if "${" in line and not line.lstrip().startswith("#")]
     # the second stream server, a line of its own as the file says
-    first = f"    server {app_servers.streams[0]};\n"
-    assert filled.count(first) == 1
-    filled = filled.replace(first, first + f"    server {app_servers.streams[1]};\n")
+    first = re.search(rf"^    server {re.escape(app_servers.streams[0])}[^;\n]*;\n", filled, re.M).group(0)
+    filled = filled.replace(first, first + first.replace(app_servers.streams[0], app_servers.streams[1]))
     (directory / "mighty-ledger.conf").write_text(filled)
     (directory / "nginx.conf").write_text(NGINX_MAIN.format(directory=directory))
     return Door("nginx", port, ssl.create_default_context(cafile=str(certificate)), app_servers,
