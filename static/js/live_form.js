@@ -1,33 +1,43 @@
-// A hand form (or the contract's form, its first half) left open follows the table: when another
-// phone saves a hand, edits or deletes one, or records the contract, the form's hand number,
-// dealer and seating move at once, with one line saying what happened, before the player taps
-// Save. A correction of a saved hand left open only says that another phone changed that hand
-// (Save then shows both side by side).
+// A hand form (or the contract's form, its first half) left open hears the table: when another
+// phone saves a hand, edits or deletes one, or records the contract, the form learns it before
+// the player taps Save. A correction of a saved hand left open only says that another phone
+// changed that hand (Save then shows both side by side).
+//
+// A hand saved at the number this form enters is asked about, never followed: at a real table
+// the player almost always meant that very hand. A dialog over the form (nothing on the form
+// moves) shows it with its payments and two choices: "That's the hand I'm entering" goes to the
+// board and drops this form's kept draft, nothing saved; "I'm entering the next hand" moves the
+// form then, and only then: its hidden number, its title, and the dealer and who sits out while
+// the player has not corrected them. The taps stay. The form's seen_hand_count never moves: the
+// server asks again (partials/meanwhile_notice.html) about a hand equal to one saved since the
+// form was opened, whatever was answered here.
 //
 // The session's event stream (live.js, told with regions "none") says only that something
 // changed; the form then asks the server for the coming hand (GET hands/next/, the
-// partials/next_hand.html fragment: the engine's table flow, never a second copy of it here).
-// The player's taps stay: only the number, and the dealer and who sits out while the player has
-// not corrected them, move. The form's seen_hand_count moves with them only until the first tap:
-// a hand saved meanwhile after that might be the very hand being entered, so Save still asks
-// (partials/meanwhile_notice.html) rather than quietly adding a second copy.
+// partials/next_hand.html fragment: the engine's table flow, and the words, never a second copy
+// of them here).
 (function () {
   "use strict";
 
   var form = document.getElementById("hand-form");
   if (!form || !form.dataset.nextUrl || typeof window.fetch !== "function") { return; }
   var notice = document.getElementById("live-form-notice");
+  var question = document.getElementById("live-form-question");
   var title = form.querySelector("[data-hand-title]");
-  var seen = form.elements.seen_hand_count;
+  var numberField = form.elements.number;
   var inProgress = form.elements.in_progress;
   var busy = false;
   var contractChanged = false; // a contract was recorded, completed or thrown in since the last ask
   var leaving = false; // saved: this phone's own hand is on its way, and the page with it
   var again = false;
-  var tapped = false;
   var playing = null; // the contract being played, as last heard (null: not asked yet)
-  // the hand the form is for: its title says it (the hand form), or the form (the contract's)
-  var number = title ? (title.textContent.match(/\d+/) || [""])[0] : (form.dataset.shownNumber || "");
+  var asked = null; // the answer the open question would move the form to
+  var openedAt = 0;
+  // a tap already on its way as the question opens must not answer it (nothing moves under a finger)
+  var SETTLE_MS = 600;
+  // the hand the form enters: its number field, else its title says it, else the form
+  var number = (numberField && numberField.value) ||
+    (title ? (title.textContent.match(/\d+/) || [""])[0] : (form.dataset.shownNumber || ""));
 
   function checked(name) {
     return Array.prototype.filter.call(form.querySelectorAll("input[name='" + name + "']"), function (input) {
@@ -74,28 +84,103 @@
     notice.hidden = false;
   }
 
-  function apply(next) {
-    var data = next.dataset;
-    var titleText = next.querySelector("[data-title]");
-    var line = next.querySelector("[data-notice]");
-    if ("editing" in data) { // a correction: its number and dealer are the hand's own; it is only told
-      say(line ? line.textContent.replace(/\s+/g, " ").trim() : "");
-      return;
-    }
-    if (data.number !== number) {
-      number = data.number;
-      if (title && titleText) { title.textContent = titleText.textContent.trim(); }
-    }
-    if (untouched()) { moveSeating(data.dealer, JSON.parse(data.sittingOut || "[]")); }
-    // before the first tap, the hand saved meanwhile cannot be the one being entered here
-    // (a draft put back, or a form the server sent back, was tapped before)
-    if (form.querySelector("[data-draft-notice]") || form.hasAttribute("data-sent-back")) { tapped = true; }
-    if (!tapped && seen && data.handCount) { seen.value = data.handCount; }
-    playing = data.playing || "";
-    say(line ? line.textContent.replace(/\s+/g, " ").trim() : "");
+  function lineOf(element) {
+    return element ? element.textContent.replace(/\s+/g, " ").trim() : "";
   }
 
-  function ask(event) {
+  // --- the question ------------------------------------------------------------------------------
+
+  function moveToNext(next) {
+    number = next.number;
+    if (numberField) { numberField.value = next.number; }
+    if (form.dataset.shownNumber) { form.dataset.shownNumber = next.number; }
+    if (title && next.title) { title.replaceChildren.apply(title, next.title); }
+    // a hand in progress another phone completed: this form's hand is another, the table's next
+    if (inProgress && inProgress.value && next.contractDone) { inProgress.value = ""; }
+    if (untouched()) { moveSeating(next.dealer, next.sittingOut); }
+    say(next.moved);
+  }
+
+  function close() {
+    if (question.open) { question.close(); }
+    asked = null;
+  }
+
+  function dropDraft() {
+    // the taps drafts.js keeps for this form (under "draft:" and the form's path): answered "the
+    // same hand", they are done with, or they would come back the next time the form opens
+    var path = new URL(form.action, window.location.href).pathname;
+    try { window.localStorage.removeItem("draft:" + path); } catch (error) { /* storage turned off */ }
+  }
+
+  function ask(body, next) {
+    var opening = !question.open;
+    asked = next;
+    question.replaceChildren(document.importNode(body, true));
+    var heading = question.querySelector("[data-question-title]");
+    if (heading) {
+      heading.id = "live-form-question-title";
+      question.setAttribute("aria-labelledby", heading.id);
+    }
+    if (opening) {
+      openedAt = Date.now();
+      question.showModal();
+      // the safe answer first, for a keyboard and a screen reader: it leaves nothing saved
+      var first = question.querySelector("[data-choice='same']");
+      if (first) { first.focus(); }
+    }
+  }
+
+  if (question) {
+    question.addEventListener("click", function (event) {
+      var choice = event.target.closest("[data-choice]");
+      if (!choice) { return; }
+      if (Date.now() - openedAt < SETTLE_MS) { event.preventDefault(); return; }
+      if (choice.dataset.choice === "same") {
+        leaving = true;
+        dropDraft();
+        return; // the link goes to the board
+      }
+      var next = asked;
+      close();
+      if (choice.dataset.choice === "next" && next) { moveToNext(next); }
+      var focus = title || form.querySelector("input:not([type=hidden])");
+      if (focus) {
+        if (focus === title) { title.tabIndex = -1; }
+        focus.focus();
+      }
+    });
+    // Escape is not an answer: the form would stay on a number another hand has now
+    question.addEventListener("cancel", function (event) { event.preventDefault(); });
+  }
+
+  function apply(next) {
+    var data = next.dataset;
+    var body = next.querySelector("[data-asks]");
+    if ("editing" in data) { // a correction: its number and dealer are the hand's own; it is only told
+      say(lineOf(next.querySelector("[data-notice]")));
+      return;
+    }
+    playing = data.playing || "";
+    if (body && question) {
+      var titleText = next.querySelector("[data-title]");
+      ask(body, {
+        number: data.number, dealer: data.dealer, sittingOut: JSON.parse(data.sittingOut || "[]"),
+        title: titleText ? Array.prototype.map.call(titleText.childNodes, function (node) {
+          return document.importNode(node, true);
+        }) : null,
+        moved: lineOf(next.querySelector("[data-moved]")),
+        contractDone: "contractDone" in data,
+      });
+      return;
+    }
+    if (question && question.open) { close(); } // the hand asked about was deleted meanwhile
+    // the same number: an earlier hand changed, so the dealer may have
+    if (data.number === number && untouched()) { moveSeating(data.dealer, JSON.parse(data.sittingOut || "[]")); }
+    say(lineOf(next.querySelector("[data-notice]")));
+  }
+
+  function askServer(event) {
     var what = (event && event.detail && event.detail.what) || "";
     if (what === "contract_changed") { contractChanged = true; }
     if (leaving) { return; }
@@ -108,6 +193,7 @@
     }
     url.searchParams.set("shown", number);
     url.searchParams.set("dealer", given.dealer);
+    if (form.dataset.formKind) { url.searchParams.set("form", form.dataset.formKind); }
     if (inProgress && inProgress.value) { url.searchParams.set("in_progress", inProgress.value); }
     if (playing !== null) { url.searchParams.set("playing", playing); }
     if (contractChanged) { url.searchParams.set("what", "contract_changed"); }
@@ -123,13 +209,9 @@
       .catch(function () { /* offline: the outbox and drafts.js have the form; the next change asks */ })
       .then(function () {
         busy = false;
-        if (again) { again = false; ask(); }
+        if (again) { again = false; askServer(); }
       });
   }
-
-  // a tap by the player: a script's own events (this one's, drafts.js's) are not trusted
-  form.addEventListener("input", function (event) { if (event.isTrusted) { tapped = true; } });
-  form.addEventListener("change", function (event) { if (event.isTrusted) { tapped = true; } });
 
   // the stream tells of this phone's own save too, while the page is leaving: the form stays as sent
   form.addEventListener("submit", function (event) {
@@ -139,5 +221,5 @@
   });
   window.addEventListener("pageshow", function (event) { if (event.persisted) { leaving = false; } });
 
-  document.addEventListener("live:changed", ask);
+  document.addEventListener("live:changed", askServer);
 })();

@@ -1,6 +1,10 @@
 """The coming hand for a hand form left open (static/js/live_form.js): what another phone did
 since the form was opened, drawn by the server so the page never keeps a second copy of the
 table flow.
+
+A hand another phone saved at the number the form is entering is asked about, never followed
+silently: at a real table the player almost always meant that very hand, so the form shows it,
+with its payments, and moves to the next number only when the player says theirs is another.
 """
 
 from __future__ import annotations
@@ -10,16 +14,17 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from mighty_ledger import reads
-from mighty_ledger.models import Session
+from mighty_ledger.models import Contract, Session
 from mighty_ledger.pages.views.links import edit_access
 
 
 @require_GET
 def hand_next(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     """The coming hand as the table stands now, for a hand form left open (static/js/live_form.js):
-    its number, dealer and who sits out, and one line saying what another phone did. The form
-    says what it shows (``shown``, ``dealer``, ``in_progress``, ``playing``) so the line names
-    only what moved."""
+    its number, dealer and who sits out, and what another phone did. The form says what it shows
+    (``shown``, the number it enters; ``dealer``, ``in_progress``, ``playing``; ``form=contract``
+    for the contract's form) so the answer names only what moved, and asks about a hand saved at
+    the number the form enters, or a contract recorded while the contract's form is open."""
     access = edit_access(token, pk)
     session = access.session(pk)
     editing = _asked_number(request.GET.get("editing"))
@@ -29,24 +34,37 @@ def hand_next(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     state = reads.next_state(session, last)
     contract = _asked_contract(session, request.GET.get("in_progress"))
     playing = session.contracts.open().first()
-    # completing a hand in progress: its dealer is the contract's, whatever was saved since
-    dealer = contract.entry.get("dealer") if contract is not None else state.dealer
+    # completing a hand in progress: its dealer is the contract's, whatever was saved since; once
+    # another phone completed it, the form that goes on enters another hand, the table's next
+    following = contract is not None and contract.status == Contract.OPEN
+    dealer = contract.entry.get("dealer") if following else state.dealer
     number = session.hand_count + 1
+    shown = _asked_number(request.GET.get("shown"))
+    playing_new = playing is not None and (request.GET.get("what") == "contract_changed"
+                                           or request.GET.get("playing", str(playing.pk)) != str(playing.pk))
     response = render(request, "partials/next_hand.html", {
-        "session": session, "number": number, "dealer": dealer,
-        "sitting_out": list(contract.entry.get("sitting_out", [])) if contract is not None else list(state.sitting_out),
-        "moved": _asked_number(request.GET.get("shown")) not in (None, number),
-        # the hand just saved is the latest live one, unless it was deleted since
-        "saved": last if last is not None and last.number == session.hand_count
-        else session.hands.filter(number=session.hand_count).first() if session.hand_count else None,
+        "access": access, "session": session, "number": number, "dealer": dealer,
+        "last_number": last.number if last is not None else 0,
+        "sitting_out": list(contract.entry.get("sitting_out", [])) if following else list(state.sitting_out),
+        # the form's number was taken meanwhile: the hand there, and how many were saved from it on
+        "saved": _saved_from(session, shown) if shown is not None and shown < number else None,
+        "saved_count": number - shown if shown is not None and shown < number else 0,
         "dealer_moved": request.GET.get("dealer", dealer) != dealer,
         "contract": contract, "playing": playing,
         # news: the stream said a contract changed, or it is not the one the form last heard of
-        "playing_new": playing is not None and (request.GET.get("what") == "contract_changed"
-                                                or request.GET.get("playing", str(playing.pk)) != str(playing.pk)),
+        "playing_new": playing_new,
+        # the contract's form, open while another phone recorded one: is it the same hand?
+        "ask_contract": playing_new and contract is None and request.GET.get("form") == "contract",
     })
     response["Cache-Control"] = "no-store"
     return response
+
+
+def _saved_from(session: Session, shown: int):
+    """The hand another phone saved at the number the form enters (the latest live one from there
+    on when several were, or deleted since), or None when none is left at all."""
+    hands = session.hands.filter(number__gte=shown)
+    return hands.live().filter(number=shown).first() or hands.live().latest_first().first() or hands.first()
 
 
 def _changed_meanwhile(request: HttpRequest, session: Session, number: int, version: int | None) -> HttpResponse:
