@@ -14,6 +14,10 @@
 // - Asks the service worker to keep this session's pages (scores, settlement, payments,
 //   changes, rules, the forms of the board, the last hands and their edit pages) while there
 //   is a network, and remembers the group for /start.
+// - A Save whose request got no answer lands here with #kept-<id> (sw.js): the line says it
+//   waits on this phone until the server has it. A Save the page left "sending" in the outbox
+//   and no one settled (no service worker, a worker stopped mid-request) is made waiting once
+//   its request is surely over, so the outbox sends it with its key.
 // Without JavaScript none of this exists, and every page works as it always did.
 (function () {
   "use strict";
@@ -34,6 +38,9 @@
   var worker = "serviceWorker" in navigator && window.isSecureContext;
   var numbered = []; // "saved as hand 7": what the server numbered lately (outbox.js keeps it a while)
   var KEPT_HANDS = 6; // the last hands' pages kept for corrections offline: the ones a table fixes
+  // a form's request is surely over after the service worker's wait and a margin
+  var SENDING_OVER_MS = (Number(say.saveTimeout) || 15000) + 15000;
+  var kept = /^#kept-(\d+)$/.exec(window.location.hash); // a Save the outbox kept, landed here
 
   function words(template, values) {
     return template.replace(/\{(\w+)\}/g, function (whole, name) { return values[name]; });
@@ -72,6 +79,7 @@
     if (numbered.length) {
       parts.push(words(say.saySavedAs, { numbers: numbered.map(function (hand) { return hand.number; }).join(", ") }));
     }
+    if (kept && waiting) { parts.push(say.sayKept); }
     if (waiting && !saving) { parts.push(words(say.sayWaiting, { count: waiting })); }
     if (refused) { parts.push(words(say.sayRefused, { count: refused })); }
     if (conflicts) { parts.push(words(say.sayConflicts, { count: conflicts })); }
@@ -84,6 +92,16 @@
 
   function refresh() {
     return Outbox.items().then(render, function () { render([]); });
+  }
+
+  function unparkLeftBehind() {
+    // "sending" with no one to settle it: the outbox sends it (its key lands it once)
+    return Outbox.items().then(function (items) {
+      var over = Date.now() - SENDING_OVER_MS;
+      return Promise.all(items.filter(function (item) {
+        return item.state === "sending" && Date.parse(item.queuedAt) < over;
+      }).map(function (item) { return Outbox.unpark(item.key); }));
+    }).catch(function () {});
   }
 
   // --- sending the outbox ---------------------------------------------------------------------
@@ -123,14 +141,23 @@
   }
 
   function keepPages() {
-    // while there is a network: this session's pages, for the table to read without one
+    // while there is a network: this session's pages, for the table to read without one. The
+    // session's own (settlement, payments, the forms) are fetched again when the session moved
+    // since they were kept (its revision), so none is read offline hands behind the scoreboard
     if (!worker || !navigator.onLine || !token) { return; }
     var urls = [window.location.pathname + window.location.search];
+    var follows = [];
+    var nav = document.querySelector("[data-session-revision]");
+    var revision = nav ? nav.dataset.sessionRevision : undefined;
     // the session's pages, and every form the board opens (a hand, a deal miss, the contract, its result)
     document.querySelectorAll(".session-nav a, #next-hand .actions a[href], #in-progress a[href]").forEach(function (link) {
-      urls.push(link.getAttribute("href"));
+      var href = link.getAttribute("href");
+      // who pays whom, and the forms (the hand number they enter): what a new hand changes
+      var moves = /\/(settle|payments)\/$/.test(href) || !link.closest(".session-nav");
+      (moves && href !== window.location.pathname ? follows : urls).push(href);
     });
-    if (session) { urls.push(PAGE[0] + "payments/"); }
+    if (session) { follows.push(PAGE[0] + "payments/"); }
+    if (revision === undefined) { urls = urls.concat(follows); follows = []; }
     // the last hands, and their edit pages: a correction, a delete or a restore offline (a view
     // link has no edit pages: asking for them would only be refused)
     var rows = document.querySelectorAll("#board-rows tr[id^='hand-'] th a");
@@ -139,7 +166,7 @@
       if (say.canEdit) { urls.push(link.getAttribute("href") + "edit/"); }
     });
     navigator.serviceWorker.ready.then(function (registration) {
-      registration.active.postMessage({ type: "keep", urls: urls });
+      registration.active.postMessage({ type: "keep", urls: urls, follows: follows, revision: revision });
     });
   }
 
@@ -226,6 +253,13 @@
     if (!navigator.onLine) { event.preventDefault(); }
   });
 
+  if (kept) {
+    // said once: a reload or a link shared from here is the board as ever
+    window.history.replaceState(window.history.state, "", window.location.pathname + window.location.search);
+  }
+  if (document.documentElement.hasAttribute("data-not-sent")) {
+    document.querySelectorAll("[data-not-sent-note]").forEach(function (note) { note.hidden = false; });
+  }
   if (worker) { register(); }
   rememberGroup();
   if (!keptAt) { window.sessionStorage.removeItem(BACK_TRIES); }
@@ -236,6 +270,6 @@
       if (hands.length) { heardNumbered(hands); refresh(); }
     }, function () {});
   }
-  replay();
+  unparkLeftBehind().then(replay);
   keepPages();
 })();

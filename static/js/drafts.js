@@ -8,6 +8,10 @@
 //   the session still wait, so the server numbers them in the order they were played.
 // - One-time key: the form's key goes with the draft, and is the outbox's Idempotency-Key,
 //   so a hand the form saved whose answer never came is not saved a second time from here.
+// - Online, Save first writes the hand into the outbox ("sending", outbox.js `park`), then the
+//   form posts as ever: the service worker keeps it there, waiting, when the request is cut, times
+//   out or meets a 5xx, and takes it out once the server answered (sw.js). The draft goes only
+//   when the server had the hand or the outbox holds it; until then it is put back as it was.
 // - Fix: a hand the server refused opens here (#fix-<id>) with its taps, to be saved again.
 // - The same form records the contract (playing/new/) and corrects a saved hand (h/3/edit/):
 //   offline, or behind entries still waiting, those queue too, the correction with the
@@ -67,11 +71,36 @@
 
   // --- on a scoreboard: a hand the form sent has arrived -------------------------------------
 
+  function sentDrafts(base) {
+    // the drafts of this session's forms that were sent: [name, draft]
+    var store = storage();
+    var found = [];
+    for (var index = 0; store && index < store.length; index += 1) {
+      var name = store.key(index);
+      if (name.indexOf("draft:" + base) === 0) {
+        var draft = read(name, null);
+        if (draft && draft.sent) { found.push([name, draft]); }
+      }
+    }
+    return found;
+  }
+
+  function settled(name, draft, keptCopy) {
+    // a sent draft goes when the outbox holds its Save (a request that got no answer: sent from
+    // there with its key) or, on a page the server drew, when the Save has left the outbox: the
+    // server answered it. A Save no one answered yet stays a draft
+    return Outbox.withKey(draft.key).then(function (entry) {
+      if (entry && entry.state === "sending") { return Outbox.unpark(draft.key).then(function () { write(name, null); }); }
+      if (entry || !keptCopy) { write(name, null); }
+    }, function () { if (!keptCopy) { write(name, null); } });
+  }
+
   var board = /^(\/g\/[^/]+\/s\/\d+\/)$/.exec(window.location.pathname);
-  if (board && !document.documentElement.dataset.offlineAsOf) {
-    // the form only comes back to the scoreboard once the hand is saved
-    var sent = read("draft:" + board[1] + "hands/new/", null);
-    if (sent && sent.sent) { write("draft:" + board[1] + "hands/new/", null); }
+  if (board) {
+    // a Save of this session's forms lands on the scoreboard, saved or kept in the outbox
+    sentDrafts(board[1]).forEach(function (sent) {
+      settled(sent[0], sent[1], !!document.documentElement.dataset.offlineAsOf);
+    });
   }
 
   // --- "this hand was saved as hand 8": the draft with that key is done with -------------------
@@ -100,6 +129,7 @@
   var preview = document.getElementById("preview");
   var fixing = null;
   var restoring = false;
+  var filled = false; // taps were put back: the preview is asked for them
   var key;
 
   // --- the form's taps, kept and put back ---------------------------------------------------------
@@ -119,6 +149,7 @@
     // onlyThese: the fields the taps name, the rest left as the form has them (a contract's taps
     // leave the hand form's own defaults, such as whose points are counted)
     restoring = true;
+    filled = true;
     var values = {};
     taps.forEach(function (pair) { (values[pair[0]] = values[pair[0]] || []).push(pair[1]); });
     Array.prototype.forEach.call(form.elements, function (input) {
@@ -157,7 +188,9 @@
       again.textContent = say.sayDropDraft;
       again.addEventListener("click", function () {
         write(draftName, null);
-        window.location.replace(window.location.pathname);
+        // a new form as the board opened it: the declarer tapped there (?declarer=Ann) stays
+        var declarer = new URLSearchParams(window.location.search).get("declarer");
+        window.location.replace(window.location.pathname + (declarer ? "?declarer=" + encodeURIComponent(declarer) : ""));
       });
     }
   }
@@ -229,8 +262,22 @@
       // the server sent this very form back (its problems beside the fields): the taps are on it
       useKey(draft.key);
       keepDraft(false);
-      return Promise.resolve();
+      return Outbox.answered(draft.key).catch(function () {});
     }
+    if (draft && draft.key && draft.sent) {
+      // a Save the outbox holds is on the board, pending: this form is the next one's
+      return Outbox.withKey(draft.key).then(function (entry) {
+        if (!entry) { return startFrom(draft); }
+        write(draftName, null);
+        return (entry.state === "sending" ? Outbox.unpark(draft.key) : Promise.resolve()).then(function () {
+          return startFrom(null);
+        });
+      }, function () { return startFrom(draft); });
+    }
+    return startFrom(draft);
+  }
+
+  function startFrom(draft) {
     if (draft && draft.key && draft.sent && navigator.onLine && shownKey() !== draft.key) {
       // the draft was sent and its answer never came: the server says whether it saved it
       // ("saved as hand 8") or shows the form again for this key, and the draft comes back
@@ -348,14 +395,12 @@
     return label ? label.textContent.trim() : input ? input.value : "";
   }
 
-  function queue() {
-    var empty = missing();
-    if (empty.length) {
-      notice(say.sayMissing.replace("{fields}", empty.join(", ")), false);
-      return Promise.resolve();
-    }
+  function itemOf(waitingDeals) {
+    // what this Save makes in the outbox; a new hand says the number it meant (its form's, after
+    // the deals waiting before it on this phone, which the server numbers first)
     var contract = form.elements.contract_points;
     var kind = target[0];
+    var drawn = form.elements.number && Number(form.elements.number.value);
     var item = {
       kind: kind,
       session: target[2],
@@ -372,15 +417,32 @@
         contract: ((contract && contract.value) || "") + checkedLabel("contract_trump"),
       },
     };
+    if (kind === "hand" && drawn) { item.meant = drawn + waitingDeals; }
     if (after) { item.after = after; }
-    var ready = Promise.resolve();
+    return item;
+  }
+
+  function queue() {
+    var empty = missing();
+    if (empty.length) {
+      notice(say.sayMissing.replace("{fields}", empty.join(", ")), false);
+      return Promise.resolve();
+    }
+    var kind = target[0];
+    var item;
+    var ready = Outbox.items().then(function (items) {
+      var deals = window.MightyPending ? window.MightyPending.dealsWaiting(target[2], items) : [];
+      item = itemOf(deals.filter(function (deal) { return !fixing || deal.id < fixing; }).length);
+    });
     if (kind === "edit") {
-      item.number = Number(target[3]);
-      item.version = Number(form.elements.version.value);
       // after a delete, restore or correction of the same hand still waiting: its answer's version
-      ready = window.MightyPending ? window.MightyPending.lastTouching(item.session, item.number).then(function (last) {
+      ready = ready.then(function () {
+        item.number = Number(target[3]);
+        item.version = Number(form.elements.version.value);
+        return window.MightyPending && window.MightyPending.lastTouching(item.session, item.number);
+      }).then(function (last) {
         if (last) { item.after = last.id; }
-      }) : ready;
+      });
     }
     return ready.then(function () { return Outbox.add(item); }).then(function () {
       Keys.markUsed(key);
@@ -421,17 +483,28 @@
       return;
     }
     if (navigator.onLine && (conflict || (!waitingBefore && !after))) {
-      // the form posts as ever; the draft stays until the scoreboard shows the hand saved. An
-      // overtaken correction posts its old version: the server answers with both side by side
+      if (releasing) { releasing = false; return; } // the Save held back below, on its way now
+      // the form posts as ever, once the outbox holds it (sw.js keeps it there if no answer comes);
+      // the draft stays until then. An overtaken correction posts its old version: the server
+      // answers with both side by side
       Keys.markUsed(key);
       keepDraft(true);
-      if (fixing) { Outbox.discard(fixing); }
-      if (conflict) { Outbox.discard(conflict); }
+      event.preventDefault();
+      var sending = itemOf(0);
+      if (target[0] === "edit") { sending.number = Number(target[3]); sending.version = Number(form.elements.version.value); }
+      Promise.all([fixing && Outbox.discard(fixing), conflict && Outbox.discard(conflict)]).then(function () {
+        return Outbox.park(sending);
+      }).catch(function () { /* storage off: the form posts as it did */ }).then(function () {
+        releasing = true;
+        if (submitter && form.requestSubmit) { form.requestSubmit(submitter); } else if (form.requestSubmit) { form.requestSubmit(); } else { form.submit(); }
+      });
       return;
     }
     event.preventDefault();
     queue();
   });
+
+  var releasing = false; // a Save parked in the outbox, submitted again: it goes to the server now
 
   form.addEventListener("input", function () { keepDraft(false); });
   form.addEventListener("change", function () { keepDraft(false); });
@@ -442,8 +515,23 @@
   });
   form.addEventListener("htmx:sendError", previewWaits);
 
+  function askPreview() {
+    // taps put back before htmx had read the page fired their events to no one: asked once it has
+    var ask = function () {
+      if (!window.htmx || !navigator.onLine) { return; }
+      restoring = true; // the form's own event, not a tap: the draft stays as it is
+      window.htmx.trigger(form, "change");
+      restoring = false;
+    };
+    if (document.readyState === "loading") {
+      document.addEventListener("DOMContentLoaded", function () { window.setTimeout(ask, 0); });
+    } else {
+      ask();
+    }
+  }
+
   start().then(function () {
-    if (!navigator.onLine) { previewWaits(); }
+    if (!navigator.onLine) { previewWaits(); } else if (filled) { askPreview(); }
     return numberAfterWaiting();
   });
 })();

@@ -27,12 +27,19 @@
 // - the link, sent as "Authorization: Bearer <token>" (mighty_ledger/api/auth.py).
 // An entry the server refuses stays here with the server's words until the player fixes,
 // copies or discards it; the entries after it in the same session wait behind it.
+// A form saved with a connection is written here first, "sending" (`park`), before its request
+// leaves: the service worker makes it "waiting" when the request is cut, times out or meets a
+// 5xx, and takes it out when the server answered (sw.js). So a Save is on the phone until the
+// server has it, whatever the request met; a "sending" one left behind (no service worker, a
+// worker stopped mid-request) is made waiting by the next page (`unpark`), and its key makes
+// the replay land on the hand the form may have saved after all.
 (function (scope) {
   "use strict";
 
   var DATABASE = "mighty-ledger";
   var STORE = "outbox";
   var STOPPED = { refused: true, conflict: true }; // states that wait for the player
+  var SENDING = "sending"; // a form's own request is out with it: not replayed meanwhile
 
   function open() {
     return new Promise(function (resolve, reject) {
@@ -128,6 +135,33 @@
     return put(entry);
   }
 
+  function park(entry) {
+    entry.kind = entry.kind || "hand";
+    entry.state = SENDING;
+    entry.queuedAt = new Date().toISOString();
+    return put(entry);
+  }
+
+  function withKey(key, state) {
+    return items().then(function (all) {
+      return all.filter(function (entry) { return entry.key === key && (!state || entry.state === state); })[0] || null;
+    });
+  }
+
+  function unpark(key) {
+    // the form's request did not reach the server, or no one can tell: the outbox sends it
+    return withKey(key, SENDING).then(function (entry) {
+      if (!entry) { return null; }
+      entry.state = "waiting";
+      return put(entry).then(function () { return entry; });
+    });
+  }
+
+  function answered(key) {
+    // the server answered the form's own request (saved, or its problems sent back with the form)
+    return withKey(key, SENDING).then(function (entry) { return entry ? discard(entry.id) : null; });
+  }
+
   function stopped(entry) {
     return !!STOPPED[entry.state];
   }
@@ -153,7 +187,8 @@
       message = message || response.status + " " + response.statusText;
       if (response.status === 409 && codes.indexOf("idempotency_key_reused") < 0) {
         // changed by another phone since this phone read it: the player chooses, never this loop
-        return { conflict: true, message: message, current: body && (body.hand || body.contract), codes: codes };
+        return { conflict: true, message: message, current: body && (body.hand || body.contract), codes: codes,
+                 next: body && body.next_number };
       }
       return { refused: true, message: message, codes: codes };
     });
@@ -239,11 +274,13 @@
   var SENDERS = {
     hand: function (entry) {
       return withEntry(entry, function (hand) {
-        if (!entry.inProgress && !entry.after) { return post(entry, api(entry, "/hands"), hand); }
+        // the hand number its form showed (contract.md): another phone's hand there is asked about
+        var meant = entry.meant ? { number: entry.meant } : {};
+        if (!entry.inProgress && !entry.after) { return post(entry, api(entry, "/hands"), Object.assign({}, hand, meant)); }
         return contractOf(entry).then(function (contract) {
           if (!contract) { return missingFirst(); }
           var url = api(entry, "/contracts/" + contract.id + "/complete");
-          return post(entry, url, Object.assign({}, hand, { version: contract.version }));
+          return post(entry, url, Object.assign({}, hand, meant, { version: contract.version }));
         });
       });
     },
@@ -323,13 +360,13 @@
     var numbered = [];
     var blocked = {}; // sessions whose earlier entry waits for the player: their later ones wait
     return items().then(function (all) {
-      var waiting = all.filter(function (entry) { return !stopped(entry); });
+      var waiting = all.filter(function (entry) { return !stopped(entry) && entry.state !== SENDING; });
       if (!waiting.length) { return { saved: saved, numbered: numbered, reached: true }; }
       return tell({ state: "saving" }).then(function () {
         return all.reduce(function (previous, entry) {
           return previous.then(function (going) {
             if (!going) { return false; }
-            if (stopped(entry)) { blocked[entry.session] = true; }
+            if (stopped(entry) || entry.state === SENDING) { blocked[entry.session] = true; }
             if (blocked[entry.session]) { return true; }
             return send(entry).then(function (outcome) {
               if (outcome.ok) {
@@ -346,6 +383,8 @@
                 entry.state = outcome.conflict ? "conflict" : "refused";
                 entry.message = outcome.message;
                 if (outcome.current) { entry.current = outcome.current; }
+                // another phone saved the hand this one meant: the number the server would give it now
+                if (outcome.next) { entry.nextNumber = outcome.next; }
                 return put(entry).then(function () { return true; });
               }
               return false; // the server is busy: later
@@ -392,6 +431,7 @@
 
   scope.MightyOutbox = {
     items: items, hands: items, item: item, hand: item, add: add, put: put, discard: discard,
-    replay: replay, stopped: stopped, lately: lately,
+    replay: replay, stopped: stopped, lately: lately, park: park, unpark: unpark, answered: answered,
+    withKey: withKey,
   };
 })(self);

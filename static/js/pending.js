@@ -8,7 +8,9 @@
 // - a correction, a delete, a restore: marked on the hand's row (a delete with "Restore");
 // - a payment marked paid, or undone: on the settlement's payments card.
 // An entry the server refused, or a correction another phone overtook ("conflict"), stays at
-// the end of the board with the server's words and what the player can do with it.
+// the end of the board with the server's words and what the player can do with it: Fix (its
+// form again with its taps, a payment's amount, or the page where a delete or a throw-in is made
+// again) and Discard; a payment also on the payments card.
 //
 // The next hand: a kept board knows it as the server said it before the deals waiting here.
 // `nextAfter` steps the table's flow rule (static/js/flow.js, the engine's rule as data, in the
@@ -281,6 +283,51 @@
     if (navigator.clipboard) { navigator.clipboard.writeText(box.value).then(done, function () {}); }
   }
 
+  function discardButton(item) {
+    return button(say.sayDiscard, function () {
+      if (window.confirm(item.kind === "hand" ? say.sayDiscardConfirm : say.sayDiscardActionConfirm)) {
+        Outbox.discard(item.id).then(changed);
+      }
+    }, "discard-refused");
+  }
+
+  function fix(item) {
+    // where the refused action is made again: its form with its taps (the hands', a deal miss's),
+    // the payments card with its amount; a delete, restore, throw-in or undo is made again on its
+    // page, this one discarded
+    var payments = base + "payments/";
+    if (item.fields || item.kind === "event") { window.location.assign(item.formUrl + "#fix-" + item.id); return; }
+    if (item.kind === "payment") {
+      if (window.location.pathname === payments || document.getElementById("payments")) { fixPayment(item); return; }
+      window.location.assign(payments + "#fix-" + item.id);
+      return;
+    }
+    var page = item.kind === "unpay" ? payments : item.number ? base + "h/" + item.number + "/" : base;
+    Outbox.discard(item.id).then(function () { changed(); window.location.assign(page); });
+  }
+
+  function fixPayment(item) {
+    // the amount, to send again under a new key (the refused one's answer is the server's already)
+    var line = document.querySelector("[data-outbox-payment='" + item.id + "']");
+    if (!line || line.querySelector("input")) { return; }
+    var editor = line.appendChild(element("span", "actions"));
+    var amount = editor.appendChild(element("input"));
+    amount.type = "number";
+    amount.min = "1";
+    amount.value = item.entry.amount;
+    amount.setAttribute("aria-label", say.sayAmount);
+    amount.dataset.testid = "fix-amount";
+    editor.appendChild(button(say.saySendAgain, function () {
+      if (!(Number(amount.value) > 0)) { amount.focus(); return; }
+      item.entry = Object.assign({}, item.entry, { amount: amount.value });
+      item.key = newKey();
+      item.state = "waiting";
+      delete item.message;
+      Outbox.put(item).then(changed);
+    }, "send-again"));
+    amount.focus();
+  }
+
   function pendingRow(item, columns, blocked, items) {
     var row = element("tr", "pending " + item.state);
     row.dataset.testid = DEALS[item.kind] ? "pending-hand" : "pending-action";
@@ -304,13 +351,22 @@
         note.appendChild(button(say.sayOpen, function () {
           window.location.assign(item.formUrl + "#conflict-" + item.id);
         }, "open-conflict"));
-      } else if (item.formUrl && item.fields) {
-        note.appendChild(button(say.sayFix, function () { window.location.assign(item.formUrl + "#fix-" + item.id); }));
+      } else {
+        note.appendChild(button(say.sayFix, function () { fix(item); }, "fix-refused"));
+      }
+      if (item.state === "conflict" && item.kind === "hand" && item.nextNumber) {
+        // another phone saved the hand this one meant (item.current): the same hand is discarded,
+        // a different one is saved as the next, under a new key (the old one's answer was the 409)
+        note.appendChild(button(say.saySaveNext, function () {
+          item.meant = item.nextNumber;
+          item.key = newKey();
+          item.state = "waiting";
+          delete item.message;
+          Outbox.put(item).then(changed);
+        }, "save-as-next"));
       }
       note.appendChild(button(say.sayCopy, function () { copy(item, note); }));
-      note.appendChild(button(say.sayDiscard, function () {
-        if (window.confirm(say.sayDiscardConfirm)) { Outbox.discard(item.id).then(changed); }
-      }));
+      note.appendChild(discardButton(item));
     } else {
       note.appendChild(element("span", "muted", blocked ? say.sayBlocked : say.sayPendingNote));
     }
@@ -432,10 +488,17 @@
       if (item.kind === "payment") {
         var undone = followers(items, item).length > 0;
         var line = list.appendChild(element("li", "", paymentWords(item) + " "));
+        line.dataset.outboxPayment = item.id;
         line.appendChild(mark(item));
-        if (undone) {
+        if (Outbox.stopped(item)) {
+          // the server's reason, and what the player can do about it
+          line.appendChild(element("p", "problem", item.message)).dataset.testid = "refused-message";
+          var actions = line.appendChild(element("span", "actions"));
+          actions.appendChild(button(say.sayFix, function () { fixPayment(item); }, "fix-refused"));
+          actions.appendChild(discardButton(item));
+        } else if (undone) {
           line.appendChild(element("span", "muted", " " + say.sayUnpaid));
-        } else if (!Outbox.stopped(item)) {
+        } else {
           line.appendChild(button(say.sayUndo, function () {
             queue({ kind: "unpay", session: item.session, token: item.token, after: item.id, boardUrl: item.boardUrl });
           }));
@@ -451,6 +514,9 @@
       }
     });
     if (list.children.length) { card.appendChild(list); }
+    var asked = /^#fix-(\d+)$/.exec(window.location.hash); // the board's Fix of a refused payment
+    var fixed = asked && items.filter(function (item) { return item.id === Number(asked[1]) && Outbox.stopped(item); })[0];
+    if (fixed && fixed.kind === "payment") { fixPayment(fixed); }
   }
 
   function show(items) {

@@ -5,7 +5,11 @@
 // the outbox (outbox.js) instead of posting it, and the page that shows it marks it pending
 // (pending.js). These forms are a few fields each, so the API's JSON is built here; the hand
 // and contract forms, which are more, let the server build theirs (drafts.js).
-// With a connection and nothing waiting, every form posts as it always did.
+// With a connection and nothing waiting, every form posts as it always did, after it is written
+// into the outbox ("sending"): the service worker keeps it there when its request gets no answer
+// (cut, too slow, a 5xx) and lands the player on the board, saying so (sw.js). A form htmx sends
+// (a payment marked or undone) stays on its page: a request that gets no answer is put in the
+// outbox from here, with a line on the form.
 (function () {
   "use strict";
 
@@ -29,6 +33,9 @@
   ];
 
   var waiting = {}; // session → entries wait there: a new action queues behind them
+  var releasing = null; // the form held back until the outbox held it, submitted again now
+  var sentByHtmx = new WeakMap(); // a form htmx is sending → the outbox entry it makes if no answer comes
+  var SAVE_TIMEOUT = Number(say.saveTimeout) || 15000;
 
   function refreshWaiting() {
     return Outbox.items().then(function (items) {
@@ -119,12 +126,57 @@
     window.MightyFormNotice(form).textContent = message; // the form's line of news (drafts.js)
   }
 
+  function placed(item, page, path) {
+    item.session = page[2];
+    item.token = decodeURIComponent(page[1]);
+    item.boardUrl = page[0];
+    item.formUrl = path;
+    // where a Save the service worker keeps lands: the payments where they were marked, else the board
+    item.landing = item.kind === "payment" || item.kind === "unpay" ? window.location.pathname : page[0];
+    return item;
+  }
+
+  function sendOnline(event, form, item) {
+    // the form posts as ever once the outbox holds it, under the key the form sends (if it has one)
+    if (releasing === form) { releasing = null; return; }
+    if (form.hasAttribute("hx-post")) { sentByHtmx.set(form, item); return; }
+    event.preventDefault();
+    event.stopPropagation();
+    var field = form.querySelector("input[name='request_key']");
+    item.key = (field && field.value) || Pending.newKey();
+    var submitter = event.submitter;
+    Outbox.park(item).catch(function () { /* storage off: it posts as it did */ }).then(function () {
+      releasing = form;
+      if (submitter) { form.requestSubmit(submitter); } else { form.requestSubmit(); }
+    });
+  }
+
+  function keptFromHtmx(event) {
+    // htmx got no answer (cut, too slow: status 0) or a 5xx: the outbox sends it when it can
+    var form = event.detail && event.detail.elt;
+    var item = form && sentByHtmx.get(form);
+    var status = event.detail.xhr ? event.detail.xhr.status : 0;
+    if (!item || (status > 0 && status < 500)) { return; }
+    sentByHtmx.delete(form);
+    follow(item).then(Pending.queue).then(function () {
+      if (item.key) { Keys.markUsed(item.key); }
+      if (form.isConnected) { notice(form, say.sayKept); }
+    });
+  }
+
+  document.addEventListener("htmx:beforeSend", function (event) {
+    // htmx waits for ever by default: a Save gets as long as the service worker gives a form's
+    if (event.detail.xhr && sentByHtmx.has(event.detail.elt)) { event.detail.xhr.timeout = SAVE_TIMEOUT; }
+  });
+  document.addEventListener("htmx:afterRequest", keptFromHtmx);
+
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!(form instanceof HTMLFormElement) || form.id === "hand-form") { return; }
     var path = new URL(form.action, window.location.href).pathname;
     var page = SESSION.exec(path);
-    if (!page || (navigator.onLine && !waiting[page[2]])) { return; }
+    if (!page) { return; }
+    var online = navigator.onLine && !waiting[page[2]];
     var match = null;
     var make = null;
     ACTIONS.forEach(function (action) {
@@ -133,15 +185,13 @@
     });
     var item = make && make(form, match);
     if (!item) { return; }
+    placed(item, page, path);
+    if (online) { sendOnline(event, form, item); return; }
     // in the capture phase: neither the page nor htmx posts it
     event.preventDefault();
     event.stopPropagation();
     var absent = missing(form);
     if (absent.length) { notice(form, say.sayMissing.replace("{fields}", absent.join(", "))); return; }
-    item.session = page[2];
-    item.token = decodeURIComponent(page[1]);
-    item.boardUrl = page[0];
-    item.formUrl = path;
     follow(item).then(Pending.queue).then(function () {
       if (item.key) { Keys.markUsed(item.key); }
       if (item.kind === "payment" || item.kind === "unpay") { return; } // marked on this very card
@@ -164,12 +214,13 @@
 
   function openConflict() {
     // a correction of a deal miss another phone overtook (#conflict-<id>): this phone's values at
-    // the version they were made on, so saving shows what the hand is now, and nothing is lost
+    // the version they were made on, so saving shows what the hand is now, and nothing is lost;
+    // a deal miss the server refused (#fix-<id>): its values, with the server's reason, to save again
     var form = document.getElementById("event-form");
-    var asked = /^#conflict-(\d+)$/.exec(window.location.hash);
+    var asked = /^#(conflict|fix)-(\d+)$/.exec(window.location.hash);
     if (!form || !asked) { return; }
-    Outbox.item(Number(asked[1])).then(function (item) {
-      if (!item || item.kind !== "edit") { return; }
+    Outbox.item(Number(asked[2])).then(function (item) {
+      if (!item || (item.kind !== "edit" && item.kind !== "event")) { return; }
       Object.keys(item.entry).forEach(function (name) {
         var field = form.elements[name];
         if (field && field.length && !field.tagName) {
@@ -178,8 +229,8 @@
           field.value = item.entry[name] === null ? "" : item.entry[name];
         }
       });
-      if (form.elements.version) { form.elements.version.value = item.version; }
-      notice(form, say.sayConflictOpen);
+      if (form.elements.version && item.version !== undefined) { form.elements.version.value = item.version; }
+      notice(form, asked[1] === "fix" ? say.sayFixing + (item.message ? " " + item.message : "") : say.sayConflictOpen);
       form.addEventListener("submit", function () { Outbox.discard(item.id); });
     }, function () {});
   }

@@ -8,6 +8,18 @@
 // - Pages: network first; each page read is kept, and shown from here when the network
 //   fails, marked with when it was kept ("offline, as of 21:14").
 // - Never kept: the API, the live streams, anything but GET.
+// - A form's Save (a POST navigation) is sent from here, and never ends on the browser's error
+//   page. The page wrote what it makes into the outbox before it left ("sending": drafts.js,
+//   queued_forms.js). Cut, timed out (APP_SHELL.saveTimeout) or answered 5xx: the outbox keeps
+//   it, waiting, and the player lands on the board (the kept copy, if the server is not there)
+//   with a line saying the Save waits on the phone (#kept-<id>). Answered: it leaves the outbox,
+//   and the server's page says what became of it (saved, or the form with its problems). This
+//   is the worker's job rather than a script posting the form, because the answer stays the
+//   server's own page (its redirect, its form sent back, its "saved as hand 8"), as without
+//   JavaScript; only a request that got no answer is the outbox's.
+// - A page of a session is kept with the session's revision it shows (X-Revision): a kept copy
+//   older than the kept board knows it (the settlement, the payments, the forms) is fetched
+//   again while there is a network, and says so offline.
 // - A new version waits: the page says "update available" and the player chooses when,
 //   so no hand is cut in the middle of its entry.
 // - The outbox (outbox.js) is replayed here, when a page asks and on Background Sync.
@@ -19,6 +31,8 @@ importScripts(APP_SHELL.outbox);
 var STATIC_CACHE = "static-" + APP_SHELL.version;
 var PAGES_CACHE = "pages"; // the player's pages outlive versions: they are what is readable offline
 var STORED_AT = "X-Stored-At";
+var REVISION = "X-Revision"; // the session's revision the kept page shows (data-live-revision)
+var LANDING_MS = 3000; // after a Save the outbox kept, how long the board's network gets before the kept copy
 var LAST_GROUP = "/last-group"; // a key in PAGES_CACHE: the group page /start opens offline
 var KEEP_FRESH_MS = 5 * 60 * 1000; // a page asked to be kept is fetched again at most this often
 var HASHED = /\.[0-9a-f]{12}(\.[^./]+)$/; // ManifestStaticFilesStorage's name.0123456789ab.css
@@ -41,7 +55,11 @@ self.addEventListener("activate", function (event) {
 self.addEventListener("message", function (event) {
   var message = event.data || {};
   if (message.type === "update") { self.skipWaiting(); }
-  if (message.type === "keep") { event.waitUntil(keep(message.urls || [], true)); }
+  if (message.type === "keep") {
+    event.waitUntil(keep(message.urls || [], true).then(function () {
+      return keep(message.follows || [], true, message.revision);
+    }));
+  }
   if (message.type === "replay") { event.waitUntil(replay()); }
   if (message.type === "reachable") {
     // the phone says it is online: is the server there? (this worker's misses stay off the page's console)
@@ -60,7 +78,12 @@ self.addEventListener("sync", function (event) {
 self.addEventListener("fetch", function (event) {
   var request = event.request;
   var url = new URL(request.url);
-  if (request.method !== "GET" || url.origin !== self.location.origin) { return; }
+  if (url.origin !== self.location.origin) { return; }
+  if (request.method === "POST" && request.mode === "navigate") {
+    event.respondWith(save(request, url));
+    return;
+  }
+  if (request.method !== "GET") { return; }
   if (request.headers.get("Accept") === "text/event-stream") {
     // a live stream is never kept; offline, 204 tells the page to stop asking until it tries again
     if (!self.navigator.onLine) { event.respondWith(new Response(null, { status: 204 })); }
@@ -101,21 +124,25 @@ function groupOf(pathname) {
   return match && match[1] !== "new" ? "/g/" + match[1] + "/" : null;
 }
 
-function stamped(response) {
-  // the time it was read travels with the kept copy, for "offline, as of 21:14"
+function stamped(response, revision) {
+  // the time it was read travels with the kept copy, for "offline, as of 21:14", and the
+  // session's revision it shows: its own (data-live-revision), or the board's that asked for it
   var headers = new Headers(response.headers);
   headers.set(STORED_AT, new Date().toISOString());
-  return response.clone().blob().then(function (body) {
-    return new Response(body, { status: response.status, statusText: response.statusText, headers: headers });
+  return response.clone().text().then(function (html) {
+    var drawn = /data-(?:live|session)-revision="(\d+)"/.exec(html);
+    var at = drawn ? drawn[1] : revision;
+    if (at !== undefined && at !== null && at !== "") { headers.set(REVISION, String(at)); }
+    return new Response(html, { status: response.status, statusText: response.statusText, headers: headers });
   });
 }
 
-function store(url, response) {
+function store(url, response, revision) {
   var type = response.headers.get("Content-Type") || "";
   if (response.status !== 200 || response.type !== "basic" || response.redirected || type.indexOf("text/html") !== 0) {
     return Promise.resolve();
   }
-  return Promise.all([caches.open(PAGES_CACHE), stamped(response)]).then(function (both) {
+  return Promise.all([caches.open(PAGES_CACHE), stamped(response, revision)]).then(function (both) {
     var cache = both[0];
     var kept = [cache.put(url.pathname + url.search, both[1])];
     var group = groupOf(url.pathname);
@@ -145,17 +172,24 @@ function fromCache(request, url) {
   });
 }
 
-function offlineCopy(kept) {
-  // the page learns it is a kept copy, and from when, on its <html> element
+function offlineCopy(kept, more) {
+  // the page learns it is a kept copy, from when and of which revision, on its <html> element
   var at = kept.headers.get(STORED_AT) || "";
+  var revision = kept.headers.get(REVISION) || "";
   return kept.text().then(function (html) {
-    var marked = html.replace(/<html\b/i, '<html data-offline-as-of="' + at + '"');
+    var marked = html.replace(/<html\b/i, '<html data-offline-as-of="' + at + '" data-offline-revision="' +
+                              revision + '"' + (more || ""));
     return new Response(marked, { status: 200, headers: { "Content-Type": "text/html; charset=utf-8" } });
   });
 }
 
 function page(request, url) {
-  return fetch(request).then(function (response) {
+  // the board a kept Save lands on: the server that missed the Save gets a moment, then the kept copy
+  var soon = landing && landing.path === url.pathname && Date.now() < landing.until;
+  if (soon) { landing = null; }
+  var asked = fetch(request);
+  return (soon ? within(asked, LANDING_MS) : asked).then(function (response) {
+    if (soon && response.status >= 500) { return fromCache(request, url); }
     if (response.type !== "opaqueredirect") { store(url, response.clone()); }
     return response;
   }).catch(function () {
@@ -163,19 +197,81 @@ function page(request, url) {
   });
 }
 
-function keep(urls, onlyIfOld) {
+function keep(urls, onlyIfOld, revision) {
+  // with a revision (the board's): a copy of another revision is fetched again however fresh
   // the pages a player may want at the table without signal: fetched now, while there is one
   return caches.open(PAGES_CACHE).then(function (cache) {
     return Promise.all(urls.map(function (path) {
       var url = new URL(path, self.location.origin);
       return cache.match(url.pathname + url.search).then(function (kept) {
         var at = kept && Date.parse(kept.headers.get(STORED_AT) || "");
-        if (onlyIfOld && at && Date.now() - at < KEEP_FRESH_MS) { return null; }
+        var same = revision === undefined || (kept && kept.headers.get(REVISION) === String(revision));
+        if (onlyIfOld && at && same && Date.now() - at < KEEP_FRESH_MS) { return null; }
         return fetch(url.href, { credentials: "same-origin" })
-          .then(function (response) { return store(url, response); })
+          .then(function (response) { return store(url, response, revision); })
           .catch(function () { return null; }); // no network now: kept as it was
       });
     }));
+  });
+}
+
+// --- a form's Save ----------------------------------------------------------------------------
+
+var landing = null; // the board a Save the outbox kept lands on, and until when
+
+function within(promise, ms) {
+  return new Promise(function (resolve, reject) {
+    var timer = setTimeout(function () { reject(new Error("no answer in time")); }, ms);
+    promise.then(function (value) { clearTimeout(timer); resolve(value); },
+                 function (error) { clearTimeout(timer); reject(error); });
+  });
+}
+
+function parked(body, url) {
+  // what the page wrote before this Save left: the outbox entry of its form, with its key
+  return body.then(function (form) {
+    var key = form && form.get("request_key");
+    return MightyOutbox.items().then(function (all) {
+      return all.filter(function (entry) {
+        return entry.state === "sending" && entry.formUrl === url.pathname && (!key || entry.key === key);
+      }).pop() || null;
+    });
+  }).catch(function () { return null; });
+}
+
+function save(request, url) {
+  var body = request.clone().formData().catch(function () { return null; });
+  return within(fetch(request), APP_SHELL.saveTimeout).then(function (response) {
+    if (response.status >= 500) { return notSaved(body, url, response); }
+    // the server answered: its page says what became of the Save, which leaves the outbox
+    return parked(body, url).then(function (entry) {
+      return entry ? MightyOutbox.discard(entry.id) : null;
+    }).catch(function () {}).then(function () { return response; });
+  }, function () {
+    return notSaved(body, url, null);
+  });
+}
+
+function notSaved(body, url, response) {
+  // cut, no answer in time, or the server failing: the outbox sends it once the server answers
+  // (with its key, so one that was saved after all is not saved twice)
+  return parked(body, url).then(function (entry) {
+    if (!entry) { return null; }
+    entry.state = "waiting";
+    return MightyOutbox.put(entry).then(function () { return entry; });
+  }).catch(function () { return null; }).then(function (entry) {
+    if (!entry) { return response || unsent(); }
+    if (self.registration.sync) { self.registration.sync.register("outbox").catch(function () {}); }
+    var path = entry.landing || entry.boardUrl;
+    landing = { path: path, until: Date.now() + 30 * 1000 };
+    return Response.redirect(new URL(path + "#kept-" + entry.id, self.location.origin).href, 303);
+  });
+}
+
+function unsent() {
+  // a form the outbox does not keep (a group's, a season's): the offline page says it was not saved
+  return caches.open(PAGES_CACHE).then(function (cache) { return cache.match(APP_SHELL.offline); }).then(function (kept) {
+    return kept ? offlineCopy(kept, " data-not-sent") : Response.error();
   });
 }
 

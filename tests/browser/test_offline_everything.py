@@ -116,6 +116,13 @@ def test_a_whole_stretch_offline_lands_once_each_in_order_when_the_signal_is_bac
     go_offline(page.context)
     pending = page.get_by_test_id("pending-hand")
 
+    # a transfer of the settlement marked as paid, while the kept payments are the board's (once a
+    # hand waits on this phone, they wait for the server: kept_settlement.js)
+    page.goto(f"{live_server.url}{base}payments/")
+    page.get_by_test_id("payments-owed").get_by_role("button", name="Mark as paid").first.click()
+    expect(page.get_by_test_id("pending-payments")).to_contain_text("pending")
+    page.goto(f"{live_server.url}{base}")
+
     # a deal miss: Bo showed the hand, so Bo deals again (pagat)
     page.get_by_role("link", name="Deal miss").click()
     tap(page, "Who showed the hand", "Bo")
@@ -158,11 +165,6 @@ def test_a_whole_stretch_offline_lands_once_each_in_order_when_the_signal_is_bac
     page.get_by_test_id("restore-pending").click()
     expect(page.get_by_test_id("pending-restore")).to_contain_text("restored")
 
-    # a transfer of the settlement marked as paid
-    page.goto(f"{live_server.url}{base}payments/")
-    page.get_by_test_id("payments-owed").get_by_role("button", name="Mark as paid").first.click()
-    expect(page.get_by_test_id("pending-payments")).to_contain_text("pending")
-
     # still offline, the phone reloads: everything still waits, the board shows it where it lands
     page.goto(f"{live_server.url}{base}")
     page.reload()
@@ -201,12 +203,12 @@ def test_a_whole_stretch_offline_lands_once_each_in_order_when_the_signal_is_bac
     changes = [(revision.subject, revision.action, revision.hand.number if revision.hand else None)
                for revision in Revision.objects.filter(session=session).order_by("id")][3:]
     assert changes == [
+        ("payment", "created", None),
         ("hand", "created", 3),  # the deal miss
         ("contract", "created", None), ("hand", "created", 4), ("contract", "amended", 4),  # completed by hand 4
         ("hand", "created", 5),
         ("hand", "amended", 1),
         ("hand", "deleted", 2), ("hand", "restored", 2),
-        ("payment", "created", None),
     ]
     (payment,) = Payment.objects.filter(session=session)
     assert payment.undone_at is None
@@ -263,7 +265,8 @@ def test_a_correction_another_phone_overtook_waits_as_a_conflict_and_opens_side_
     assert (hand.entry["points"], hand.version) == (18, 2)
 
 
-def test_two_phones_that_saved_hands_offline_keep_both_numbered_as_they_reach_the_server(browser, live_server):
+def test_two_phones_that_saved_hands_offline_are_asked_and_keep_both_numbered_as_they_reach_the_server(
+        browser, live_server):
     session = SessionFactory()
     phones = []
     for _ in range(2):
@@ -281,12 +284,21 @@ def test_two_phones_that_saved_hands_offline_keep_both_numbered_as_they_reach_th
             phone.get_by_test_id("save-hand").click()
             expect(phone.get_by_test_id("pending-hand")).to_have_count(1)
 
-        # the second phone finds signal first: its hand is hand 1, the other's hand 2, and each says so
-        for phone, number in ((phones[1], 1), (phones[0], 2)):
-            go_online(phone.context)
-            outbox_replay(phone)
-            wait_until_sent(phone)
-            expect(phone.get_by_test_id("app-status")).to_contain_text(f"saved as hand {number}")
+        # the second phone finds signal first: its hand is hand 1, and it says so
+        go_online(phones[1].context)
+        outbox_replay(phones[1])
+        wait_until_sent(phones[1])
+        expect(phones[1].get_by_test_id("app-status")).to_contain_text("saved as hand 1")
+        # the first phone meant hand 1 too: the server asks (issue 35), and this player keeps theirs
+        # as the next hand, saved as hand 2
+        go_online(phones[0].context)
+        outbox_replay(phones[0])
+        asked = phones[0].get_by_test_id("pending-hand")
+        expect(asked).to_have_attribute("data-state", "conflict")
+        expect(asked.get_by_test_id("discard-refused")).to_be_visible()
+        asked.get_by_test_id("save-as-next").click()
+        wait_until_sent(phones[0])
+        expect(phones[0].get_by_test_id("app-status")).to_contain_text("saved as hand 2")
         hands = list(Hand.objects.filter(session=session).order_by("number"))
         assert [hand.entry["declarer"] for hand in hands] == ["Di", "Ann"]
         for phone in phones:

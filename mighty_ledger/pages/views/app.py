@@ -47,6 +47,11 @@ BACKGROUND_FALLBACK = "#fbfaf7"
 SERVICE_WORKER = "js/sw.js"
 # the app's own static files (STATICFILES_DIRS), kept at install, minus what is never loaded by a page
 NOT_PRECACHED = {SERVICE_WORKER, "manifest.webmanifest", "icons/app-512.png", "icons/app-maskable-512.png"}
+# how long a Save waits for the server's answer before the outbox keeps it (sw.js, queued_forms.js):
+# a hand is saved in well under a second, and a request still unanswered after this one went
+# nowhere (gunicorn gives up on a request after 30 s); the outbox's retry with the form's key is
+# saved once even when the first one arrives after all
+SAVE_TIMEOUT_MS = 15_000
 
 
 # --- colours ----------------------------------------------------------------------------------
@@ -156,6 +161,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "pages": [reverse("app_offline"), reverse("systems_list")],
         "offline": reverse("app_offline"),
         "start": reverse("app_start"),
+        "saveTimeout": SAVE_TIMEOUT_MS,
     }
     config["version"] = _version(source, urls, names)
     body = f"self.APP_SHELL = {json.dumps(config)};\n{source}"
