@@ -30,6 +30,7 @@ run: setup
 # The event streams run beside the workers under uvicorn on STREAM_BIND (default
 # 127.0.0.1:8001); the proxy sends /g/<token>/events/ and /g/<token>/s/<id>/events/
 # there (docs/operations.md: Live updates).
+# The stream server is started again whenever it dies (STREAMS_KEPT_UP below).
 # Each master has a control socket of its own (gunicorn.conf.py names it after its role
 # and address): two masters on gunicorn's one default socket would take it from each other.
 serve: setup
@@ -38,9 +39,19 @@ serve: setup
 	DEBUG=false $(PYTHON) manage.py migrate --no-input
 	DEBUG=false $(PYTHON) manage.py check_presets
 	DEBUG=false $(PYTHON) manage.py collectstatic --no-input
-	$(STREAM_ENV) $(STREAM_SERVER) & streams=$$!; \
+	( $(STREAMS_KEPT_UP) ) & streams=$$!; \
 	trap 'kill $$streams 2>/dev/null' EXIT INT TERM; \
 	DEBUG=false $(VENV)/bin/gunicorn -c gunicorn.conf.py mighty_ledger.wsgi
+
+# serve's stream server, started again a second after it exits (a killed master: its worker
+# has already let the port go, mighty_ledger/live/worker.py); stopping serve stops it.
+STREAMS_KEPT_UP = trap 'kill $$server 2>/dev/null; exit 0' TERM; \
+	while :; do \
+		$(STREAM_ENV) $(STREAM_SERVER) & server=$$!; \
+		wait $$server; \
+		echo "make serve: the stream server exited ($$?); starting it again" >&2; \
+		sleep 1; \
+	done
 
 # The stream server alone, exactly as serve starts it (tests/live/test_stream_server.py
 # starts it this way): uvicorn's worker with every link masked in its log.

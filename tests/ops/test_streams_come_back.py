@@ -1,0 +1,268 @@
+"""The stream server comes back by itself, and the proxies send it streams again at once (issue 36).
+
+`make serve` on a PostgreSQL database of this module's, with a second stream server beside it
+(`make serve-streams`), and four proxies from deploy/: Caddy and nginx in front of serve's stream
+server alone, and Caddy and nginx in front of both. Phones follow tables through each. Then the
+stream master that serve started is killed outright (SIGKILL, as the OOM killer does): its worker
+must let the port go, serve must start the server again, and every phone must have its stream
+back within 5 s of the server's return, a table that hashes to it served by it again.
+
+The systemd units do the same for a server run by systemd: their restart settings are read here
+(systemd itself is not run in a test; tests/ops/test_front_door.py has `systemd-analyze verify`).
+"""
+
+from __future__ import annotations
+
+import configparser
+import contextlib
+import http.client
+import json
+import os
+import secrets
+import signal
+import socket
+import ssl
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.ops.proxies import DEPLOY, ROOT, missing, program, start_proxy
+from tests.servers import free_port
+
+pytestmark = pytest.mark.proxy
+
+ADMIN_URL = "postgres://postgres@127.0.0.1:5432/postgres"
+SEATS = ["Ann", "Bo", "Cy", "Di", "Ed"]
+BACK_WITHIN_SECONDS = 5.0
+TABLES_PER_PROXY = 6
+
+
+def _listening(port: int) -> bool:
+    with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5):
+        return True
+    return False
+
+
+def _wait(what: str, until, seconds: float, log: Path) -> None:
+    deadline = time.monotonic() + seconds
+    while not until():
+        if time.monotonic() > deadline:
+            pytest.fail(f"no {what} within {seconds} s:\n" + log.read_text(errors="replace")[-3000:])
+        time.sleep(0.05)
+
+
+def _started(command: list[str], log: Path, env: dict) -> subprocess.Popen:
+    with log.open("wb") as out:
+        return subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, start_new_session=True)
+
+
+def _stopped(process: subprocess.Popen) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
+def _stream_processes(port: int) -> dict[int, int]:
+    """The stream server's processes on ``port``: pid → parent pid."""
+    listed = subprocess.run(["ps", "-ww", "-eo", "pid=,ppid=,args="], capture_output=True, text=True).stdout
+    return {int(pid): int(ppid) for pid, ppid, args in (line.split(None, 2) for line in listed.splitlines())
+            if f"--bind 127.0.0.1:{port} " in args and "StreamWorker" in args}
+
+
+def _stream_master(port: int) -> int:
+    processes = _stream_processes(port)
+    masters = [pid for pid, parent in processes.items() if parent not in processes]
+    assert len(masters) == 1, processes
+    return masters[0]
+
+
+@pytest.fixture(scope="module")
+def serving(tmp_path_factory):
+    try:
+        import psycopg
+
+        admin = psycopg.connect(ADMIN_URL, autocommit=True, connect_timeout=3)
+    except Exception as error:
+        missing(f"PostgreSQL does not answer at 127.0.0.1:5432 ({type(error).__name__})")
+    make = program("make")
+    name = f"mighty_come_back_{os.getpid()}_{secrets.token_hex(3)}"
+    directory = tmp_path_factory.mktemp("serve")
+    web, first, second = free_port(), free_port(), free_port()
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("REDIS_URL", "LIVE_BROKER", "DJANGO_SETTINGS_MODULE", "MAKEFLAGS", "MFLAGS",
+                          "MAKELEVEL", "DEBUG")}
+    env |= {
+        "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{name}",
+        "SECRET_KEY": secrets.token_urlsafe(50), "ALLOWED_HOSTS": "127.0.0.1",
+        "SECURE_PROXY_SSL_HEADER": "HTTP_X_FORWARDED_PROTO,https", "TRUSTED_PROXY": "true",
+        "BIND": f"127.0.0.1:{web}", "STREAM_BIND": f"127.0.0.1:{first}",
+        "WEB_CONCURRENCY": "1", "STREAM_WORKERS": "1", "LIVE_HEARTBEAT_SECONDS": "1",
+        "STATIC_ROOT": str(directory / "static"), "XDG_RUNTIME_DIR": str(directory),
+    }
+    admin.execute(f'CREATE DATABASE "{name}"')
+    started: list[subprocess.Popen] = []
+    proxies = []
+    try:
+        log = directory / "serve.log"
+        started.append(_started([make, "--no-print-directory", "-o", ".venv/.installed", "serve"], log, env))
+        _wait("web workers and stream server", lambda: _listening(web) and _listening(first), 120, log)
+        more_log = directory / "streams.log"
+        started.append(_started([make, "--no-print-directory", "-o", ".venv/.installed", "serve-streams"], more_log,
+                                env | {"STREAM_BIND": f"127.0.0.1:{second}"}))
+        _wait("second stream server", lambda: _listening(second), 120, more_log)
+        for proxy_name in ("caddy", "nginx"):
+            for upstreams in ([first], [first, second]):
+                # not under pytest's private directory: nginx's workers drop root's rights
+                where = Path(tempfile.mkdtemp(prefix=f"mighty-{proxy_name}-"))
+                proxies.append((f"{proxy_name} in front of {len(upstreams)}",
+                                start_proxy(proxy_name, where, f"127.0.0.1:{web}",
+                                            [f"127.0.0.1:{port}" for port in upstreams])))
+        yield {"proxies": proxies, "first": first, "log": log}
+    finally:
+        for _, proxy in proxies:
+            proxy.stop()
+        for process in reversed(started):
+            _stopped(process)
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.close()
+
+
+def _tables(proxy) -> tuple[str, list[int]]:
+    status, _, body = proxy.request("POST", "/api/v1/groups", headers={"Content-Type": "application/json"},
+                                    body=json.dumps({"name": f"Back {proxy.name}", "players": SEATS}).encode())
+    assert status == 201, body[:300]
+    edit = json.loads(body)["edit_token"]
+    sessions = []
+    for _ in range(TABLES_PER_PROXY):
+        status, _, body = proxy.request("POST", "/api/v1/sessions", headers={
+            "Content-Type": "application/json", "Authorization": f"Bearer {edit}"},
+            body=json.dumps({"seats": SEATS, "preset": "pagat-standard"}).encode())
+        assert status == 201, body[:300]
+        sessions.append(json.loads(body)["id"])
+    return edit, sessions
+
+
+class Phone(threading.Thread):
+    """A page following a table: its stream opened again as soon as it ends, as EventSource does
+    (a browser waits the stream's retry, 2 s; this phone 0.2 s, so that the proxy is measured)."""
+
+    def __init__(self, label: str, proxy, path: str):
+        super().__init__(daemon=True)
+        self.label, self.proxy, self.path = label, proxy, path
+        self.hellos: list[float] = []  # when each stream opened (time.monotonic)
+        self.ends: list[float] = []  # when each ended
+        self.stopped = threading.Event()
+
+    def run(self) -> None:
+        while not self.stopped.is_set():
+            connection = http.client.HTTPSConnection("127.0.0.1", self.proxy.port, context=self.proxy.tls, timeout=10)
+            try:
+                connection.request("GET", self.path, headers={"Accept": "text/event-stream"})
+                response = connection.getresponse()
+                if response.status == 200:
+                    while line := response.readline():
+                        if line.startswith(b"event: hello"):
+                            self.hellos.append(time.monotonic())
+                        if self.stopped.is_set():
+                            break
+                else:
+                    response.read()
+            except (OSError, ssl.SSLError, http.client.HTTPException):
+                pass
+            finally:
+                connection.close()
+                self.ends.append(time.monotonic())
+            self.stopped.wait(0.2)
+
+
+def _opened(phone: Phone) -> str:
+    """How a stream server's access log names one of the phone's streams opening."""
+    return f'"GET /g/***/s/{phone.path.split("/s/")[1]} HTTP/1.1" 200'
+
+
+def _hello(phone: Phone) -> bool:
+    connection = http.client.HTTPSConnection("127.0.0.1", phone.proxy.port, context=phone.proxy.tls, timeout=10)
+    try:
+        connection.request("GET", phone.path, headers={"Accept": "text/event-stream"})
+        response = connection.getresponse()
+        return response.status == 200 and any(response.readline().startswith(b"event: hello") for _ in range(3))
+    finally:
+        connection.close()
+
+
+def test_a_killed_stream_server_is_back_and_followed_within_five_seconds(serving):
+    everyone: list[Phone] = []
+    for label, proxy in serving["proxies"]:
+        edit, sessions = _tables(proxy)
+        everyone += [Phone(label, proxy, f"/g/{edit}/s/{session}/events/") for session in sessions]
+    for phone in everyone:
+        phone.start()
+    try:
+        _wait("stream for every phone", lambda: all(phone.hellos for phone in everyone), 30, serving["log"])
+        first = serving["first"]
+        served_before = serving["log"].read_text(errors="replace")
+        master = _stream_master(first)
+        workers = [pid for pid, parent in _stream_processes(first).items() if parent == master]
+
+        os.kill(master, signal.SIGKILL)
+        killed = time.monotonic()
+        # its worker lets the port go within seconds, and serve starts a new master on it
+        _wait("end of the orphaned worker", lambda: not set(workers) & set(_stream_processes(first)), 10,
+              serving["log"])
+        _wait("stream server started again",
+              lambda: _stream_processes(first) and _stream_master(first) != master and _listening(first), 60,
+              serving["log"])
+        back = time.monotonic()
+        # a table it served before, opened anew 3 s after its return, is its own again (the
+        # proxies in front of both servers sent it to the other meanwhile, for as long as it was
+        # passed over)
+        time.sleep(3)
+        mark = len(serving["log"].read_text(errors="replace"))
+        theirs = [phone for phone in everyone if _opened(phone) in served_before]
+        for phone in theirs:
+            assert _hello(phone), f"{phone.label}: {phone.path[-14:]} has no stream"
+        time.sleep(max(0.0, back + BACK_WITHIN_SECONDS + 0.5 - time.monotonic()))
+        served_after = serving["log"].read_text(errors="replace")[mark:]
+        assert not [f"{phone.label}: {phone.path[-14:]}" for phone in theirs if _opened(phone) not in served_after]
+
+        # a phone whose stream ended with the server has a new one (from it, or from the other)
+        cut = [phone for phone in everyone if any(end > killed for end in phone.ends)]
+        assert {phone.label for phone in cut} == {label for label, _ in serving["proxies"]}
+        late = {f"{phone.label}: {phone.path[-14:]}": [round(hello - back, 2) for hello in phone.hellos
+                                                       if hello > killed]
+                for phone in cut if not any(killed < hello <= back + BACK_WITHIN_SECONDS for hello in phone.hellos)}
+        assert not late, f"no stream within {BACK_WITHIN_SECONDS} s of the server's return (after it): {late}"
+
+    finally:
+        for phone in everyone:
+            phone.stopped.set()
+
+
+def _unit(name: str) -> configparser.ConfigParser:
+    unit = configparser.ConfigParser(strict=False, interpolation=None)
+    unit.optionxform = str
+    unit.read_string((DEPLOY / name).read_text())
+    return unit
+
+
+@pytest.mark.parametrize("name", ["mighty-ledger-web.service", "mighty-ledger-streams@.service"])
+def test_systemd_restarts_a_killed_master_with_its_workers_as_a_group(name):
+    unit = _unit(name)
+    # every process of the unit is stopped with it: no worker is left holding the port
+    assert unit["Service"].get("KillMode", "control-group") == "control-group"
+    # whatever ended it (a SIGKILL, the OOM killer, a clean exit), it is started again a second later
+    assert unit["Service"]["Restart"] == "always"
+    assert float(unit["Service"]["RestartSec"]) <= 1
+
+
+def test_the_stream_server_is_never_given_up_on():
+    assert _unit("mighty-ledger-streams@.service")["Unit"]["StartLimitIntervalSec"] == "0"
