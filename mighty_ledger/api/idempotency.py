@@ -12,7 +12,7 @@ JSON string, which jsonb stores as it is; a stored object would come back with
 its keys in jsonb's order, not the first answer's.
 
 The scope a key is unique in is what the link reaches (the group's players, a
-session's hands…), looked up through the link before the key is claimed: one
+session's hands…), looked up through the link before the key is held: one
 group's key never answers with another group's data.
 """
 
