@@ -24,9 +24,9 @@ import logging
 
 from django.db import transaction
 
-from mighty_ledger.live.brokers import LOOKED_AT, Change, broker
+from mighty_ledger.live.brokers import LINK_ROTATED, LOOKED_AT, Change, broker
 
-__all__ = ["Change", "broker", "group_looked_at", "session_changed"]
+__all__ = ["Change", "broker", "group_looked_at", "link_rotated", "session_changed"]
 
 logger = logging.getLogger(__name__)
 
@@ -36,6 +36,13 @@ def session_changed(*, session_id: int, group_id: int, revision: int, what: str)
     change = Change(session=session_id, group=group_id, revision=revision, what=what)
     # robust: the write has committed whatever the broker says; a watcher that missed the news
     # catches up when its page is next shown or polled
+    transaction.on_commit(lambda: broker().publish(change), robust=True)
+
+
+def link_rotated(*, group_id: int) -> None:
+    """End, once the current transaction commits, every open stream on the group's old link: each
+    stream of the group checks its own link again (streams.py), within a second."""
+    change = Change(session=0, group=group_id, revision=None, what=LINK_ROTATED)
     transaction.on_commit(lambda: broker().publish(change), robust=True)
 
 

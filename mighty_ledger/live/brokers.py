@@ -36,6 +36,9 @@ RESYNC = "resync"  # the subscription was lost for a while: every page checks ag
 # not a change of the table: a page of the group's record is being looked at, so its stream
 # processes draw it again after each change (redraws.py); told to no page
 LOOKED_AT = "looked_at"
+# not a change of the table either: a link of the group was rotated, so each stream of the group
+# checks its own link again and ends if it was the old one (streams.py); told to no page
+LINK_ROTATED = "link_rotated"
 LOOK_SECONDS = 30 * 60  # how long a look keeps the group's pages drawn again after each change
 LOOKS_KEPT = 10_000  # looks a process remembers before it forgets the ones that have lapsed
 READY_TIMEOUT = 5.0  # seconds a new stream waits for the process's subscription
@@ -65,7 +68,7 @@ class Change:
             return None
         if not (isinstance(what, str) and _is_id(group)):
             return None
-        if not (_is_id(session) or (what == LOOKED_AT and session == 0)):  # a look names no session
+        if not (_is_id(session) or (what in (LOOKED_AT, LINK_ROTATED) and session == 0)):  # neither names a session
             return None
         if revision is not None and not _is_id(revision, zero=True):
             return None
@@ -127,6 +130,7 @@ class Hub:
     def __init__(self) -> None:
         self.by_session: dict[int, weakref.WeakSet[Watch]] = {}
         self.by_group: dict[int, weakref.WeakSet[Watch]] = {}
+        self.on_links: dict[int, weakref.WeakSet[Watch]] = {}  # group → its session streams, for a rotation
         self.looks: dict[int, float] = {}  # group → when its last look lapses (time.monotonic)
 
     def add(self, *, session: int | None = None, group: int | None = None) -> Watch:
@@ -135,18 +139,26 @@ class Hub:
         table.setdefault(key, weakref.WeakSet()).add(watch)
         return watch
 
+    def on_links_of(self, watch: Watch, group: int) -> None:
+        """A session's stream opened on a link of ``group``: it hears when a link of it is rotated."""
+        self.on_links.setdefault(group, weakref.WeakSet()).add(watch)
+
     def discard(self, watch: Watch) -> None:
-        for table in (self.by_session, self.by_group):
+        for table in (self.on_links, self.by_session, self.by_group):
             for key, watches in list(table.items()):
                 if watch in watches:
                     watches.discard(watch)
                     if not watches:
                         del table[key]
-                    return
+                    break  # a session's stream may be in on_links too
 
     def deliver(self, change: Change) -> None:
         if change.what == LOOKED_AT:
             self._looked_at(change.group)
+            return
+        if change.what == LINK_ROTATED:
+            for watch in [*self.by_group.get(change.group, ()), *self.on_links.get(change.group, ())]:
+                watch.put(change)
             return
         if change.what == RESYNC:
             for table in (self.by_session, self.by_group):

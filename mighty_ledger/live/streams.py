@@ -7,7 +7,8 @@ a ``hello`` with the session's revision as the check read it, then a
 that shows the board also carries each new hand's step on it (steps.py), and the first stream
 of a process to hear a change hands it on to the pages drawn again (redraws.py). A stream ends
 by itself after a while, so the browser reconnects and the link is checked
-again (a rotated link or a deleted session stops being followed).
+again (a deleted session stops being followed). A rotated link ends its streams at once: every
+stream of the group is told, checks its own link again, and ends if it was the old one.
 """
 
 from __future__ import annotations
@@ -20,11 +21,11 @@ from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import DatabaseError, close_old_connections
 from django.db.models import Q
 
 from mighty_ledger.http.access import is_link_shaped, is_row_id
-from mighty_ledger.live.brokers import Broker, Watch, broker
+from mighty_ledger.live.brokers import LINK_ROTATED, Broker, Watch, broker
 from mighty_ledger.live.redraws import Redraws
 from mighty_ledger.live.steps import BoardFollow
 from mighty_ledger.live.wire import sse
@@ -52,22 +53,29 @@ class Stream:
     hello: dict
     board: BoardFollow | None = None  # a page showing the board: new hands' steps in its events
     redraws: Redraws | None = None  # the process's pages drawn again when the table changes
+    link: tuple = ()  # the check that opened it, and its arguments: made again after a rotation
 
 
 def session_revision(token: str, session_id: int) -> int:
     """The session's revision if the link reaches it as a live session; else Gone. One query."""
+    return session_of_link(token, session_id)[0]
+
+
+def session_of_link(token: str, session_id: int) -> tuple[int, int]:
+    """The session's revision and its group's id if the link reaches it as a live session; else
+    Gone. One query."""
     if not (is_link_shaped(token) and is_row_id(session_id)):
         raise Gone
-    revision = (
+    found = (
         Session.objects.live()
         .filter(Q(group__edit_token=token) | Q(group__view_token=token), group__deleted_at__isnull=True,
                 pk=session_id)
-        .values_list("revision", flat=True)
+        .values_list("revision", "group_id")
         .first()
     )
-    if revision is None:
+    if found is None:
         raise Gone
-    return revision
+    return found
 
 
 def group_of_link(token: str) -> int:
@@ -127,17 +135,29 @@ async def open_session_stream(token: str, session_id: int, *, board: BoardFollow
     live = broker()
     watch = await live.watch(session=session_id)
     try:
-        revision = await checked(session_revision, token, session_id)
+        revision, group_id = await checked(session_of_link, token, session_id)
     except BaseException:
         live.unwatch(watch)
         raise
-    return Stream(live, watch, {"revision": revision}, board, redraws)
+    live.hub.on_links_of(watch, group_id)
+    return Stream(live, watch, {"revision": revision}, board, redraws, link=(session_of_link, token, session_id))
 
 
 async def open_group_stream(token: str, *, redraws: Redraws | None = None) -> Stream:
     group_id = await checked(group_of_link, token)
     live = broker()
-    return Stream(live, await live.watch(group=group_id), {}, redraws=redraws)
+    return Stream(live, await live.watch(group=group_id), {}, redraws=redraws, link=(group_of_link, token))
+
+
+async def _link_still_opens(stream: Stream) -> bool:
+    """Whether the link the stream was opened on still opens it, after a link of its group was rotated."""
+    try:
+        await checked(*stream.link)
+    except Gone:
+        return False
+    except DatabaseError:
+        return True  # the database is away: the stream goes on, and the link is checked when it ends
+    return True
 
 
 async def events(stream: Stream, *, lifetime: float | None = None) -> AsyncIterator[bytes]:
@@ -151,6 +171,10 @@ async def events(stream: Stream, *, lifetime: float | None = None) -> AsyncItera
             change = await stream.watch.next(min(heartbeat, left))
             if change is None:
                 yield HEARTBEAT_LINE
+                continue
+            if change.what == LINK_ROTATED:
+                if stream.link and not await _link_still_opens(stream):
+                    return  # the old link: the browser reconnects and is refused
                 continue
             if stream.redraws is not None:
                 stream.redraws.heard(change)

@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from mighty_ledger.live import link_rotated
 from mighty_ledger.models import Group, Player, Revision, Session, new_token
 from mighty_ledger.services.changes import (
     SYSTEM,
@@ -97,6 +98,7 @@ def group_rotate_link(*, group: Group, which: str, by: Actor = SYSTEM) -> Group:
     setattr(group, f"{which}_token", new_token())
     group.save(update_fields=[f"{which}_token"])
     revise(group=group, subject="group", action=Revision.AMENDED, by=by, after={"rotated": which})
+    link_rotated(group_id=group.pk)  # the streams open on the old link end
     return group
 
 
