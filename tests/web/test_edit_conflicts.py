@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from mighty_ledger import services
+from mighty_ledger import reads, services
 from mighty_ledger.models import Revision
 from tests.api.conftest import Api
 from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
@@ -147,7 +147,9 @@ def test_the_coming_hand_says_what_another_phone_saved(client, db):
     assert response.status_code == 200
     page = response.content.decode()
     assert 'data-number="2"' in page and 'data-hand-count="1"' in page
-    assert "Another phone saved hand 1: you are now entering hand 2." in page
+    # asked, never followed: the hand saved with its payments, and the two answers
+    assert "Another phone saved hand 1" in page and 'data-testid="saved-payments"' in page
+    assert "That's the hand I'm entering" in page and "I'm entering the next hand" in page
 
 
 def test_the_coming_hand_says_nothing_when_nothing_moved(client, db):
@@ -175,7 +177,7 @@ def test_the_coming_hand_speaks_korean(client, db):
 
     response = client.get(next_url, {"shown": 1}, headers={"Accept-Language": "ko"})
 
-    assert "다른 휴대폰에서 1번 판을 저장했습니다. 지금 입력하는 판은 2번 판입니다." in response.content.decode()
+    assert "다른 휴대폰에서 1번째 판을 저장했습니다" in response.content.decode()
 
 
 def test_mine_refused_by_the_engine_offers_no_keep_mine(client, changed_meanwhile):
@@ -224,8 +226,10 @@ def test_a_result_form_hears_that_another_phone_completed_its_hand(client, db):
     response = client.get(next_url, {"shown": 1, "in_progress": contract.pk})
 
     page = response.content.decode()
-    assert "Another phone already completed this hand as hand 1." in page
-    assert 'data-dealer="Ed"' in page  # the contract's dealer: the result form is of that deal
+    # the hand it completes is saved: asked as any hand saved at the form's number; a form that
+    # goes on enters the next deal, its dealer the table's
+    assert "Another phone saved hand 1" in page and "data-contract-done" in page
+    assert f'data-dealer="{reads.next_state(session).dealer}"' in page
 
 
 def test_a_result_form_hears_that_another_phone_threw_its_hand_in(client, db):

@@ -47,7 +47,7 @@ def hand_next(request: HttpRequest, token: str, pk: int) -> HttpResponse:
         "last_number": last.number if last is not None else 0,
         "sitting_out": list(contract.entry.get("sitting_out", [])) if following else list(state.sitting_out),
         # the form's number was taken meanwhile: the hand there, and how many were saved from it on
-        "saved": _saved_from(session, shown) if shown is not None and shown < number else None,
+        "saved": _saved_from(session, shown, last) if shown is not None and shown < number else None,
         "saved_count": number - shown if shown is not None and shown < number else 0,
         "dealer_moved": request.GET.get("dealer", dealer) != dealer,
         "contract": contract, "playing": playing,
@@ -60,11 +60,12 @@ def hand_next(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     return response
 
 
-def _saved_from(session: Session, shown: int):
-    """The hand another phone saved at the number the form enters (the latest live one from there
-    on when several were, or deleted since), or None when none is left at all."""
-    hands = session.hands.filter(number__gte=shown)
-    return hands.live().filter(number=shown).first() or hands.live().latest_first().first() or hands.first()
+def _saved_from(session: Session, shown: int, last):
+    """The hand just saved from the number the form enters on: the latest live hand (read already
+    for the table flow), else the one there deleted since, or None when there is none at all."""
+    if last is not None and last.number >= shown:
+        return last
+    return session.hands.filter(number__gte=shown).latest_first().first()
 
 
 def _changed_meanwhile(request: HttpRequest, session: Session, number: int, version: int | None) -> HttpResponse:
