@@ -11,6 +11,7 @@ connection, released together; on PostgreSQL, where the requests truly overlap.
 
 from __future__ import annotations
 
+import datetime
 import json
 
 import pytest
@@ -78,6 +79,19 @@ def test_ten_seasons_from_one_day_at_once_name_one_and_refuse_nine(keys):
     assert codes(responses) == [201] + [400] * (TEN - 1)
     assert_refusals_in_the_error_shape(responses, "duplicate_season_start")
     assert Season.objects.filter(group=session.group).count() == 1
+
+
+def test_ten_seasons_moved_to_one_day_at_once_move_one_and_refuse_nine():
+    session = SessionFactory()
+    token = session.group.edit_token
+    seasons = [Season.objects.create(group=session.group, name=f"Spring {i}",
+                                     starts=datetime.date(2030, 1, 1) + datetime.timedelta(days=i)) for i in range(TEN)]
+
+    responses = at_once(TEN, lambda i: Api(token).patch(f"/api/v1/seasons/{seasons[i].pk}", {"starts": "2031-01-01"}))
+
+    assert codes(responses) == [200] + [400] * (TEN - 1)
+    assert_refusals_in_the_error_shape(responses, "duplicate_season_start")
+    assert Season.objects.filter(group=session.group, starts="2031-01-01").count() == 1
 
 
 def test_ten_groups_and_ten_sessions_at_once_are_all_made():
