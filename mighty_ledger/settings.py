@@ -270,18 +270,24 @@ if _proxy_ssl_header:
     if len(_proxy_ssl_header) != 2:
         raise ImproperlyConfigured("SECURE_PROXY_SSL_HEADER must be 'HEADER,value', e.g. HTTP_X_FORWARDED_PROTO,https")
     SECURE_PROXY_SSL_HEADER = tuple(_proxy_ssl_header)
-# HSTS is 0 (off) unless set: once a browser has seen it, the site cannot go back
-# to plain HTTP for that long, so whoever runs the server turns it on when HTTPS
-# is known to work (start small, e.g. 3600, then a year: 31536000).
-SECURE_HSTS_SECONDS = int(env_str("SECURE_HSTS_SECONDS", "0"))
+# HSTS: a year wherever the site is served over HTTPS (it redirects plain HTTP, or a TLS proxy
+# says so in SECURE_PROXY_SSL_HEADER, as deploy/ ships it): a phone that once opened a link is
+# then never sent to http://, where the link would travel in clear. Off (0) on a plain-HTTP trial
+# (SECURE_SSL_REDIRECT=false and no proxy header), and `check --deploy` says so (security.W004);
+# SECURE_HSTS_SECONDS sets another value (start small, e.g. 3600, if HTTPS is not yet known to
+# work: once a browser has seen it, the site cannot go back to plain HTTP for that long).
+_behind_tls = SECURE_SSL_REDIRECT or bool(_proxy_ssl_header)
+SECURE_HSTS_SECONDS = int(env_str("SECURE_HSTS_SECONDS", "31536000" if _behind_tls and not DEBUG else "0"))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
-# security.W004 warns while HSTS is 0; it is off on purpose (above), so the
-# warning is silenced only while the operator has not chosen a value.
-SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_SECONDS else ["security.W004"]
 # security.W003 looks for Django's CSRF middleware by name; ours is that class with one
 # more way to tell the site's own forms (mighty_ledger.http.middleware.SameOriginCsrfMiddleware)
-SILENCED_SYSTEM_CHECKS += ["security.W003"]
+SILENCED_SYSTEM_CHECKS = ["security.W003"]
+# includeSubDomains and preload (security.W005, W021) are about the whole domain, which only its
+# owner knows: asked of the operator, not assumed; the checks speak again once either is set
+SILENCED_SYSTEM_CHECKS += [check for check, name in (("security.W005", "SECURE_HSTS_INCLUDE_SUBDOMAINS"),
+                                                     ("security.W021", "SECURE_HSTS_PRELOAD"))
+                           if name not in os.environ]
 
 # Rate limits per client address (mighty_ledger/http/ratelimit.py), counted by
 # django-ratelimit in the default cache: with REDIS_URL every gunicorn worker

@@ -48,7 +48,9 @@ def test_production_refuses_to_start_without_allowed_hosts():
 
 
 @pytest.mark.parametrize("hsts", [
-    pytest.param({}, id="hsts-off-by-default"),
+    pytest.param({}, id="hsts-a-year-by-default-over-https"),
+    pytest.param({"SECURE_PROXY_SSL_HEADER": "HTTP_X_FORWARDED_PROTO,https"},
+                 id="hsts-a-year-behind-a-tls-proxy"),
     pytest.param({"SECURE_HSTS_SECONDS": "31536000", "SECURE_HSTS_INCLUDE_SUBDOMAINS": "true",
                   "SECURE_HSTS_PRELOAD": "true"}, id="hsts-a-year-with-preload"),
 ])
@@ -57,6 +59,18 @@ def test_deployment_checks_are_clean(hsts):
 
     assert checked.returncode == 0, checked.stderr + checked.stdout
     assert "System check identified no issues" in checked.stdout
+
+
+@pytest.mark.parametrize("hsts", [
+    pytest.param({"SECURE_HSTS_SECONDS": "0"}, id="hsts-turned-off-over-https"),
+    pytest.param({"SECURE_SSL_REDIRECT": "false"}, id="a-plain-http-trial"),
+])
+def test_the_deployment_check_says_when_hsts_is_off(hsts):
+    """issue 36: the warning was silenced while HSTS was off by default."""
+    checked = run(["manage.py", "check", "--deploy"], **production(**hsts))
+
+    assert checked.returncode == 0, checked.stderr
+    assert "security.W004" in checked.stdout + checked.stderr
 
 
 @pytest.mark.parametrize(("switch", "options"), [
