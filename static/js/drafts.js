@@ -523,11 +523,8 @@
       window.htmx.trigger(form, "change");
       restoring = false;
     };
-    if (document.readyState === "loading") {
-      document.addEventListener("DOMContentLoaded", function () { window.setTimeout(ask, 0); });
-    } else {
-      ask();
-    }
+    // (htmx reads it on DOMContentLoaded, which follows this deferred script: "load" is after both)
+    if (document.readyState === "complete") { ask(); } else { window.addEventListener("load", ask, { once: true }); }
   }
 
   start().then(function () {

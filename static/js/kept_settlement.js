@@ -44,9 +44,11 @@
   function hideTransfers() {
     if (!hiding) { return; }
     document.querySelectorAll(hiding).forEach(function (list) {
-      if (list.hidden && list.dataset.waitsForServer !== undefined) { return; }
+      if (list.dataset.waitsForServer !== undefined) { return; }
+      var shown = list.getClientRects().length > 0; // a list in a card not shown yet needs no note
       list.hidden = true;
       list.dataset.waitsForServer = "";
+      if (!shown) { return; }
       var note = document.createElement("p");
       note.className = "muted";
       note.dataset.testid = "transfers-wait";

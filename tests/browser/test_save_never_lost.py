@@ -225,8 +225,8 @@ def test_every_form_that_writes_keeps_its_save_when_the_request_goes_wrong(phone
     else:
         page.goto(live_server.url + base)
         path = f"{base}playing/{contract.pk}/abandon/"
-        save = page.locator(f"form[action='{path}'] button[type=submit]")
-        page.once("dialog", lambda dialog: dialog.accept())
+        page.get_by_test_id("throw-in").click()
+        save = page.get_by_test_id("abandon-hand")
     go_wrong(page, path, how)
 
     save.click()
