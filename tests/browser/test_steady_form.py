@@ -1,0 +1,105 @@
+"""The hand form on a small phone: what the player types counts as a tap, nothing a thumb taps
+hides half under the Save bar, and a hand number that skips says why.
+
+- Points typed in the box (rather than tapped) fill in the preview, as a tap does.
+- At 360×740, on first load, axe finds nothing (target-size above all: no button is left with
+  less than 24 px to tap above the sticky Save bar).
+- "Hand 4 (hand 3 was deleted)": numbers are never given again, so a deletion leaves a gap.
+
+At both phone sizes, in English and Korean.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from mighty_ledger import services
+from tests.factories import HandFactory, SessionFactory
+
+from .test_live_table import asgi_server, board  # noqa: F401 (a fixture)
+from .test_no_shift import choose
+from .test_pages import violations
+
+pytestmark = pytest.mark.browser
+
+SMALL_PHONE = {"width": 360, "height": 740}
+PHONES = [pytest.param("en", {"width": 390, "height": 844}, id="en-390x844"),
+          pytest.param("ko", SMALL_PHONE, id="ko-360x740")]
+# WCAG 2.5.8 (axe's target-size): what is left of a target to tap
+SMALLEST_PX = 24
+HALF_HIDDEN = """(smallest) => {
+  const bar = document.querySelector('.save-bar').getBoundingClientRect();
+  return [...document.querySelectorAll('#hand-form .pick span, #hand-form .pick-value, #hand-form summary')]
+    .filter((target) => !target.closest('.save-bar'))
+    .map((target) => [target, target.getBoundingClientRect()])
+    .filter(([, box]) => box.height > 0 && box.top < bar.top && box.bottom > bar.top && bar.top - box.top < smallest)
+    .map(([target, box]) => `${target.closest('fieldset').id} ${target.textContent.trim()}: ${Math.round(bar.top - box.top)} px`);
+}"""
+
+
+@pytest.fixture
+def phone(browser):
+    contexts = []
+
+    def open_phone(language: str, size: dict, **options):
+        context = browser.new_context(viewport=size, locale=language, device_scale_factor=1, **options)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_phone
+    for context in contexts:
+        context.close()
+
+
+@pytest.mark.parametrize(("language", "size"), PHONES)
+def test_points_typed_in_the_box_fill_in_the_preview(asgi_server, phone, language, size):  # noqa: F811
+    session = SessionFactory()
+    page = phone(language, size, is_mobile=True, has_touch=True)
+    page.goto(board(asgi_server, session) + "hands/new/?declarer=Ann")
+    page.locator("#field-contract_points [data-value='15']").tap()
+    choose(page, "contract_trump", "D")
+    choose(page, "call_type", "card")
+    choose(page, "call_pick", "S")
+    choose(page, "call_rank", "A")
+    with page.expect_response("**/hands/preview/"):
+        choose(page, "partners", "Cy")
+    # the points typed on the phone's keyboard, one digit at a time, as a thumb does
+    page.locator("#id_points").tap()
+    with page.expect_response("**/hands/preview/"):
+        page.keyboard.type("16", delay=120)
+    # pagat example 1: Ann +10, Cy +5, each defender −5
+    expect(page.get_by_test_id("preview").locator("tr", has=page.get_by_role("rowheader", name="Ann"))).to_contain_text("+10")
+    expect(page.locator("#field-points [data-value='16']")).to_have_attribute("aria-pressed", "true")
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_the_hand_form_at_360x740_leaves_every_target_whole_above_the_save_bar(asgi_server, phone, language):  # noqa: F811
+    session = SessionFactory()
+    HandFactory(session=session)  # a hand before: the called card is suggested, as most nights
+    page = phone(language, SMALL_PHONE)
+    for opened in ["hands/new/", "hands/new/?declarer=Bo"]:
+        page.goto(board(asgi_server, session) + opened)
+        page.wait_for_load_state("networkidle")
+        assert violations(page) == [], opened
+        assert page.evaluate(HALF_HIDDEN, SMALLEST_PX) == [], opened
+
+
+@pytest.mark.parametrize(("language", "size"), PHONES)
+def test_a_hand_number_that_skips_says_which_hands_were_deleted(asgi_server, phone, language, size):  # noqa: F811
+    session = SessionFactory()
+    hands = [HandFactory(session=session) for _ in range(3)]
+    page = phone(language, size)
+    words = {"en": ("Hand 4", "(hand 3 was deleted)", "(hands 2 to 3 were deleted)"),
+             "ko": ("4번째 판", "(3번째 판은 지웠습니다)", "(2~3번째 판은 지웠습니다)")}[language]
+    title = page.get_by_role("heading", level=1)
+
+    page.goto(board(asgi_server, session) + "hands/new/")
+    expect(title).to_have_text(words[0])  # nothing deleted: nothing said
+    services.hand_delete(hand=hands[2])
+    page.goto(board(asgi_server, session) + "hands/new/")
+    expect(title).to_have_text(f"{words[0]} {words[1]}")
+    services.hand_delete(hand=hands[1])
+    page.goto(board(asgi_server, session) + "hands/new/")
+    expect(title).to_have_text(f"{words[0]} {words[2]}")
