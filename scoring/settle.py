@@ -346,6 +346,16 @@ def still_owed(settlements: Iterable[Settlement], paid: Iterable[Transfer],
     return owed, fewest_transfers(owed)
 
 
+def as_counted(amount: Amount, unit: Decimal | None) -> Amount:
+    """What is left of a settlement after payments, as it counts: money to the places of its
+    rounding unit (a payment stored as 1300.00 leaves 700, not 700.00), chips and points
+    (``unit`` None) whole; never rounded further, as it is a sum of amounts so counted."""
+    if unit is None:
+        return int(amount)
+    places = min(Decimal(unit).as_tuple().exponent, 0)
+    return Decimal(amount).quantize(Decimal(1).scaleb(places))
+
+
 def left_to_pay(transfers: Iterable[Transfer], paid: Iterable[Transfer]) -> list[tuple[Transfer, Amount, Amount]]:
     """Each transfer with what was paid from its payer to its payee so far and what is left of it."""
     so_far: dict[tuple[str, str], Amount] = {}

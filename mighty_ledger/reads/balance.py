@@ -16,7 +16,7 @@ from decimal import Decimal
 
 from mighty_ledger.models import Payment, Session
 from mighty_ledger.reads import SessionSettlement, session_settlement
-from scoring.settle import POT, Transfer, currency_code, most_payable, still_owed
+from scoring.settle import POT, Transfer, as_counted, currency_code, most_payable, still_owed
 
 
 @dataclass(frozen=True)
@@ -114,18 +114,10 @@ def session_outstanding(session: Session, settlement: SessionSettlement | None =
     paid = [Transfer(payment.payer, payment.payee, payment.amount) for payment in standing]
     # seats first and the pot last, as the settlement lists them: the same seats give the same list
     owed, transfers = still_owed([settlement.settlement], paid, order=[*session.seats, POT])
-    counted = [Transfer(transfer.frm, transfer.to, _as_counted(transfer.amount, settlement))
-               for transfer in transfers]
+    # money to the rounding unit's places, chips and points whole
+    unit = Decimal(settlement.stakes.unit) if settlement.unit == "money" else None
+    counted = [Transfer(transfer.frm, transfer.to, as_counted(transfer.amount, unit)) for transfer in transfers]
     return Outstanding(settlement, tuple(session.seats), owed, in_seat_order(counted, session.seats), standing)
-
-
-def _as_counted(amount: Decimal | int, settlement: SessionSettlement) -> Decimal | int:
-    """An amount as the settlement counts it: money to its rounding unit's places (a payment
-    stored as 1300.00 leaves ₩700, not ₩700.00), chips and points whole."""
-    if settlement.unit != "money":
-        return int(amount)
-    places = min(Decimal(settlement.stakes.unit).as_tuple().exponent, 0)
-    return Decimal(amount).quantize(Decimal(1).scaleb(places))
 
 
 def marked_since(session: Session, *, after: int, payer: str, payee: str, amount: Decimal) -> Payment | None:
