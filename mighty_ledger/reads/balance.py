@@ -16,7 +16,15 @@ from decimal import Decimal
 
 from mighty_ledger.models import Payment, Session
 from mighty_ledger.reads import SessionSettlement, session_settlement
-from scoring.settle import POT, Transfer, as_counted, currency_code, most_payable, still_owed
+from scoring.settle import (
+    POT,
+    Transfer,
+    as_counted,
+    currency_code,
+    minor_unit,
+    most_payable,
+    still_owed,
+)
 
 
 @dataclass(frozen=True)
@@ -39,13 +47,18 @@ def group_balance(sessions: Iterable[Session], payments: Iterable[Payment]) -> l
     settlements: dict[tuple[str, str], list] = defaultdict(list)
     # the parties as the sessions seat them, the pot last: with one session, its own list
     order: dict[str, None] = {}
+    # what money counts in, per currency: the finest rounding unit of its sessions
+    steps: dict[str, Decimal] = {}
     for session in sessions:
         order |= dict.fromkeys(session.seats)
         settlement = session_settlement(session, per_hand=False)
         unit = payment_unit_of(settlement)
         # "원" and "KRW" are one currency
-        settlements[(unit, currency_code(session.currency) if unit == Payment.MONEY else "")].append(
-            settlement.settlement)
+        currency = currency_code(session.currency) if unit == Payment.MONEY else ""
+        settlements[(unit, currency)].append(settlement.settlement)
+        if unit == Payment.MONEY:
+            step = Decimal(settlement.stakes.unit)
+            steps[currency] = min(steps.get(currency, step), step, key=lambda unit: unit.as_tuple().exponent)
     paid: dict[tuple[str, str], list[Transfer]] = defaultdict(list)
     for payment in payments:
         key = (payment.unit, currency_code(payment.currency) if payment.unit == Payment.MONEY else "")
@@ -54,6 +67,8 @@ def group_balance(sessions: Iterable[Session], payments: Iterable[Payment]) -> l
     for unit, currency in sorted({*settlements, *paid}):
         owed, transfers = still_owed(settlements[(unit, currency)], paid[(unit, currency)], order=[*order, POT])
         if owed:
+            step = steps.get(currency, minor_unit(currency)) if unit == Payment.MONEY else None
+            transfers = [Transfer(t.frm, t.to, as_counted(t.amount, step)) for t in transfers]
             balances.append(Balance(unit, currency, owed, transfers))
     return balances
 

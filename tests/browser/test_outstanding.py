@@ -110,3 +110,8 @@ def test_a_payment_marked_leaves_the_list_the_chat_and_my_line_and_a_later_hand_
     me_lines = me.locator("li:visible").all_inner_texts()
     assert me_lines and all("Ann" not in line or "500" not in line for line in me_lines)
     assert has_no_horizontal_scroll(page)
+
+    # the group page's "Still owed", for a group of this one evening, is the same list
+    page.goto(asgi_server.url + reverse("group_page", args=[evening.group.edit_token]))
+    assert lines(page.get_by_test_id("balance-transfers")) == api_outstanding(evening)
+    assert has_no_horizontal_scroll(page)
