@@ -74,7 +74,7 @@ def expect_every_face_agrees(page, session) -> None:
 @pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
 @pytest.mark.parametrize("size", PHONES)
 def test_a_payment_marked_leaves_the_list_the_chat_and_my_line_and_a_later_hand_keeps_them_agreed(
-        asgi_server, phones, evening, locale, size):
+        asgi_server, phones, evening, locale, size):  # noqa: F811 (the fixture imported above)
     words = WORDS[locale]
     page = phones(locale)
     page.set_viewport_size(PHONES[size])
