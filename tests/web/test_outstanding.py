@@ -370,3 +370,17 @@ def test_outstanding_is_the_fewest_transfers_over_the_balances_net_of_payments(d
         expected = fewest_transfers(net_of_payments(session))
         assert [(t.frm, t.to, t.amount) for t in owed.transfers] == [(t.frm, t.to, t.amount) for t in expected]
     assert_every_face_shows(session, in_words(session, [(t.frm, t.to, t.amount) for t in owed.transfers]))
+
+
+def test_the_card_on_the_settlement_page_follows_the_table_unless_it_is_asking(evening):
+    token = evening.group.edit_token
+    follows = 'hx-trigger="live:updated from:document"'
+    client = Client()
+
+    assert follows in client.get(reverse("session_payments", args=[token, evening.pk]), **HX).content.decode()
+    # its own page, without the settlement's live regions: nothing to follow
+    assert follows not in client.get(reverse("session_payments", args=[token, evening.pk])).content.decode()
+    # "record it anyway?" waits for its answer: a hand elsewhere does not wipe the question
+    asking = client.post(reverse("payment_mark", args=[token, evening.pk]),
+                         {"payer": "Ed", "payee": "Cy", "amount": "900"}, **HX).content.decode()
+    assert 'data-testid="payment-beyond-owed"' in asking and follows not in asking
