@@ -34,6 +34,9 @@ if workers > 1 and rate_limited and not os.environ.get("REDIS_URL"):
         "limits on its own. Set REDIS_URL=redis://host:6379/0 (the counts every worker shares), "
         "or WEB_CONCURRENCY=1 for a single worker."
     )
+# gunicorn answers a longer request line with an HTML 414 of its own: its largest limit lets
+# the app answer a URL past its own (4096 bytes, http/middleware.py) in the API's error shape
+limit_request_line = 8190
 # one phone on a slow network must not hold a worker forever
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 10

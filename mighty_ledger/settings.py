@@ -80,6 +80,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # HEAD wherever GET is: every view below sees a GET, and the body is dropped on the way out
+    "mighty_ledger.http.middleware.HeadAsGetMiddleware",
     # first: the live fragments' answer every later phone at a table gets again, kept whole with
     # the headers the rest of the stack gave it (mighty_ledger/http/kept_answers.py)
     "mighty_ledger.http.kept_answers.KeptAnswersMiddleware",
@@ -319,11 +321,13 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     # a link's token is its whole right: "Not Found: /g/<token>/" and the like are written masked
-    "filters": {"mask_links": {"()": "mighty_ledger.http.redact.MaskLinks"}},
+    "filters": {"mask_links": {"()": "mighty_ledger.http.redact.MaskLinks"},
+                # a database outage is one line (middleware.OutageNotes), not one per request
+                "quiet_outage": {"()": "mighty_ledger.http.middleware.QuietOutage"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["mask_links"]}},
     "loggers": {
         # masked at the source too, for whatever other handler a deployment adds
-        "django.request": {"filters": ["mask_links"]},
+        "django.request": {"filters": ["mask_links", "quiet_outage"]},
         "django.server": {"handlers": ["console"], "filters": ["mask_links"], "level": "INFO", "propagate": False},
     },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},

@@ -7,12 +7,19 @@ links kept out of caches and referrers, and a database outage answered with 503,
   JSON parser recurses, and a thousand levels exhaust its stack), and hold no lone
   UTF-16 surrogate (``"\\ud800"``), which PostgreSQL refuses to store. Refusals under
   /api/ come in the error shape.
+  A URL longer than ``URL_MAX_BYTES`` is a 414, in the error shape under /api/
+  (gunicorn's own limit, far above it, would answer with an HTML page of its own).
+- ``HeadAsGetMiddleware``: HEAD is answered wherever GET is, as HTTP requires: the view
+  runs as for GET (``require_GET`` would refuse HEAD) and the answer goes without its body.
 - ``NoStoreMiddleware``: pages and API answers carry capability links (in URLs and
-  in bodies), so they are ``Cache-Control: no-store`` unless a view says otherwise.
+  in bodies), so they are ``Cache-Control: no-store`` unless a view says otherwise, and
+  every answer behind a link (/g/…, the API) is ``X-Robots-Tag: noindex, nofollow``: a link
+  pasted somewhere public must not make its group's pages a search result.
 - ``SameOriginCsrfMiddleware``: Django's CSRF check, made to work under
   ``Referrer-Policy: no-referrer`` (see the class).
 - ``DatabaseOutageMiddleware``: while the database restarts, 503 with Retry-After,
-  in the error shape for the API and as a short "try again" page for people.
+  in the error shape for the API and as a short "try again" page for people, and one
+  line in the log for the outage (``OutageNotes``), not a traceback per request.
 """
 
 from __future__ import annotations
@@ -20,6 +27,8 @@ from __future__ import annotations
 import json
 import logging
 import re
+import threading
+import time
 from collections.abc import Callable
 
 from django.conf import settings
@@ -31,6 +40,12 @@ from django.shortcuts import render
 logger = logging.getLogger(__name__)
 
 API_PREFIX = "/api/"
+LINK_PREFIX = "/g/"
+ROBOTS = "noindex, nofollow"
+# the request line gunicorn allowed before (limit_request_line 4094), path and query together;
+# gunicorn.conf.py now lets twice that through, so that the app answers it in its own shape
+URL_MAX_BYTES = 4096
+OUTAGE_NOTE_SECONDS = 10.0  # while the database is away: one line in the log this often, at most
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 DATABASE_RETRY_AFTER_SECONDS = 5
 
@@ -92,7 +107,13 @@ class RequestGuardMiddleware:
             if api:
                 return error_response(404, "", "not_found", "There is nothing at this address.")
             raise Http404("No such page.")
-        if "\x00" in request.META.get("QUERY_STRING", "") or "%00" in request.META.get("QUERY_STRING", ""):
+        query = request.META.get("QUERY_STRING", "")
+        if len(request.path_info.encode()) + len(query) > URL_MAX_BYTES:
+            if api:
+                return error_response(414, "", "uri_too_long", f"A URL can be at most {URL_MAX_BYTES} bytes long.")
+            return HttpResponse(f"A URL can be at most {URL_MAX_BYTES} bytes long.", status=414,
+                                content_type="text/plain; charset=utf-8")
+        if "\x00" in query or "%00" in query:
             return self.bad_request(api, "bad_character", "The query string cannot contain the NUL character.")
         if any("\x00" in value for name, value in request.META.items()
                if name.startswith("HTTP_") and isinstance(value, str)):
@@ -128,6 +149,28 @@ class RequestGuardMiddleware:
         return None
 
 
+class HeadAsGetMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.method != "HEAD":
+            return self.get_response(request)
+        request.method = "GET"
+        try:
+            response = self.get_response(request)
+        finally:
+            request.method = "HEAD"
+        if response.streaming:
+            response.streaming_content = []
+        else:
+            # RFC 9110 9.3.2: the headers GET would send, Content-Length included
+            if "Content-Length" not in response:
+                response["Content-Length"] = str(len(response.content))
+            response.content = b""
+        return response
+
+
 class NoStoreMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
         self.get_response = get_response
@@ -136,6 +179,8 @@ class NoStoreMiddleware:
         response = self.get_response(request)
         if "Cache-Control" not in response:
             response["Cache-Control"] = "no-store"
+        if request.path_info.startswith((LINK_PREFIX, API_PREFIX)):
+            response["X-Robots-Tag"] = ROBOTS
         return response
 
 
@@ -177,8 +222,41 @@ class DatabaseOutageMiddleware:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not isinstance(exception, OperationalError | InterfaceError):
             return None
-        logger.warning("database unavailable, answered 503: %s", exception, exc_info=exception)
+        outage_notes.note("request", exception)
         return database_unavailable(request)
+
+
+class OutageNotes:
+    """One line in the log when the database goes away, then one every OUTAGE_NOTE_SECONDS while it
+    stays away, with the count of requests answered 503 meanwhile: a ten-second outage under
+    load wrote a traceback for each of 380 requests, which said nothing the first did not."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.last = float("-inf")
+        self.unsaid = 0
+
+    def note(self, what: str, error: Exception) -> None:
+        with self.lock:
+            self.unsaid += 1
+            now = time.monotonic()
+            if now - self.last < OUTAGE_NOTE_SECONDS:
+                return
+            count, self.unsaid, self.last = self.unsaid, 0, now
+        reason = (str(error).strip().splitlines() or [type(error).__name__])[0]
+        logger.warning("database unavailable: %d %s(s) answered 503 (%s)", count, what, reason)
+
+
+# one per process: every thread's requests count toward the same line
+outage_notes = OutageNotes()
+
+
+class QuietOutage(logging.Filter):
+    """Drops django.request's "Service Unavailable: <path>" line for each 503 the outage answers:
+    ``OutageNotes`` says it once."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.name == "django.request" and getattr(record, "status_code", None) == 503)
 
 
 def database_unavailable(request: HttpRequest) -> HttpResponse:

@@ -21,7 +21,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.urls import Resolver404, resolve
 
-from mighty_ledger.http.middleware import DATABASE_RETRY_AFTER_SECONDS
+from mighty_ledger.http.middleware import DATABASE_RETRY_AFTER_SECONDS, ROBOTS, outage_notes
 from mighty_ledger.live.brokers import broker
 from mighty_ledger.live.redraws import Redraw, Redraws
 from mighty_ledger.live.steps import BoardFollow, BoardSteps, DrawStep
@@ -89,17 +89,17 @@ def with_streams(django_application, *, board_steps: DrawStep | None = None, red
     redraws = Redraws(redraw, to_the_redraw_thread, _looked_at) if redraw is not None else None
 
     async def application(scope, receive, send):
-        if scope["type"] == "http" and scope["method"] == "GET":
+        if scope["type"] == "http" and scope["method"] in ("GET", "HEAD"):
             opening = _opener(scope["path"], scope.get("query_string", b""), steps, redraws)
             if opening is not None:
-                await _serve(opening, receive, send)
+                await _serve(opening, receive, send, head=scope["method"] == "HEAD")
                 return
         await django_application(scope, receive, send)
 
     return application
 
 
-async def _serve(opening, receive, send) -> None:
+async def _serve(opening, receive, send, *, head: bool = False) -> None:
     try:
         stream = await opening
     except Gone:
@@ -113,9 +113,15 @@ async def _serve(opening, receive, send) -> None:
     except (OperationalError, InterfaceError) as error:
         # PostgreSQL restarting: as the web workers answer (middleware.DatabaseOutageMiddleware);
         # the pool thread's broken connection is dropped by its next close_old_connections
-        logger.warning("database unavailable, stream answered 503: %s", error)
+        outage_notes.note("stream", error)
         await _refuse(send, 503, "database_unavailable",
                       f"The ledger's database is not answering; try again in {DATABASE_RETRY_AFTER_SECONDS} seconds.")
+        return
+    if head:
+        # what GET would answer, without its body: the link opens the stream
+        stream.broker.unwatch(stream.watch)
+        await send({"type": "http.response.start", "status": 200, "headers": _HEADERS})
+        await send({"type": "http.response.body", "body": b""})
         return
     this = asyncio.current_task()
     listener = asyncio.create_task(_cancel_on_disconnect(receive, this))
@@ -146,7 +152,8 @@ async def _cancel_on_disconnect(receive, task: asyncio.Task) -> None:
 async def _refuse(send, status: int, code: str, message: str) -> None:
     """A stream not opened, in the error shape the API uses; a 503 says when to try again."""
     body = json.dumps({"errors": [{"field": "", "code": code, "message": message}]}).encode()
-    headers = [(b"content-type", b"application/json"), (b"cache-control", b"no-store")]
+    headers = [(b"content-type", b"application/json"), (b"cache-control", b"no-store"),
+               (b"x-robots-tag", ROBOTS.encode())]
     if status == 503:
         headers.append((b"retry-after", _RETRY_AFTER))
     await send({"type": "http.response.start", "status": status, "headers": headers})

@@ -25,6 +25,7 @@ from django.db import DatabaseError, close_old_connections
 from django.db.models import Q
 
 from mighty_ledger.http.access import is_link_shaped, is_row_id
+from mighty_ledger.http.middleware import ROBOTS
 from mighty_ledger.live.brokers import LINK_ROTATED, Broker, Watch, broker
 from mighty_ledger.live.redraws import Redraws
 from mighty_ledger.live.steps import BoardFollow
@@ -38,6 +39,8 @@ HEADERS = {
     "Cache-Control": "no-cache",
     # nginx and similar proxies buffer responses unless told not to: events would arrive in lumps
     "X-Accel-Buffering": "no",
+    # a stream is reached by a link (http/middleware.py: NoStoreMiddleware)
+    "X-Robots-Tag": ROBOTS,
 }
 HEARTBEAT_LINE = b": keep-alive\n\n"
 

@@ -107,3 +107,64 @@ def test_a_form_from_another_site_is_still_refused(db, site):
     response = _form_post(client, "/g/new/", secure=True, **headers)
 
     assert response.status_code == 403
+
+
+# --- issue 36: no page behind a link indexed, HEAD wherever GET is, a long URL in the error shape
+
+
+def test_every_page_and_answer_behind_a_link_is_kept_out_of_search_engines(client, pages, session_with_links):
+    token, pk = session_with_links
+    behind_links = [url for url in pages if url.startswith("/g/")]
+    for url in behind_links:
+        assert client.get(url)["X-Robots-Tag"] == "noindex, nofollow", url
+    api = client.get(f"/api/v1/sessions/{pk}", HTTP_AUTHORIZATION=f"Bearer {token}")
+    assert api.status_code == 200 and api["X-Robots-Tag"] == "noindex, nofollow"
+    refused = client.get("/api/v1/sessions/1", HTTP_AUTHORIZATION="Bearer not-a-link")
+    assert refused["X-Robots-Tag"] == "noindex, nofollow"
+    # the pages anyone may find stay findable
+    assert "X-Robots-Tag" not in client.get("/rules/")
+
+
+def test_the_live_regions_kept_for_later_phones_keep_the_robots_header(client, pages):
+    live = next(url for url in pages if url.endswith("/live/"))
+    assert client.get(live)["X-Robots-Tag"] == "noindex, nofollow"  # drawn
+    assert client.get(live)["X-Robots-Tag"] == "noindex, nofollow"  # kept
+
+
+def test_head_is_answered_wherever_get_is(client, pages, session_with_links):
+    token, pk = session_with_links
+    for url in [*pages, f"/g/{token}/s/{pk}/live/", f"/g/{token}/s/{pk}/events/"]:
+        got, head = client.get(url), client.head(url)
+        assert head.status_code == got.status_code == 200, url
+        assert head.content == b"", url
+        assert head["Content-Type"] == got["Content-Type"], url
+    api = client.head(f"/api/v1/sessions/{pk}", HTTP_AUTHORIZATION=f"Bearer {token}")
+    assert api.status_code == 200 and api.content == b""
+
+
+def test_head_on_a_post_only_address_is_still_refused(client, session_with_links):
+    token, pk = session_with_links
+    assert client.head(f"/g/{token}/s/{pk}/settle/payments/").status_code in (404, 405)
+
+
+@pytest.mark.parametrize("length", [4097, 8000])
+def test_a_url_too_long_is_414_in_the_error_shape(client, db, length):
+    from tests.hardening.conftest import assert_error_shape
+
+    response = client.get("/api/v1/sessions?q=" + "x" * (length - len("/api/v1/sessions")))
+    assert_error_shape(response, 414, "uri_too_long")
+    page = client.get("/rules/?q=" + "x" * length)
+    assert page.status_code == 414
+
+
+def test_a_url_just_under_the_limit_is_answered(client, db):
+    response = client.get("/api/v1/sessions/1?q=" + "x" * (4096 - len("/api/v1/sessions/1") - len("q=")))
+    assert response.status_code != 414
+
+
+@pytest.fixture
+def session_with_links(pages):
+    from mighty_ledger.models import Session
+
+    session = Session.objects.get()
+    return session.group.edit_token, session.pk

@@ -98,3 +98,46 @@ def test_the_stream_server_runs_the_worker_that_masks_uvicorns_log():
     makefile = (Path(__file__).resolve().parents[2] / "Makefile").read_text()
     assert "-k mighty_ledger.live.worker.StreamWorker" in makefile
     assert "uvicorn_worker.UvicornWorker" not in makefile
+
+
+def test_a_database_outage_is_one_line_in_the_log_not_a_traceback_per_request(client, db, console, monkeypatch):
+    """issue 36: a ten-second outage under load wrote a traceback for each of 380 requests."""
+    from django.db import OperationalError, connection
+
+    from mighty_ledger.http import middleware
+    from tests.factories import SessionFactory
+
+    monkeypatch.setattr(middleware, "outage_notes", middleware.OutageNotes())
+    session = SessionFactory()
+
+    def failing(execute, sql, params, many, context):
+        raise OperationalError("server closed the connection unexpectedly")
+
+    with connection.execute_wrapper(failing):
+        for _ in range(40):
+            assert client.get(f"/g/{session.group.edit_token}/s/{session.pk}/").status_code == 503
+            assert client.get(f"/api/v1/sessions/{session.pk}",
+                              HTTP_AUTHORIZATION=f"Bearer {session.group.view_token}").status_code == 503
+
+    written = console.getvalue()
+    assert written.count("database unavailable") == 1, written[-2000:]
+    assert "1 request(s) answered 503 (server closed the connection unexpectedly)" in written
+    assert "Traceback" not in written and "Service Unavailable" not in written
+    assert session.group.edit_token not in written
+
+
+def test_an_outage_that_lasts_says_so_again_with_the_count(monkeypatch, caplog):
+    from mighty_ledger.http import middleware
+
+    notes = middleware.OutageNotes()
+    now = [1000.0]
+    monkeypatch.setattr(middleware.time, "monotonic", lambda: now[0])
+    with caplog.at_level(logging.WARNING, logger="mighty_ledger.http.middleware"):
+        for _ in range(25):
+            notes.note("request", ConnectionError("refused"))
+            now[0] += 1.0
+    said = [record.getMessage() for record in caplog.records]
+    # at the first, then every OUTAGE_NOTE_SECONDS with what came meanwhile
+    assert said == ["database unavailable: 1 request(s) answered 503 (refused)",
+                    "database unavailable: 10 request(s) answered 503 (refused)",
+                    "database unavailable: 10 request(s) answered 503 (refused)"]

@@ -55,7 +55,7 @@ HEARTBEAT_SECONDS = 1
 SEATS = ["Ann", "Bo", "Cy", "Di", "Ed"]
 # what the app sets on every page, which a proxy must pass on as it is
 APP_HEADERS = ("content-security-policy", "cache-control", "referrer-policy", "x-content-type-options",
-               "x-frame-options", "content-type")
+               "x-frame-options", "content-type", "strict-transport-security", "x-robots-tag")
 A_YEAR = 365 * 24 * 3600
 
 
@@ -441,6 +441,23 @@ def test_a_page_arrives_with_the_apps_own_headers(door):
     assert "default-src 'self'" in proxied["Content-Security-Policy"]
     assert "no-store" in proxied["Cache-Control"]
     assert proxied["Referrer-Policy"] == "no-referrer"
+    # behind the TLS proxy (SECURE_PROXY_SSL_HEADER, as the units set it): HSTS for a year
+    assert proxied["Strict-Transport-Security"] == f"max-age={A_YEAR}"
+    assert proxied["X-Robots-Tag"] == "noindex, nofollow"
+
+
+def test_a_long_url_is_414_in_the_error_shape_through_the_door(door):
+    """gunicorn answered a request line past 4094 bytes with an HTML page of its own."""
+    status, headers, body = door.request("GET", "/api/v1/sessions?q=" + "x" * 6000, token=door.view_token)
+    assert status == 414 and headers["Content-Type"] == "application/json", body[:200]
+    assert json.loads(body)["errors"][0]["code"] == "uri_too_long"
+
+
+def test_head_on_the_live_regions_through_the_door(door):
+    session = door.new_session()
+    status, headers, body = door.request("HEAD", reverse("session_live", args=[door.view_token, session]))
+    assert status == 200 and body == b""
+    assert headers["Content-Type"].startswith("text/html")
 
 
 def test_the_live_regions_arrive_alike_drawn_or_kept(door):
