@@ -3,6 +3,9 @@
 // row that still needs an answer can sit under the bar, and the player has to scroll to find
 // it. This brings the next unanswered row up just above the bar; it only ever scrolls down,
 // and never when the row is already in view. Without it the form works the same.
+//
+// On a short screen the bar waits at the end of the form until the player's first tap (app.css):
+// on first load it would cover the rows still to answer, the last of them under Save itself.
 
 (function () {
   const form = document.getElementById("hand-form");
@@ -42,6 +45,14 @@
     const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
     window.scrollBy({ top: by, behavior: still ? "auto" : "smooth" });
   }
+
+  // the player's first tap here: on a short screen the Save bar stays at the end of the form
+  // until then (app.css), so on first load it covers none of the rows still to answer
+  const tapped = (event) => {
+    if (event.isTrusted) form.dataset.tapped = "";
+  };
+  form.addEventListener("input", tapped);
+  form.addEventListener("change", tapped);
 
   form.addEventListener("change", (event) => {
     const row = event.target.closest("fieldset.field");
