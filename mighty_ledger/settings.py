@@ -82,6 +82,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # HEAD wherever GET is: every view below sees a GET, and the body is dropped on the way out
     "mighty_ledger.http.middleware.HeadAsGetMiddleware",
+    # every 4xx under /api/ in the error shape, Django's own answers included (a Host not allowed)
+    "mighty_ledger.http.middleware.ApiErrorShapeMiddleware",
     # first: the live fragments' answer every later phone at a table gets again, kept whole with
     # the headers the rest of the stack gave it (mighty_ledger/http/kept_answers.py)
     "mighty_ledger.http.kept_answers.KeptAnswersMiddleware",

@@ -9,6 +9,8 @@ links kept out of caches and referrers, and a database outage answered with 503,
   /api/ come in the error shape.
   A URL longer than ``URL_MAX_BYTES`` is a 414, in the error shape under /api/
   (gunicorn's own limit, far above it, would answer with an HTML page of its own).
+- ``ApiErrorShapeMiddleware``: every 4xx under /api/ in the error shape, whoever answered
+  it (Django's own HTML pages: a Host not allowed, /api/ itself).
 - ``HeadAsGetMiddleware``: HEAD is answered wherever GET is, as HTTP requires: the view
   runs as for GET (``require_GET`` would refuse HEAD) and the answer goes without its body.
 - ``NoStoreMiddleware``: pages and API answers carry capability links (in URLs and
@@ -30,6 +32,7 @@ import re
 import threading
 import time
 from collections.abc import Callable
+from http import HTTPStatus
 
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
@@ -147,6 +150,29 @@ class RequestGuardMiddleware:
             return error_response(400, "", "bad_unicode",
                                   "Text must be valid Unicode: a \\ud800-\\udfff escape must be half of a pair.")
         return None
+
+
+class ApiErrorShapeMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if not (request.path_info.startswith(API_PREFIX) and 400 <= response.status_code < 500):
+            return response
+        if response.streaming or response.get("Content-Type", "").startswith("application/json"):
+            return response
+        try:
+            phrase = HTTPStatus(response.status_code).phrase
+        except ValueError:
+            phrase = "Client Error"
+        shaped = error_response(response.status_code, "", phrase.lower().replace(" ", "_").replace("-", "_"),
+                                f"{phrase}.")
+        for name, value in response.items():
+            if name.lower() not in ("content-type", "content-length"):
+                shaped[name] = value
+        shaped.cookies = response.cookies
+        return shaped
 
 
 class HeadAsGetMiddleware:

@@ -168,3 +168,15 @@ def session_with_links(pages):
 
     session = Session.objects.get()
     return session.group.edit_token, session.pk
+
+
+@pytest.mark.parametrize(("path", "headers", "status", "code"), [
+    ("/api/v1/sessions/1", {"HTTP_HOST": "evil.example"}, 400, "bad_request"),  # Django's DisallowedHost
+    ("/api/", {}, 404, "not_found"),  # outside api/v1/, where the API's own 404 answers
+    ("/api/v1/groups", {"HTTP_HOST": "evil.example", "REQUEST_METHOD": "PUT"}, 400, "bad_request"),
+])
+def test_every_4xx_under_the_api_is_in_the_error_shape(client, db, path, headers, status, code):
+    from tests.hardening.conftest import assert_error_shape
+
+    response = client.generic(headers.pop("REQUEST_METHOD", "GET"), path, **headers)
+    assert_error_shape(response, status, code)
