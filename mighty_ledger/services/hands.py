@@ -266,10 +266,15 @@ def hand_record(
     fingerprint = fingerprint_of(kind, stored_entry)
     likeness = hand_likeness(kind, stored_entry, result)
 
-    def append(current: Session) -> tuple[Hand, bool] | None:
+    def append(current: Session, *, under_lock: bool) -> tuple[Hand, bool] | None:
         if (earlier := made_before(current.hands, idempotency_key, fingerprint)) is not None:
             return earlier, False
-        refuse_saved_meanwhile(current, meant, likeness)
+        try:
+            refuse_saved_meanwhile(current, meant, likeness)
+        except SavedMeanwhile:
+            if under_lock:
+                raise
+            return None  # the session as this request first read it may be old news: decide under the lock
         hand = Hand(
             session=current, number=current.hand_count + 1, kind=kind, entry=stored_entry, result=result,
             explanation=explanation, sides=sides,
@@ -289,11 +294,11 @@ def hand_record(
         announce(current, "hand_recorded")
         return hand, True
 
-    recorded = append(copy.copy(session))
+    recorded = append(copy.copy(session), under_lock=False)
     if recorded is None:
         with transaction.atomic():
             # the row is this request's until commit, so this time the write lands
-            recorded = append(locked(session))
+            recorded = append(locked(session), under_lock=True)
     return recorded
 
 

@@ -36,7 +36,7 @@ from mighty_ledger import reads
 from mighty_ledger.models import Contract, Hand, Session
 from mighty_ledger.pages.templatetags.ledger import points
 from mighty_ledger.pages.views.board_steps import drawn
-from mighty_ledger.reads import kept_counts, ratings, stats
+from mighty_ledger.reads import balance, kept_counts, ratings, stats
 from scoring.interface import score_hand
 from scoring.problems import InvalidInput
 from tests.board_parts import parts_of, row_of
@@ -110,6 +110,10 @@ class Page:
     meant: dict | None  # HAND_JSON meant; None when the player left a question unanswered
     number: int | None = None  # the hand an edit changes
     asked: bool = False  # "another phone saved first" is on screen
+    # what its player answers when the open form hears that another phone saved a hand: "same"
+    # ("That's the hand I'm entering"), "next" ("I'm entering the next hand"), or "unheard"
+    # (no signal, or no script: the form stays as it was and Save asks)
+    hears: str = "unheard"
 
     @property
     def key(self) -> str | None:
@@ -143,6 +147,15 @@ class Model:
     keys: dict[str, int | tuple] = field(default_factory=dict)
     contract: dict | None = None  # the hand in progress as meant: {"id", "entry", "version"}
     completed: dict[int, int] = field(default_factory=dict)  # a contract's id: the hand it became
+    payments: list[tuple[str, str, int]] = field(default_factory=list)  # payer, payee, amount marked
+
+
+def likeness(session, entry: dict) -> tuple:
+    """What makes two hands the same hand at the table, as the players would say it: the declarer,
+    the contract, the partners and what it paid."""
+    request = {**entry, "system": session.preset, "options": session.system_options, "seats": session.seats}
+    return (entry["declarer"], entry["contract"]["points"], entry["contract"]["trump"],
+            tuple(sorted(entry.get("partners") or ())), score_hand(request).as_json()["payments"])
 
 
 def legal(session, entry: dict) -> bool:
@@ -188,21 +201,37 @@ class TheTable(RuleBasedStateMachine):
             return "saved" if legal(self.session, page.meant) else "refused"
         if page.key in model.keys:
             return "used"
-        # the form asks for what nobody answered first, then whether another phone saved
-        # meanwhile, and only then does the engine judge the hand
+        # the form asks for what nobody answered first, then the engine judges the hand, and only
+        # then, as it lands, does the server ask whether another phone saved it meanwhile
         if page.meant is None:
             return "refused"
-        if page.seen < len(model.hands) and not confirm:
-            return "asked"
         # a contract is checked as the engine checks it once played: alone, whatever the count
         whole = {**page.meant, "partners": [], "points": 0} if page.kind == "contract" else page.meant
         if not legal(self.session, whole):
             return "refused"
+        if not confirm and self.saved_meanwhile(page):
+            return "asked"
         if page.kind == "contract" and model.contract is not None:
             return "asked"
         return "saved"
 
-    def send(self, phone: Phone, *, confirm: bool = False):
+    def number_meant(self, page: Page) -> int:
+        return int(page.taps.get("number") or page.form.value("number"))
+
+    def saved_meanwhile(self, page: Page) -> bool:
+        """Another phone saved the hand this page means: its number is taken, or (a hand) the very
+        hand it holds was saved since the page was opened, under whatever number."""
+        if self.number_meant(page) != len(self.model.hands) + 1:
+            return True
+        if page.kind == "contract":
+            return False
+        mine = likeness(self.session, page.meant)
+        return any(likeness(self.session, hand.entry) == mine
+                   for hand in self.model.hands[page.seen:] if not hand.deleted)
+
+    def send(self, phone: Phone, *, confirm: bool = False, answer_lost: bool = False):
+        """Tap Save. With ``answer_lost`` the request reaches the server but its answer never comes
+        back (the line dropped): the phone still shows the form as it was, and taps Save again later."""
         page = phone.page
         outcome = self.expected(page, confirm)
         data = page.form.posted(page.taps | ({"confirm": "1"} if confirm else {}))
@@ -215,6 +244,8 @@ class TheTable(RuleBasedStateMachine):
             assert response.status_code == 200, (outcome, response.status_code)
         if outcome == "saved":
             self.saved(page)
+        if answer_lost:
+            return
         if outcome in ("saved", "used"):
             phone.left, phone.page = page, None
         elif outcome == "asked":
@@ -237,21 +268,52 @@ class TheTable(RuleBasedStateMachine):
             return
         model.hands.append(Meant(page.meant))
         model.keys[page.key] = len(model.hands)
+        self.heard_by_the_open_forms()
         in_progress = page.form.value("in_progress")
         if model.contract is not None and in_progress == str(model.contract["id"]):
             model.completed[model.contract["id"]] = len(model.hands)
             model.contract = None
+
+    def heard_by_the_open_forms(self) -> None:
+        """Every form left open on another phone hears of the hand just saved (static/js/live_form.js)
+        and asks its player, who answers as they would: the form closes, or moves to the next
+        number, the taps kept. It never moves by itself."""
+        for phone in self.phones.values():
+            page = phone.page
+            if page is None or page.kind not in ("hand", "complete") or page.asked or page.hears == "unheard":
+                continue
+            if self.number_meant(page) > len(self.model.hands):
+                continue  # the number it enters is still free: nothing to ask
+            if page.hears == "same":
+                phone.page = None
+            else:
+                page.taps = {**page.taps, "number": str(len(self.model.hands) + 1)}
 
     # --- opening forms ------------------------------------------------------------------------
 
     # each form is opened, tapped and (``save_now``) saved in one step, or left open while
     # other phones go on: both orders are the table's
 
-    @rule(name=st.sampled_from(PHONES), bid=bids, trick=tricks, save_now=st.booleans())
-    def open_a_new_hand(self, name, bid, trick, save_now):
+    @rule(name=st.sampled_from(PHONES), bid=bids, trick=tricks, save_now=st.booleans(), hears=st.sampled_from(["same", "next", "unheard"]))
+    def open_a_new_hand(self, name, bid, trick, save_now, hears):
         phone = self.phones[name]
         page = self.open(phone, "hand", self.url("hand_new"), {**bid.taps(), **trick.taps()}, None)
-        page.meant = trick.added_to(bid.entry(self.dealer_on(page)))
+        page.meant, page.hears = trick.added_to(bid.entry(self.dealer_on(page))), hears
+        if save_now:
+            self.send(phone)
+
+    @precondition(lambda self: any(phone.page and phone.page.kind == "hand" for phone in self.phones.values()))
+    @rule(name=st.sampled_from(PHONES), other=st.sampled_from(PHONES), save_now=st.booleans(), hears=st.sampled_from(["same", "next", "unheard"]))
+    def another_phone_enters_the_same_hand(self, name, other, save_now, hears):
+        """Two phones at the table enter the hand just played: the same taps, each on its own form."""
+        theirs = self.phones[other].page
+        if name == other or theirs is None or theirs.kind != "hand":
+            return
+        phone = self.phones[name]
+        taps = {key: value for key, value in theirs.taps.items() if key != "number"}
+        page = self.open(phone, "hand", self.url("hand_new"), taps, None)
+        page.meant = theirs.meant and {**theirs.meant, "dealer": self.dealer_on(page)}
+        page.hears = hears
         if save_now:
             self.send(phone)
 
@@ -264,12 +326,13 @@ class TheTable(RuleBasedStateMachine):
             self.send(phone)
 
     @precondition(lambda self: self.model.contract is not None)
-    @rule(name=st.sampled_from(PHONES), trick=tricks, save_now=st.booleans())
-    def enter_the_result_of_the_hand_in_progress(self, name, trick, save_now):
+    @rule(name=st.sampled_from(PHONES), trick=tricks, save_now=st.booleans(), hears=st.sampled_from(["same", "next", "unheard"]))
+    def enter_the_result_of_the_hand_in_progress(self, name, trick, save_now, hears):
         # the player taps what the last trick told, and nothing else
         phone, contract = self.phones[name], self.model.contract
-        self.open(phone, "complete", self.url("contract_complete", contract["id"]), trick.taps(),
-                  trick.added_to(contract["entry"]))
+        page = self.open(phone, "complete", self.url("contract_complete", contract["id"]), trick.taps(),
+                         trick.added_to(contract["entry"]))
+        page.hears = hears
         if save_now:
             self.send(phone)
 
@@ -318,6 +381,57 @@ class TheTable(RuleBasedStateMachine):
             self.send(phone, confirm=True)  # "Also save mine, as a new hand": deliberate
         else:
             phone.page = None  # the highlighted choice: keep theirs
+
+    @precondition(lambda self: any(phone.page for phone in self.phones.values()))
+    @rule(name=st.sampled_from(PHONES), confirm=st.booleans())
+    def save_but_the_answer_is_lost(self, name, confirm):
+        phone = self.phones[name]
+        if phone.page is not None:
+            self.send(phone, confirm=confirm and phone.page.asked, answer_lost=True)
+
+    @precondition(lambda self: any(phone.page and phone.page.kind == "hand" and phone.page.meant
+                                   for phone in self.phones.values()))
+    @rule(name=st.sampled_from(PHONES))
+    def the_outbox_sends_it_by_the_api(self, name):
+        """The form's Save never reached the server (offline, cut): the outbox sends the hand with
+        the form's key as its Idempotency-Key and the number the form meant."""
+        phone = self.phones[name]
+        page = phone.page
+        if page is None or page.kind != "hand" or page.meant is None:
+            return
+        outcome = self.expected(page, confirm=False)
+        response = phone.client.post(
+            reverse("api:hands", args=[self.session.pk]), {**page.meant, "number": self.number_meant(page)},
+            content_type="application/json",
+            headers={"Authorization": f"Bearer {self.token}", "Idempotency-Key": page.key})
+        assert response.status_code == {"saved": 201, "used": 200, "asked": 409, "refused": 400}[outcome], (
+            outcome, response.status_code, response.content[:300])
+        if outcome == "saved":
+            self.saved(page)
+        if outcome in ("saved", "used"):
+            phone.left, phone.page = page, None
+        elif outcome == "asked":
+            # the outbox shows the hand the server has, with "Fix" (the form again) and "Discard"
+            assert response.json()["errors"][0]["code"] == "hand_saved_meanwhile"
+            page.asked = True
+
+    @precondition(lambda self: bool(self.model.hands))
+    @rule(name=st.sampled_from(PHONES), pick=st.integers(0, 1000), part=st.sampled_from(["all", "some", "more"]))
+    def mark_a_payment(self, name, pick, part):
+        """A player pays another what the settle page says is still owed (or part of it, or more),
+        and a phone marks it as paid."""
+        outstanding = balance.session_outstanding(Session.objects.get(pk=self.session.pk))
+        transfers = [t for t in outstanding.transfers if outstanding.markable(t)]
+        if not transfers:
+            return
+        transfer = transfers[pick % len(transfers)]
+        amount = {"all": transfer.amount, "some": max(1, int(transfer.amount) // 2),
+                  "more": int(transfer.amount) + 1}[part]
+        response = self.phones[name].client.post(
+            self.url("payment_mark"), {"payer": transfer.frm, "payee": transfer.to, "amount": str(amount),
+                                       "overpay": "1"})
+        assert response.status_code == 302, response.status_code
+        self.model.payments.append((transfer.frm, transfer.to, int(amount)))
 
     # --- Back, reload ---------------------------------------------------------------------------
 
@@ -395,6 +509,27 @@ class TheTable(RuleBasedStateMachine):
         assert (open_contract.pk if open_contract else None) == (self.model.contract or {}).get("id")
 
     @invariant()
+    def what_is_still_owed_is_the_balances_net_of_the_payments(self):
+        """The settle page's list (and every surface that shows it, from the same read) settles
+        each player's total less what they paid plus what they were paid, in the fewest transfers."""
+        if not hasattr(self, "session"):
+            return
+        session = Session.objects.get(pk=self.session.pk)
+        net = dict(session.totals)
+        for payer, payee, amount in self.model.payments:
+            net[payer] += amount
+            net[payee] -= amount
+        outstanding = balance.session_outstanding(session)
+        settled = dict.fromkeys(net, 0)
+        for transfer in outstanding.transfers:
+            settled[transfer.frm] += transfer.amount
+            settled[transfer.to] -= transfer.amount
+        assert {seat: net[seat] + settled[seat] for seat in net} == dict.fromkeys(net, 0), (
+            net, outstanding.transfers)
+        # fewest: never more transfers than the players who are owed or owe, less one
+        assert len(outstanding.transfers) <= max(0, sum(1 for owed in net.values() if owed) - 1)
+
+    @invariant()
     def a_phone_following_the_table_sees_what_was_stored(self):
         """The board's live regions come from what was drawn before, row by row and part by part
         (partials/board_region.html): after any step they show the stored hands, totals, who deals
@@ -451,3 +586,41 @@ def test_the_table_stores_what_its_players_meant(db):
         max_examples=EXAMPLES, stateful_step_count=25, deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
     ))
+
+
+# --- the defects the model was grown to see, each as the table met it ------------------------------
+
+
+def test_the_model_sees_a_form_that_moved_to_the_next_hand_and_saved_the_same_hand_again(db):
+    # phone B heard phone A save hand 1 and said "I'm entering the next hand", then tapped in hand 1
+    table = TheTable()
+    table.a_session()
+    table.open_a_new_hand("A", Bid("Ann", 15, "D", "AS"), Trick("Cy", 16), save_now=False, hears="next")
+    table.another_phone_enters_the_same_hand("B", "A", save_now=False, hears="next")
+    table.save("A")
+    assert table.phones["B"].page.taps["number"] == "2"
+
+    table.save("B")  # asked, not stored as hand 2
+
+    assert table.phones["B"].page.asked
+    table.the_ledger_holds_what_the_players_meant()
+
+
+def test_the_model_sees_a_form_that_hears_the_hand_it_enters_and_closes(db):
+    table = TheTable()
+    table.a_session()
+    table.open_a_new_hand("A", Bid("Bo", 14, "S", "KH"), Trick("alone", 15), save_now=False, hears="same")
+    table.another_phone_enters_the_same_hand("B", "A", save_now=False, hears="same")
+    table.save("A")
+
+    assert table.phones["B"].page is None  # "That's the hand I'm entering": nothing saved twice
+    table.the_ledger_holds_what_the_players_meant()
+
+
+def test_the_model_sees_a_payment_leave_what_is_still_owed(db):
+    table = TheTable()
+    table.a_session()
+    table.open_a_new_hand("A", Bid("Ann", 15, "D", "AS"), Trick("Cy", 16), save_now=True, hears="unheard")
+    for part in ("some", "more", "all"):
+        table.mark_a_payment("B", 0, part)
+        table.what_is_still_owed_is_the_balances_net_of_the_payments()

@@ -7,13 +7,14 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from mighty_ledger.pages.forms.labels import add_problems, kept_over
+from mighty_ledger.pages.forms.meant import MeantHand
 from scoring.problems import Problem
 from scoring.systems import System
 
 EVENT_PROBLEM_FIELDS = [("dealer", "dealer"), ("shown_by", "shown_by"), ("fine", "fine")]
 
 
-class EventForm(forms.Form):
+class EventForm(MeantHand):
     """A deal that was not played: a deal miss (redeal) or everyone passed."""
 
     kind = forms.ChoiceField(

@@ -17,7 +17,7 @@ from mighty_ledger.pages.forms.labels import (
     card_label,
     kept_over,
 )
-from mighty_ledger.services import Meant
+from mighty_ledger.pages.forms.meant import MeantHand
 from scoring.cards import (
     JOKER,
     RANKS,
@@ -66,7 +66,7 @@ class CardChoice:
     suit: str
 
 
-class HandForm(forms.Form):
+class HandForm(MeantHand):
     """One scored hand, on one screen; its fields follow the session's system."""
 
     dealer = forms.ChoiceField(label=_("Dealer"), widget=forms.RadioSelect)
@@ -93,13 +93,6 @@ class HandForm(forms.Form):
     )
     points = forms.IntegerField(label=_("Points"), min_value=0)
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
-    # how many hands the session had when the form was opened: saving after another phone
-    # saved one asks first, unless the player already said to save theirs too ("confirm")
-    seen_hand_count = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=0)
-    # the hand this form enters: set when it is opened, moved only by the player's own choice
-    # ("I'm entering the next hand"), and checked by the server under the session's lock
-    number = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
-    confirm = forms.BooleanField(widget=forms.HiddenInput, required=False)
     # the hand in progress this form completes (opened from its "complete" button)
     in_progress = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
 
@@ -253,17 +246,6 @@ class HandForm(forms.Form):
                   "Tap “declarer alone” if so, or tap the partner.") % {"declarer": declarer},
                 code="required",
             ))
-
-    def meant(self) -> Meant | None:
-        """The hand this Save means, checked by the server as it lands; none once the player has
-        said to save theirs as another hand too ("confirm")."""
-        if self.cleaned_data.get("confirm"):
-            return None
-        seen, number = self.cleaned_data.get("seen_hand_count"), self.cleaned_data.get("number")
-        # a form from before the number was kept meant the hand after those it saw
-        if number is None and seen is not None:
-            number = seen + 1
-        return Meant(number=number, seen=seen)
 
     def entry(self) -> dict:
         """The HAND_JSON request (without system, options and seats, which the session supplies)."""

@@ -83,8 +83,7 @@ def hand_new(request: HttpRequest, token: str, pk: int) -> HttpResponse:
         last = reads.last_hand(session)
         form.initial = _new_hand_initial(session, form, last, request.GET.get("declarer"))
         # the hand this form enters: another phone saving it first is asked about when this one saves
-        form.initial["seen_hand_count"] = session.hand_count
-        form.initial["number"] = session.hand_count + 1
+        form.initial |= HandForm.opened_at(session.hand_count)
         # kept for a phone without signal that deletes or corrects the latest hand (pending.js)
         return _render_hand_form(request, access, session, form, latest=reads.latest_hand(session, last))
     form = _hand_form(session, request.POST)
@@ -127,21 +126,30 @@ def event_new(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     session = access.session(pk)
     system = reads.system_of(session)
     latest = None
+    context = {"access": access, "session": session}
     if request.method == "POST":
         form = EventForm(request.POST, seats=session.seats, system=system)
-        if form.is_valid() and _saved(form, lambda: services.hand_record(
-            session=session, entry=form.entry(), kind=form.cleaned_data["kind"],
-            idempotency_key=form_key(request), by=access.actor(),
-        )):
-            return redirect(board_url(access, session))
+        try:
+            if form.is_valid() and _saved(form, lambda: services.hand_record(
+                session=session, entry=form.entry(), kind=form.cleaned_data["kind"],
+                idempotency_key=form_key(request), meant=form.meant(), by=access.actor(),
+            )):
+                return redirect(board_url(access, session))
+        except services.SavedMeanwhile as error:
+            # the form as tapped, remembering the session as it was opened: only "also save mine" adds one
+            data = request.POST.copy()
+            data.pop("confirm", None)
+            again = EventForm(data, seats=session.seats, system=system)
+            return render(request, "table/event_form.html",
+                          {**context, "form": again, "meanwhile": meanwhile_from(error)}, status=409)
     else:
         last = reads.last_hand(session)
         kind = request.GET.get("kind") if request.GET.get("kind") in ("deal_miss", "all_pass") else "deal_miss"
-        form = EventForm(initial={"kind": kind, "dealer": reads.next_state(session, last).dealer},
+        form = EventForm(initial={"kind": kind, "dealer": reads.next_state(session, last).dealer,
+                                  **EventForm.opened_at(session.hand_count)},
                          seats=session.seats, system=system)
         latest = reads.latest_hand(session, last)  # for a phone without signal (pending.js)
-    return render(request, "table/event_form.html",
-                  {"access": access, "session": session, "form": form, "latest": latest})
+    return render(request, "table/event_form.html", {**context, "form": form, "latest": latest})
 
 
 @require_GET

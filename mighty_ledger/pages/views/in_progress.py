@@ -173,8 +173,7 @@ def contract_new(request: HttpRequest, token: str, pk: int) -> HttpResponse:
         last = reads.last_hand(session)
         state = reads.next_state(session, last)
         form = _contract_form(session, initial={
-            "dealer": state.dealer, "sitting_out": list(state.sitting_out), "seen_hand_count": session.hand_count,
-            "number": session.hand_count + 1,
+            "dealer": state.dealer, "sitting_out": list(state.sitting_out), **ContractForm.opened_at(session.hand_count),
         })
         playing = session.contracts.open().first()
         # the latest hand, for a phone without signal that deletes or corrects it (pending.js)
@@ -230,7 +229,7 @@ def contract_complete(request: HttpRequest, token: str, pk: int, contract_id: in
         messages.info(request, _("This hand was already completed or thrown in."))
         return _board(access, session)
     initial = {**HandForm.initial_from(contract.entry), "in_progress": contract.pk,
-               "seen_hand_count": session.hand_count, "number": session.hand_count + 1}
+               **HandForm.opened_at(session.hand_count)}
     form = HandForm(initial=initial, seats=session.seats, system=reads.system_of(session))
     return render(request, "table/hand_form.html", {"access": access, "session": session, "form": form,
                                                      "hand": None, "preview": None, "stale": None})
