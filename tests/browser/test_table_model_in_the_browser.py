@@ -15,6 +15,10 @@ settlement's ``outstanding`` settles the balances net of the payments marked.
 Phones: A in English at 390×844, B in Korean at 360×740, C in English at 360×740. Served by
 uvicorn (test_live_table.py's fixture) so the event stream the live form hears stays open.
 
+One module because the rules share one model of the table and of each phone: a rule read apart
+from the state it changes, or from the checks made after it, would not say what it proves. The
+phone's side (its form, its taps, a cut line) is in table_phones.py.
+
 `make test` runs a bounded number of examples (about a minute); a longer run:
     BROWSER_TABLE_MODEL_EXAMPLES=40 BROWSER_TABLE_MODEL_STEPS=30 \\
         .venv/bin/python -m pytest tests/browser/test_table_model_in_the_browser.py
@@ -26,7 +30,6 @@ import json
 import os
 import urllib.request
 from contextlib import ExitStack
-from dataclasses import dataclass, field
 from decimal import Decimal
 
 import pytest
@@ -46,9 +49,28 @@ from scoring.interface import score_hand
 from scoring.problems import InvalidInput
 from tests.factories import SEATS, SessionFactory
 
-from .conftest import _unexpected
+from .table_phones import (
+    CALLS,
+    Form,
+    Phone,
+    Waiting,
+    asked_by_the_server,
+    asked_live,
+    can_go_back,
+    can_open,
+    can_tap,
+    check_taps,
+    cut,
+    entry_of,
+    has_a_conflict,
+    line_down,
+    quiet_is_wrong,
+    ready,
+    sent,
+    tap,
+)
 from .test_live_table import asgi_server  # noqa: F401 (a fixture)
-from .test_offline import go_offline, open_as_app, outbox_replay, wait_until_settled
+from .test_offline import go_offline, open_as_app, wait_until_settled
 
 pytestmark = pytest.mark.browser
 
@@ -59,9 +81,7 @@ PHONES = {"A": ("en", "en-US", {"width": 390, "height": 844}),
           "B": ("ko", "ko-KR", {"width": 360, "height": 740}),
           "C": ("en", "en-US", {"width": 360, "height": 740})}
 # the live form's promise is 2 s; a loaded machine gets more
-HEARS_MS = 5000
-# called cards as the picker takes them: a suit then a rank, or the Joker by name
-CALLS = {"AS": ("S", "A"), "KH": ("H", "K"), "QD": ("D", "Q"), "JC": ("C", "J"), "JOKER": ("joker", None)}
+HEARS_MS = 8000
 FIELDS = ("declarer", "contract", "trump", "call", "partner", "points")
 # a hand as its player taps it in: every question answered, or one left for later
 HANDS = st.fixed_dictionaries({
@@ -75,84 +95,6 @@ TAPS = st.one_of(
     st.tuples(st.just("partner"), st.sampled_from([*SEATS, "alone"])),
     st.tuples(st.just("points"), st.integers(0, 20)),
 )
-
-
-@dataclass
-class Form:
-    """A hand form on a phone's screen: what it was opened with, and what its player tapped."""
-
-    number: int  # the hand it enters (moved only by "I'm entering the next hand")
-    seen: int  # the hands the session had when it was opened
-    key: str
-    taps: dict = field(default_factory=dict)
-    asked: str = ""  # "live": the question over the form; "server": the meanwhile notice after Save
-    dealer: str = ""  # as the form shows it at Save (the flow's, unless its player corrected it)
-
-
-@dataclass
-class Waiting:
-    """A hand kept on a phone (offline, or its request cut) until the server has it."""
-
-    entry: dict
-    number: int
-    seen: int
-    key: str
-    deliberate: bool = False  # "save as the next hand", chosen after the server asked
-    next_number: int = 0  # a conflict: the number the server offered
-
-
-@dataclass
-class Phone:
-    page: Page | None = None  # its browser, opened the first time its player does something
-    form: Form | None = None
-    left: Form | None = None  # the form saved last: what Back brings again
-    line_down: bool = False
-    waiting: list[Waiting] = field(default_factory=list)
-    conflicts: list[Waiting] = field(default_factory=list)
-    draft_may_stay: bool = False
-
-
-def can_open(phone: Phone) -> bool:
-    return phone.form is None and not phone.line_down
-
-
-def can_tap(phone: Phone) -> bool:
-    return phone.form is not None and not phone.form.asked and not phone.line_down
-
-
-def ready(phone: Phone) -> bool:
-    """A form whose Save posts now: nothing asked on it, nothing of this phone's waits before it."""
-    return can_tap(phone) and not (phone.waiting or phone.conflicts)
-
-
-def asked_live(phone: Phone) -> bool:
-    return phone.form is not None and phone.form.asked == "live"
-
-
-def asked_by_the_server(phone: Phone) -> bool:
-    return phone.form is not None and phone.form.asked == "server" and not phone.line_down
-
-
-def can_go_back(phone: Phone) -> bool:
-    return phone.left is not None and can_open(phone)
-
-
-def line_down(phone: Phone) -> bool:
-    return phone.line_down
-
-
-def has_a_conflict(phone: Phone) -> bool:
-    return bool(phone.conflicts) and can_open(phone)
-
-
-def entry_of(taps: dict, dealer: str) -> dict | None:
-    """The hand the taps mean, in HAND_JSON; None while a question the form asks is unanswered."""
-    if not {"declarer", "contract", "trump", "call", "partner", "points"} <= taps.keys():
-        return None
-    return {"dealer": dealer, "declarer": taps["declarer"],
-            "contract": {"points": taps["contract"], "trump": taps["trump"]},
-            "partner_call": {"type": "card", "cards": [taps["call"]]},
-            "partners": [] if taps["partner"] == "alone" else [taps["partner"]], "points": taps["points"]}
 
 
 class TheTableInTheBrowser(RuleBasedStateMachine):
@@ -241,6 +183,7 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
 
     def board(self, phone: Phone) -> None:
         phone.page.goto(self.base)
+        phone.left = None  # Back leads elsewhere now
 
     def outcome_of(self, page: Page) -> str:
         """Where a Save landed: the board ("left"), the form asking ("asked") or refusing ("refused")."""
@@ -248,11 +191,12 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
             return "left"
         return "asked" if page.get_by_test_id("meanwhile").count() else "refused"
 
-    def the_others_ask(self, saver: Phone) -> None:
-        """Every other form left open on a hand that is now taken asks, and nothing on it moves."""
+    def the_others_ask(self, *savers: Phone) -> None:
+        """Every other form left open on a hand that is now taken asks, and nothing on it moves (the
+        pages the Saves themselves drew are not among them: drawn after the hand, they know it)."""
         for phone in self.phones.values():
             form = phone.form
-            if phone is saver or form is None or form.asked == "live" or phone.line_down:
+            if phone in savers or form is None or form.asked == "live" or phone.line_down:
                 continue
             if form.number > len(self.hands):
                 continue
@@ -262,6 +206,14 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
             expect(phone.page.locator("#hand-form input[name=number]")).to_have_value(str(form.number))
             expect(phone.page.locator("#hand-form input[name=seen_hand_count]")).to_have_value(str(form.seen))
             form.asked = "live"
+
+    def nothing_moved(self, phone: Phone) -> None:
+        """A form sent back (asked, or with a question left) is the one sent: its number, the hands
+        it had seen, its key and every tap."""
+        again = self.form_on(phone.page, phone.form.taps)
+        assert (again.number, again.seen, again.key) == (phone.form.number, phone.form.seen, phone.form.key), (
+            again, phone.form)
+        check_taps(phone.page, phone.form.taps)
 
     def landed(self, phone: Phone, form: Form, outcome: str) -> None:
         """The model follows one Save that the phone saw answered."""
@@ -303,12 +255,16 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
             self.save_on(phone)
 
     @precondition(lambda self: self.any(can_tap))
-    @rule(data=st.data(), taps=st.lists(TAPS, min_size=1, max_size=3))
-    def tap_the_hand_form(self, data, taps):
+    @rule(data=st.data(), taps=st.lists(TAPS, min_size=1, max_size=3),
+          then_reload=st.sampled_from([False, False, True]))
+    def tap_the_hand_form(self, data, taps, then_reload):
+        """A few taps more (a correction, a question answered late), and now and then a reload."""
         phone = self.one(data, can_tap)
         for what, value in taps:
             tap(phone.page, what, value)
             phone.form.taps[what] = value
+        if then_reload:
+            self.reload_the_form(phone)
 
     # --- saving ------------------------------------------------------------------------------------
 
@@ -326,6 +282,8 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
         seen = self.outcome_of(phone.page)
         assert seen == {"saved": "left", "used": "left"}.get(expected, expected), (expected, seen, form)
         self.landed(phone, form, expected)
+        if phone.form is not None:
+            self.nothing_moved(phone)
         if expected == "saved":
             self.the_others_ask(phone)
 
@@ -360,9 +318,10 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
             raise AssertionError(f"two Saves at once ended as {seen}, which no order of them explains")
         for phone in order:
             self.landed(phone, phone.form, outcomes[id(phone)])
+            if phone.form is not None:
+                self.nothing_moved(phone)
         if "saved" in outcomes.values():
-            for phone in phones:
-                self.the_others_ask(phone)
+            self.the_others_ask(*phones)
 
     # --- the form left open --------------------------------------------------------------------------
 
@@ -377,17 +336,15 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
             with page.expect_navigation():
                 question.locator("[data-choice=same]").click()
             assert "/hands/new/" not in page.url
-            phone.form, phone.draft_may_stay = None, False
+            phone.form, phone.left, phone.draft_may_stay = None, None, False
             return
         question.locator("[data-choice=next]").click()
         expect(question).to_be_hidden()
         # then, and only then, the form moves; the taps stay, and so does the count of hands it saw
-        form.number, form.asked = len(self.hands) + 1, ("server" if page.get_by_test_id("meanwhile").count() else "")
+        form.number, form.asked = len(self.hands) + 1, ""
         expect(page.locator("#hand-form input[name=number]")).to_have_value(str(form.number))
         expect(page.locator("#hand-form input[name=seen_hand_count]")).to_have_value(str(form.seen))
         check_taps(page, form.taps)
-        if form.asked == "server":
-            form.asked = ""  # the notice stays on the page; the next Save is asked again if it must
 
     @precondition(lambda self: self.any(asked_by_the_server))
     @rule(data=st.data(), also_mine=st.booleans())
@@ -397,7 +354,7 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
         if not also_mine:
             with page.expect_navigation():
                 page.get_by_test_id("discard-mine").click()
-            phone.form, phone.draft_may_stay = None, True
+            phone.form, phone.left, phone.draft_may_stay = None, None, True
             return
         # "Also save mine, as a new hand": deliberate, stored as the next hand
         form.dealer = self.dealer_on(page)
@@ -430,14 +387,11 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
             assert self.outcome_of(page) == "left"
         self.board(phone)
 
-    @precondition(lambda self: self.any(can_tap))
-    @rule(data=st.data())
-    def reload_the_form(self, data):
-        phone = self.one(data, can_tap)
+    def reload_the_form(self, phone: Phone) -> None:
+        """The page is loaded again: the taps stay on the phone (drafts.js), on the form for the next hand."""
         page, form = phone.page, phone.form
         with page.expect_response(lambda response: "/events/" in response.url):
             page.reload()
-        # the taps stay on the phone (drafts.js), on the form for the next hand
         check_taps(page, form.taps)
         again = self.form_on(page, form.taps)
         assert again.number == len(self.hands) + 1, (again, form)
@@ -446,10 +400,11 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
     # --- lines that drop ---------------------------------------------------------------------------------
 
     def would_save(self, phone: Phone) -> bool:
-        """Its Save would store a hand now: only a whole hand waits on a phone (the dealer, the
-        flow's, changes no payment)."""
+        """Its Save would store a hand, or be asked about: only a whole hand waits on a phone (the
+        dealer, the flow's, changes no payment)."""
         form = phone.form
-        return ready(phone) and self.expected(entry_of(form.taps, SEATS[0]), form.number, form.seen, form.key) == "saved"
+        return ready(phone) and self.expected(entry_of(form.taps, SEATS[0]), form.number, form.seen, form.key) in (
+            "saved", "asked")
 
     @precondition(lambda self: self.any(self.would_save))
     @rule(data=st.data(), how=st.sampled_from(["offline", "cut", "cut_after"]))
@@ -467,7 +422,7 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
         expect(page.get_by_test_id("pending-hand")).to_have_count(1)
         (kept,) = page.evaluate("MightyOutbox.items()")
         assert kept["key"] == form.key and kept["meant"] == form.number, kept
-        if how == "cut_after":
+        if how == "cut_after" and self.expected(entry, form.number, form.seen, form.key) == "saved":
             self.saved(entry, form.key)  # the server has it; the phone never heard
             self.the_others_ask(phone)
         phone.waiting.append(Waiting(entry, form.number, form.seen, form.key))
@@ -497,8 +452,7 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
             else:
                 assert outcome == "used", outcome
         phone.waiting = []
-        sent(page)
-        states = [item["state"] for item in page.evaluate("MightyOutbox.items()")]
+        states = [item["state"] for item in sent(page)]
         assert states == ["conflict"] * len(phone.conflicts), (states, phone.conflicts)
         if len(self.hands) > before:
             self.the_others_ask(phone)
@@ -520,9 +474,7 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
                                len(phone.conflicts))
             return
         row.get_by_test_id("save-as-next").click()
-        wait_until_settled(page, "() => MightyOutbox.items().then(items => items.some(item => item.state !== 'conflict'))")
-        # under a new key: the old one's answer was the question
-        waiting.key = next(item["key"] for item in page.evaluate("MightyOutbox.items()") if item["state"] != "conflict")
+        waiting.key = f"another:{waiting.key}"  # a key of its own: the old one's answer was the question
         waiting.number, waiting.deliberate = waiting.next_number, True
         phone.waiting.append(waiting)
         self.send_what_waits(phone)
@@ -536,6 +488,7 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
         phone = self.one(data, can_open)
         page = phone.page
         page.goto(self.base + "payments/")
+        phone.left = None
         owed = page.get_by_test_id("payments-owed").locator("li[data-from]")
         lines = [(line.get_attribute("data-from"), line.get_attribute("data-to"),
                   Decimal(line.get_attribute("data-amount"))) for line in owed.all()]
@@ -586,85 +539,76 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
         assert len(outstanding) <= max(0, owing - 1) or not owing
 
 
-def tap(page: Page, what: str, value) -> None:
-    """One tap on the hand form, found by the field's name (the same in every language)."""
-    def choose(name: str, choice: str) -> None:
-        page.locator(f"#hand-form label.pick:has(input[name='{name}'][value='{choice}'])").click()
+class Picks:
+    """The phones a step is played on, given in order, where hypothesis would draw them."""
 
-    def number(name: str, choice: int) -> None:
-        pick = page.locator(f"#field-{name} .pick-value[data-value='{choice}']")
-        if pick.count():
-            pick.click()
-        else:
-            page.locator(f"#hand-form input[name='{name}']").fill(str(choice))
+    def __init__(self, *picks):
+        self.picks = list(picks)
 
-    if what == "declarer":
-        choose("declarer", value)
-    elif what == "contract":
-        number("contract_points", value)
-    elif what == "trump":
-        choose("contract_trump", value)
-    elif what == "call":
-        pick, rank = CALLS[value]
-        choose("call_pick", pick)
-        if rank:
-            choose("call_rank", rank)
-    elif what == "partner":
-        choose("partners", value)
-    else:
-        number("points", value)
+    def draw(self, strategy):
+        return self.picks.pop(0)
 
 
-def check_taps(page: Page, taps: dict) -> None:
-    """Every tap its player made is still on the form."""
-    form = page.locator("#hand-form")
-    inputs = {"declarer": "declarer", "trump": "contract_trump", "partner": "partners"}
-    for what, value in taps.items():
-        if what in inputs:
-            expect(form.locator(f"input[name={inputs[what]}][value='{value}']")).to_be_checked()
-        elif what in ("contract", "points"):
-            expect(form.locator(f"input[name={'contract_points' if what == 'contract' else 'points'}]")).to_have_value(
-                str(value))
-        else:
-            expect(form.locator(f"input[name=call_pick][value='{CALLS[value][0]}']")).to_be_checked()
+# pagat example 1 as a player taps it (RULES.md §9.1): Ann 15 ♦ calling the ♠A, Cy the partner, 16 taken
+ANN = {"declarer": "Ann", "contract": 15, "trump": "D", "call": "AS", "partner": "Cy", "points": 16}
+# another hand of the evening: Di 14 ♠ calling the Joker, alone after all, 14 taken
+DI = {"declarer": "Di", "contract": 14, "trump": "S", "call": "JOKER", "partner": "alone", "points": 14}
 
 
-def cut(page: Page, path: str, *, after: bool) -> None:
-    """The next POST to ``path`` is cut before it reaches the server, or (``after``) once the server
-    has it, its answer lost; the outbox then finds no server until the line is back."""
-    cuts = []
-
-    def handle(route):
-        request = route.request
-        if request.method != "POST" or cuts:
-            route.continue_()
-            return
-        cuts.append(request.url)
-        if after:
-            # Playwright's copy of a worker's request says "Origin: null"; the browser sends the page's
-            origin = "/".join(request.url.split("/")[:3])
-            route.fetch(headers={**request.headers, "origin": origin}, max_redirects=0)
-        route.abort("connectionreset")
-
-    page.context.route(f"**{path}", handle)
-    page.context.route("**/api/v1/**", lambda route: route.abort("connectionrefused"))
-    page.context.route("**/entry/?*", lambda route: route.abort("connectionrefused"))
+def tapped(phone: str, hand: dict, *, save_now: bool = False, order=FIELDS):
+    return ("open_the_hand_form_and_tap_a_hand", Picks(phone),
+            {"hand": hand, "order": list(order), "left_out": None, "save_now": save_now})
 
 
-def sent(page: Page) -> None:
-    """The page is seen again and sends its outbox, until nothing is left but what waits for its player."""
-    outbox_replay(page)
-    wait_until_settled(page, "() => window.MightyOutbox ? MightyOutbox.items().then(items => items.every("
-                             "item => item.state === 'conflict' || item.state === 'refused')) : Promise.resolve(false)")
+# the paths the issue names, each walked on purpose, whatever the random examples happen to draw
+STORIES = {
+    "two-phones-save-the-same-hand-at-once": [
+        tapped("A", ANN), tapped("B", ANN, order=FIELDS[::-1]),
+        ("two_phones_tap_save_at_the_same_moment", Picks(["A", "B"]), {}),
+        ("answer_the_server_that_asked", Picks("B"), {"also_mine": False}),
+        ("back_to_the_form_just_saved", Picks("A"), {}),
+        ("mark_a_payment", Picks("C"), {"pick": 0}),
+    ],
+    "an-open-form-asks-and-moves-only-when-told": [
+        tapped("B", DI), tapped("C", ANN), tapped("A", ANN, save_now=True),
+        ("answer_the_question_another_phones_save_asks", Picks("C"), {"same": True}),
+        ("answer_the_question_another_phones_save_asks", Picks("B"), {"same": False}),
+        ("tap_the_hand_form", Picks("B"), {"taps": [("points", 15)], "then_reload": True}),
+        ("save", Picks("B"), {}),
+        ("mark_a_payment", Picks("A"), {"pick": 1}),
+    ],
+    "a-hand-saved-offline-or-cut-is-sent-once": [
+        tapped("A", DI), ("save_as_the_line_drops", Picks("A"), {"how": "offline"}),
+        tapped("B", ANN, save_now=True),
+        ("the_line_comes_back", Picks("A"), {}),
+        ("answer_a_hand_the_server_asked_about", Picks("A"), {"same": False}),
+        tapped("C", {**ANN, "points": 12}), ("save_as_the_line_drops", Picks("C"), {"how": "cut_after"}),
+        ("the_line_comes_back", Picks("C"), {}),
+        tapped("B", DI), ("save_as_the_line_drops", Picks("B"), {"how": "cut"}),
+        ("the_line_comes_back", Picks("B"), {}),
+    ],
+    "the-same-hand-waiting-offline-is-asked-about": [
+        tapped("A", ANN), tapped("B", ANN, save_now=True),
+        ("answer_the_question_another_phones_save_asks", Picks("A"), {"same": False}),
+        ("save_as_the_line_drops", Picks("A"), {"how": "offline"}),
+        ("the_line_comes_back", Picks("A"), {}),
+        ("answer_a_hand_the_server_asked_about", Picks("A"), {"same": True}),
+    ],
+}
 
 
-def quiet_is_wrong(message) -> bool:
-    """A console error is one unless the model asked for it: a 409 the server answers a Save it
-    asks about, a request cut on purpose, the stream of a phone offline."""
-    if not _unexpected(message):
-        return False
-    text = message.text
-    return not any(words in text for words in ("409 (Conflict)", "ERR_", "/events/"))
+@pytest.mark.parametrize("story", STORIES)
+def test_the_table_s_known_paths_in_the_browser(asgi_server, browser, story):  # noqa: F811
+    TheTableInTheBrowser.server, TheTableInTheBrowser.browser = asgi_server, browser
+    table = TheTableInTheBrowser()
+    table.a_session_and_its_phones()
+    try:
+        for step, picks, arguments in STORIES[story]:
+            getattr(table, step)(picks, **arguments)
+            table.the_server_holds_the_hands_meant_each_once()
+            table.what_is_still_owed_is_the_balances_net_of_the_payments()
+    finally:
+        table.teardown()
 
 
 def test_the_table_in_the_browser_stores_what_its_players_meant(asgi_server, browser):  # noqa: F811
