@@ -38,6 +38,7 @@ class Waiting:
     key: str
     deliberate: bool = False  # "save as the next hand", chosen after the server asked
     next_number: int = 0  # a conflict: the number the server offered
+    copy: bool = False  # a conflict over the very hand saved since its form was opened, not its number
 
 
 @dataclass
