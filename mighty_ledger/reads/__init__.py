@@ -98,6 +98,12 @@ def last_hand(session: Session) -> Hand | None:
     return session.hands.live().latest_first().first()
 
 
+def playing_now(session: Session) -> Contract | None:
+    """The hand being played in the session (its contract, recorded when the auction ended), or
+    None. One query."""
+    return session.contracts.open().first()
+
+
 def _hand_before(session: Session, hand: Hand, rows: list[Hand]) -> Hand | None:
     """The live hand before ``hand``: the row above it when ``rows`` (the latest live hands,
     oldest first, as the board holds them) has one, else one query."""

@@ -36,6 +36,7 @@ from mighty_ledger.services.contracts import (
     contract_open,
     contract_outlook,
     contract_snapshot,
+    hand_enter,
 )
 from mighty_ledger.services.groups import (
     StaleSession,
@@ -70,7 +71,7 @@ __all__ = [
     "CONTRACT_FIELDS", "SYSTEM", "Actor", "ContractInProgress", "IdempotencyConflict", "Meant", "PaymentBeyondOwed", "SavedMeanwhile", "ScoredHand", "StaleSession",
     "SessionGone", "StaleContract", "StaleVersion", "contract_abandon", "contract_complete", "contract_open",
     "contract_outlook", "contract_snapshot", "group_create", "group_delete", "group_restore",
-    "group_rotate_link", "hand_amend", "hand_delete", "hand_fingerprint", "hand_preview", "hand_record",
+    "group_rotate_link", "hand_amend", "hand_delete", "hand_enter", "hand_fingerprint", "hand_preview", "hand_record",
     "hand_restore", "hand_snapshot", "payment_record", "payment_undo", "payment_unit",
     "player_add", "scored_hand", "session_delete", "session_restore", "session_start",
 ]

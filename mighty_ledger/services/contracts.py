@@ -223,6 +223,31 @@ def contract_complete(
     return current, False
 
 
+def hand_enter(
+    *,
+    session: Session,
+    entry: dict,
+    in_progress: int | None = None,
+    meant: Meant | None = None,
+    idempotency_key: str | None = None,
+    by: Actor = SYSTEM,
+) -> Hand:
+    """A hand as the table enters it after the last trick: it completes the hand in progress it
+    was begun from (``in_progress``, a contract's id) while that is still being played, and is
+    otherwise recorded as the session's next hand. Either way the hand ``meant`` is checked as
+    it lands: SavedMeanwhile when another phone saved it first, however that phone saved it."""
+    contract = session.contracts.open().filter(pk=in_progress).first() if in_progress else None
+    if contract is not None:
+        try:
+            completed, _ = contract_complete(contract=contract, result=entry, meant=meant,
+                                             idempotency_key=idempotency_key, by=by)
+            return completed.hand
+        except StaleContract:
+            pass  # completed or thrown in a moment ago: whether that was this hand is asked below
+    hand, _ = hand_record(session=session, entry=entry, idempotency_key=idempotency_key, meant=meant, by=by)
+    return hand
+
+
 @transaction.atomic
 def contract_abandon(
     *,

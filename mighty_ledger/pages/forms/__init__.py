@@ -5,9 +5,10 @@ hand is legal is the engine's call: its Problems are put beside the fields
 they concern with ``add_problems``.
 
 One module per kind of form: labels (cards, trumps, calls, problems to fields),
-groups, sessions, hands and events.
+groups, sessions, hands, contracts and events.
 """
 
+from mighty_ledger.pages.forms.contracts import ContractForm
 from mighty_ledger.pages.forms.events import EventForm
 from mighty_ledger.pages.forms.groups import GroupCreateForm, PlayerAddForm
 from mighty_ledger.pages.forms.hands import CardChoice, HandForm
@@ -24,7 +25,7 @@ from mighty_ledger.pages.forms.labels import (
 from mighty_ledger.pages.forms.sessions import SessionStartForm
 
 __all__ = [
-    "CALL_LABELS", "CALL_ROLES", "TRUMP_CHOICES", "CardChoice", "EventForm", "GroupCreateForm", "HandForm",
+    "CALL_LABELS", "CALL_ROLES", "TRUMP_CHOICES", "CardChoice", "ContractForm", "EventForm", "GroupCreateForm", "HandForm",
     "PlayerAddForm", "SessionStartForm", "add_problems", "card_label", "engine_words", "set_aside_missing",
     "trump_label",
 ]

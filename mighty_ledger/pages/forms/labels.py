@@ -43,6 +43,23 @@ def trump_label(trump: str) -> str:
     return str(_("NT")) if trump == "NT" else trump_text(trump)
 
 
+def contract_label(entry: dict) -> str:
+    """The contract a hand entry names, as the table says it: 15♦, 16 NT."""
+    points = (entry or {}).get("contract", {})
+    if not points:
+        return ""
+    trump = points.get("trump", "")
+    # a suit sign sits against the number (15♦); the word for no trump needs a space (16 NT)
+    gap = " " if trump == "NT" else ""
+    return f"{points.get('points')}{gap}{trump_label(trump)}"
+
+
+def partner_known(entry: dict) -> bool:
+    """Whether the hand says who the partner was, or that the declarer played alone: a void or
+    conceded hand may name no partner at all, which is not 'alone'."""
+    return isinstance(entry.get("partners"), list) or (entry.get("partner_call") or {}).get("type") == "none"
+
+
 def problem_field(path: str, table: list[tuple[str, str]]) -> str | None:
     """The form field for an engine field path such as ``partner_call.cards[0]``."""
     for prefix, name in table:

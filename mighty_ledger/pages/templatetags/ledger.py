@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from mighty_ledger import reads
 from mighty_ledger.http.cache import ROW_SECONDS
 from mighty_ledger.pages.forms import CALL_LABELS, card_label, engine_words, trump_label
+from mighty_ledger.pages.forms.labels import contract_label, partner_known
 from mighty_ledger.pages.korean import particle, with_particles
 from mighty_ledger.pages.templatetags.money import money as money_filter
 from mighty_ledger.pages.templatetags.money import money_in_column
@@ -184,13 +185,7 @@ def short_name(name: str, seats=None) -> str:
 
 @register.filter
 def contract(entry: dict) -> str:
-    points = (entry or {}).get("contract", {})
-    if not points:
-        return ""
-    trump = points.get("trump", "")
-    # a suit sign sits against the number (15♦); the word for no trump needs a space (16 NT)
-    gap = " " if trump == "NT" else ""
-    return f"{points.get('points')}{gap}{trump_label(trump)}"
+    return contract_label(entry)
 
 
 @register.filter
@@ -231,12 +226,6 @@ def summary(snapshot: dict | None) -> str:
     if snapshot.get("deleted"):
         text += " · " + _("deleted")
     return text
-
-
-def partner_known(entry: dict) -> bool:
-    """Whether the hand says who the partner was, or that the declarer played alone: a void or
-    conceded hand may name no partner at all, which is not 'alone'."""
-    return isinstance(entry.get("partners"), list) or (entry.get("partner_call") or {}).get("type") == "none"
 
 
 def _partners_said(entry: dict) -> str:

@@ -22,7 +22,6 @@ from mighty_ledger import reads
 from mighty_ledger.http import kept_answers
 from mighty_ledger.http.access import access_to, is_link_shaped, is_row_id
 from mighty_ledger.http.cache import ROW_SECONDS
-from mighty_ledger.pages.views.in_progress import playing_now
 
 
 def drawn(token: str, session_id: int, revision: int, language: str) -> dict | None:
@@ -46,6 +45,6 @@ def drawn(token: str, session_id: int, revision: int, language: str) -> dict | N
         html = render_to_string("partials/board_step.html", {
             "access": access, "session": session, "board": board, "new_rows": [board.last],
             # the hand in progress is read whole only when there is one (rarely, as a hand is recorded)
-            "playing": playing_now(session) if step.in_progress else None, "part_seconds": ROW_SECONDS,
+            "playing": reads.playing_now(session) if step.in_progress else None, "part_seconds": ROW_SECONDS,
         })
     return {"from": revision - 1, "etag": kept_answers.etag_of(key), "html": html}

@@ -15,14 +15,12 @@ from mighty_ledger import reads, services
 from mighty_ledger.http.request_keys import ALREADY_SAVED, form_key, once_per_form_key
 from mighty_ledger.models import Hand, Revision, Session
 from mighty_ledger.pages.forms import EventForm, HandForm, set_aside_missing
-from mighty_ledger.pages.templatetags.ledger import contract as contract_text
-from mighty_ledger.pages.templatetags.ledger import partner_known
+from mighty_ledger.pages.forms.labels import contract_label, partner_known
 from mighty_ledger.pages.views.conditional import conditional as _conditional
 from mighty_ledger.pages.views.in_progress import (
     ask_first,
     hand_saved_by,
     meanwhile_from,
-    record_hand,
     saved_page,
 )
 from mighty_ledger.pages.views.links import board_url, edit_access, view_access
@@ -90,8 +88,10 @@ def hand_new(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     if form.is_valid():
         # the form's one-time key is the hand's too: the outbox may send the same hand by the API
         try:
-            if _saved(form, lambda: record_hand(session=session, form=form, idempotency_key=form_key(request),
-                                                by=access.actor())):
+            if _saved(form, lambda: services.hand_enter(
+                session=session, entry=form.entry(), in_progress=form.cleaned_data.get("in_progress"),
+                meant=form.meant(), idempotency_key=form_key(request), by=access.actor(),
+            )):
                 return redirect(board_url(access, session))
         except services.SavedMeanwhile as error:
             return ask_first(request, "table/hand_form.html", {"access": access, "session": session, "hand": None,
@@ -167,7 +167,7 @@ def hand_detail(request: HttpRequest, token: str, pk: int, number: int) -> HttpR
         return render(request, "table/hand_detail.html", {
             "access": access, "session": session, "hand": view.hand,
             "explanation": view.explanation, "transfers": view.transfers,
-            "contract": contract_text({"contract": played}), "bid": contract_text({"contract": bid}) if bid != played else "",
+            "contract": contract_label({"contract": played}), "bid": contract_label({"contract": bid}) if bid != played else "",
             "partner_known": partner_known(entry),
         })
 

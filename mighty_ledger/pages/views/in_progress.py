@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django import forms
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -27,33 +26,8 @@ from mighty_ledger.http.request_keys import (
     shown_form_key,
 )
 from mighty_ledger.models import Contract, Hand, Session
-from mighty_ledger.pages.forms import HandForm, set_aside_missing
+from mighty_ledger.pages.forms import ContractForm, HandForm, set_aside_missing
 from scoring.problems import InvalidInput
-
-# what only the last trick tells: the contract form leaves these to the hand form
-RESULT_FIELDS = ("partners", "discards", "points_side", "points", "joker_holder")
-
-
-class ContractForm(HandForm):
-    """The hand form without what only the last trick tells: partners, discards and points."""
-
-    replacing = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        for name in RESULT_FIELDS:
-            if name in self.fields:
-                self.fields[name].required = False
-
-    def shown_fields(self):
-        """The hand form's fields this page draws: none of what the last trick tells."""
-        return [field for field in super().shown_fields() if field.name not in RESULT_FIELDS]
-
-    def _ask_for_the_partner(self, cleaned: dict) -> None:
-        pass  # nobody knows the partner until the called card is played
-
-    def entry(self) -> dict:
-        return {key: value for key, value in super().entry().items() if key in services.CONTRACT_FIELDS}
 
 
 @dataclass(frozen=True)
@@ -111,25 +85,6 @@ def ask_first(request: HttpRequest, template: str, context: dict, form: HandForm
     return render(request, template, {**context, "form": again, "meanwhile": meanwhile}, status=409)
 
 
-def record_hand(*, session: Session, form: HandForm, idempotency_key: str | None = None,
-                by: services.Actor) -> Hand:
-    """Save the hand form: it completes the hand in progress it was opened from while that is
-    still being played, and is otherwise recorded as the session's next hand. Either way the
-    hand the form meant is checked as it lands (SavedMeanwhile when another phone saved it)."""
-    contract_id = form.cleaned_data.get("in_progress")
-    contract = session.contracts.open().filter(pk=contract_id).first() if contract_id else None
-    if contract is not None:
-        try:
-            completed, _ = services.contract_complete(contract=contract, result=form.entry(), meant=form.meant(),
-                                                      idempotency_key=idempotency_key, by=by)
-            return completed.hand
-        except services.StaleContract:
-            pass  # completed or thrown in a moment ago: what another phone saved is asked about below
-    hand, _ = services.hand_record(session=session, entry=form.entry(), idempotency_key=idempotency_key,
-                                   meant=form.meant(), by=by)
-    return hand
-
-
 # --- the pages --------------------------------------------------------------------------------------------
 
 
@@ -175,7 +130,7 @@ def contract_new(request: HttpRequest, token: str, pk: int) -> HttpResponse:
         form = _contract_form(session, initial={
             "dealer": state.dealer, "sitting_out": list(state.sitting_out), **ContractForm.opened_at(session.hand_count),
         })
-        playing = session.contracts.open().first()
+        playing = reads.playing_now(session)
         # the latest hand, for a phone without signal that deletes or corrects it (pending.js)
         return _render_contract_form(request, access, session, form, playing=playing,
                                      latest=reads.latest_hand(session, last))
@@ -256,8 +211,3 @@ def contract_abandon(request: HttpRequest, token: str, pk: int, contract_id: int
 
 def contract_url(access: Access, session: Session, name: str, contract: Contract) -> str:
     return reverse(name, args=[access.token, session.pk, contract.pk])
-
-
-def playing_now(session: Session) -> Contract | None:
-    """The hand being played in the session, shown at the top of its board. One query."""
-    return session.contracts.open().first()

@@ -29,7 +29,6 @@ from mighty_ledger.models import Session
 from mighty_ledger.pages.forms import SessionStartForm
 from mighty_ledger.pages.views.conditional import conditional as _conditional
 from mighty_ledger.pages.views.conditional import drawn_once
-from mighty_ledger.pages.views.in_progress import playing_now
 from mighty_ledger.pages.views.links import board_url, edit_access, view_access
 from mighty_ledger.pages.views.rules import (
     deal_miss_odds,
@@ -88,7 +87,7 @@ def _board_regions(access: Access, session: Session, before: int | None) -> dict
     return {
         "access": access, "session": session, "before": before,
         "board": SimpleLazyObject(lambda: reads.session_board(session, before=before)),
-        "playing": playing_now(session),  # the hand in progress, if one is being played
+        "playing": reads.playing_now(session),  # the hand in progress, if one is being played
         "copy_seconds": COPY_OF_A_REVISION_SECONDS,  # how long the regions' cached parts are kept
         # the parts that show nothing of one revision (the seats, who deals next, the chart's frame)
         "part_seconds": ROW_SECONDS,
