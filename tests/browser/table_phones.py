@@ -179,8 +179,10 @@ def sent(page: Page) -> list[dict]:
 
 def quiet_is_wrong(message) -> bool:
     """A console error is one unless the model asked for it: a 409 the server answers a Save it
-    asks about, a request cut on purpose, the stream of a phone offline."""
+    asks about, a request cut on purpose, the stream of a phone offline, and the preview htmx was
+    fetching when the page reloaded or left (htmx reports the abort as an error)."""
     if not _unexpected(message):
         return False
     text = message.text
-    return not any(words in text for words in ("409 (Conflict)", "ERR_", "/events/"))
+    return not any(words in text for words in ("409 (Conflict)", "ERR_", "/events/", "htmx:sendAbort",
+                                               "htmx:afterRequest"))
