@@ -112,7 +112,8 @@ def _redrawn_as_the_table_plays(page, group, tonight, a_hand_at_the_table, the_p
 
     from mighty_ledger.asgi import application
     from mighty_ledger.live.streams import on_the_redraw_thread, on_the_steps_thread
-    from mighty_ledger.pages.views.stats_redrawn import looks_key, redrawn, told_key
+    from mighty_ledger.pages.views.stats_looks import looks_key, told_key
+    from mighty_ledger.pages.views.stats_redrawn import redrawn
 
     from .phones import Phone, Table
 

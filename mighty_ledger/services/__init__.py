@@ -11,7 +11,8 @@ records a revision and, once committed, tells the phones at the table.
 - ``groups``: groups, players and sessions
 - ``hands``: hands and events, with the running totals
 - ``payments``: transfers of a settlement marked as paid
-- ``contracts``: the hand in progress
+- ``contracts``: the hand in progress, and a hand entered after its last trick
+- ``imports``: a group brought back from its JSON document
 - ``changes``: what every write shares (who, the revision, the news, the lock, the refusals)
 
 May import: the models, the read side (``reads``), ``live`` (to tell the table) and

@@ -23,7 +23,7 @@ from mighty_ledger.live.brokers import LOOK_SECONDS, Change
 from mighty_ledger.live.redraws import Redraws
 from mighty_ledger.live.streams import on_the_redraw_thread
 from mighty_ledger.models import Hand, Session
-from mighty_ledger.pages.views import stats_redrawn
+from mighty_ledger.pages.views import stats_looks, stats_redrawn
 from tests.drawn import Drawn
 from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
 
@@ -93,6 +93,7 @@ def _at(monkeypatch, seconds: float) -> None:
     """The clocks that tell how old a look is, ``seconds`` from now."""
     wall, monotonic = time.time() + seconds, time.monotonic() + seconds
     monkeypatch.setattr(stats_redrawn, "time", SimpleNamespace(time=lambda: wall))
+    monkeypatch.setattr(stats_looks, "time", SimpleNamespace(time=lambda: wall))
     monkeypatch.setattr(brokers, "time", SimpleNamespace(monotonic=lambda: monotonic))
 
 
@@ -284,15 +285,15 @@ def test_only_a_process_whose_drawing_the_pages_read_draws_again(monkeypatch, se
 
 def test_with_the_cache_away_a_look_is_not_told(settings, monkeypatch):
     told = []
-    monkeypatch.setattr(stats_redrawn, "group_looked_at", told.append)
-    stats_redrawn.looked_at(7, "/g/x/stats/", "en")
-    stats_redrawn.looked_at(7, "/g/x/stats/?period=30d", "en")  # the same group within the minute
+    monkeypatch.setattr(stats_looks, "group_looked_at", told.append)
+    stats_looks.looked_at(7, "/g/x/stats/", "en")
+    stats_looks.looked_at(7, "/g/x/stats/?period=30d", "en")  # the same group within the minute
     assert told == [7]
 
     # Redis does not answer (nothing listens on port 1): the drawings could not be kept either
     settings.CACHES = {"default": {"BACKEND": "mighty_ledger.http.cache.FailOpenRedisCache",
                                    "LOCATION": "redis://127.0.0.1:1/0"}}
-    stats_redrawn.looked_at(8, "/g/y/stats/", "en")
+    stats_looks.looked_at(8, "/g/y/stats/", "en")
     assert told == [7]
 
 

@@ -185,7 +185,8 @@ def test_the_csv_export_is_safe_to_open_and_keeps_numbers_exact(db):
 
 
 def test_an_old_document_with_token_fragments_in_its_revisions_is_imported_without_them(played_group):
-    from mighty_ledger.reads.exports import group_export, group_import
+    from mighty_ledger.reads.exports import group_export
+    from mighty_ledger.services.imports import group_import
 
     document = group_export(played_group, include_tokens=False)
     for row in document["revisions"]:
@@ -201,7 +202,8 @@ def test_an_old_document_with_nulls_and_bids_alone_is_imported_as_entries_are_ke
     """An export written before migration 0012: a hand sent with "partners": null, a hand given by
     its bid alone, a hand in progress with a null. Restored as written, the statistics and the
     player pages answered 500 and the bid-alone hand showed no contract."""
-    from mighty_ledger.reads.exports import group_export, group_import
+    from mighty_ledger.reads.exports import group_export
+    from mighty_ledger.services.imports import group_import
 
     document = group_export(played_group, include_tokens=False)
     evening = document["sessions"][0]

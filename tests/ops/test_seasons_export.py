@@ -2,7 +2,8 @@
 
 import datetime
 
-from mighty_ledger.reads.exports import group_export, group_import
+from mighty_ledger.reads.exports import group_export
+from mighty_ledger.services.imports import group_import
 from mighty_ledger.services.seasons import season_create
 from tests.factories import SessionFactory
 

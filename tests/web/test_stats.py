@@ -33,7 +33,7 @@ from tests.factories import (
 from tests.scoring.strategies import legal_hands
 
 # (entry, kind); each comment works the hand out by the rules above
-# A group's first look at its statistics is told to the stream processes (stats_redrawn.looked_at):
+# A group's first look at its statistics is told to the stream processes (stats_looks.looked_at):
 # through PostgreSQL's NOTIFY, a statement on the view's own connection, where Redis or memory carry it otherwise
 LOOK_TOLD = 1 if connection.vendor == "postgresql" else 0
 

@@ -7,7 +7,7 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from mighty_ledger.reads.exports import ImportRefused, group_import
+from mighty_ledger.services.imports import ImportRefused, group_import
 
 
 class Command(BaseCommand):

@@ -9,7 +9,7 @@ session's revision: a page seen before costs the link's query and two small
 ones (the sessions to choose from, the seasons), whatever the number of hands. After a hand only that
 hand is read and counted (kept_counts.py), and the body drawn again: for a group
 that looks at its statistics, by the stream process as the hand comes
-(stats_redrawn.py), before any phone asks.
+(stats_redrawn.py, from the looks noted in stats_looks.py), before any phone asks.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from mighty_ledger.models import Group, Hand, Session
 from mighty_ledger.pages.forms import trump_label
 from mighty_ledger.pages.views.conditional import conditional, drawn_once
 from mighty_ledger.pages.views.rules import preset_name
-from mighty_ledger.pages.views.stats_redrawn import looked_at
+from mighty_ledger.pages.views.stats_looks import looked_at
 from mighty_ledger.reads import balance, charts, kept_counts, ratings, seasons, stats
 from mighty_ledger.reads.exports import SpreadsheetWriter
 from scoring.presets import get_preset

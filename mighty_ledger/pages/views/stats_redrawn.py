@@ -27,42 +27,12 @@ from django.urls import Resolver404, resolve
 from django.utils import translation
 
 from mighty_ledger.http.access import access_for
-from mighty_ledger.live import group_looked_at
 from mighty_ledger.live.brokers import LOOK_SECONDS
+from mighty_ledger.pages.views.stats import selection_of, statistics_page
+from mighty_ledger.pages.views.stats_looks import looks_key
 
-LOOKED_AT_MOST = 4  # pages kept drawn again per group (links, filters, languages): the last looked at
-NOTED_AGAIN_SECONDS = 60  # a look noted this recently is not noted or told again: most views only read
 CLAIM_SECONDS = 60  # how long a stream process's claim on a change keeps the others from drawing it
 PAGE = "group_stats"
-
-
-def looks_key(group_id: int) -> str:
-    """Where the pages of the group's statistics looked at lately are kept."""
-    return f"statistics-looked-at:{group_id}"
-
-
-def told_key(group_id: int) -> str:
-    """Where it is kept that the group's look was told to the stream processes, for a minute."""
-    return f"statistics-look-told:{group_id}"
-
-
-def looked_at(group_id: int, here: str, language: str) -> None:
-    """A phone shows the group's statistics at ``here`` (the page's address, filters as understood)
-    in ``language``: for the next half hour, every change of the group draws that page again. The
-    stream processes are told through the broker (``live.group_looked_at``), the pages to draw
-    are kept in the cache."""
-    key = looks_key(group_id)
-    looked: dict[tuple[str, str], float] = cache.get(key) or {}
-    now = time.time()
-    if looked.get((here, language), 0.0) > now - NOTED_AGAIN_SECONDS:
-        return
-    looked[(here, language)] = now
-    latest = sorted(looked.items(), key=lambda item: item[1])[-LOOKED_AT_MOST:]
-    cache.set(key, dict(latest), LOOK_SECONDS)
-    # told once a minute per group, and only while the cache answers: the drawings go there (and
-    # with Redis away, telling the broker could cost the view a timeout for nothing)
-    if cache.add(told_key(group_id), True, NOTED_AGAIN_SECONDS):
-        group_looked_at(group_id)
 
 
 def redrawn(group_id: int, session_id: int, revision: int | None, what: str) -> None:
@@ -84,9 +54,6 @@ def _draw(here: str, language: str) -> None:
     """The page at ``here`` asked for as a phone with no cookie asks for it, but for noting a look:
     its view draws it into the cache (``drawn_once``), where the next phone finds it. (Were the
     drawing a look, a table playing on would keep its statistics drawn for ever.)"""
-    # the page's view imports this module, to note the looks
-    from mighty_ledger.pages.views.stats import selection_of, statistics_page
-
     path, _, query = here.partition("?")
     try:
         match = resolve(path)
