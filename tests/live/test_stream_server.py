@@ -166,6 +166,7 @@ def stream_server(tmp_path):
     try:
         with serving_streams(env, port, log_path) as server:
             server.port, server.relay, server.log_path = port, relay, log_path
+            server.database_url = env["DATABASE_URL"]
             yield server
     finally:
         relay.stop()
@@ -227,3 +228,41 @@ def test_the_stream_server_survives_a_nul_a_database_restart_and_logs_no_link(st
     written = stream_server.log_path.read_text()
     assert f"/g/***/s/{session.pk}/events/" in written and "/g/***/events/" in written  # logged, masked
     assert token not in written and session.group.view_token not in written
+
+
+def _processes_on(port: int) -> dict[int, int]:
+    """The stream server's processes on ``port``: pid → parent pid."""
+    import subprocess
+
+    listed = subprocess.run(["ps", "-ww", "-eo", "pid=,ppid=,args="], capture_output=True, text=True).stdout
+    return {int(pid): int(ppid) for pid, ppid, args in (line.split(None, 2) for line in listed.splitlines())
+            if f"--bind 127.0.0.1:{port} " in args and "StreamWorker" in args}
+
+
+def test_a_worker_whose_master_was_killed_exits_and_lets_the_port_go(stream_server, tmp_path):
+    """issue 36: the orphaned worker kept the port, and `make serve-streams` could not start again."""
+    port = stream_server.port
+    session = SessionFactory()
+    watching = Stream(port, f"/g/{session.group.view_token}/s/{session.pk}/events/")
+    assert watching.next_event()[0] == "hello"  # a phone holds a stream open on the worker
+    processes = _processes_on(port)
+    (master,) = [pid for pid, parent in processes.items() if parent not in processes]
+
+    os.kill(master, signal.SIGKILL)
+    killed = time.monotonic()
+    while _processes_on(port) and time.monotonic() - killed < 10:
+        time.sleep(0.1)
+    assert not _processes_on(port), "the worker outlived its master"
+    assert time.monotonic() - killed < 5
+    with pytest.raises(EOFError):
+        watching.next_event()  # its stream ended with it: the phone reconnects elsewhere
+
+    env = {key: value for key, value in os.environ.items() if key != "DJANGO_SETTINGS_MODULE"}
+    env |= {"DATABASE_URL": stream_server.database_url, "SECRET_KEY": "stream-server-test-" + "x" * 40,
+            "ALLOWED_HOSTS": "127.0.0.1", "SECURE_SSL_REDIRECT": "false", "STREAM_BIND": f"127.0.0.1:{port}",
+            "WEB_CONCURRENCY": "1"}
+    env.pop("REDIS_URL", None)
+    with serving_streams(env, port, tmp_path / "again.log"):
+        again = Stream(port, f"/g/{session.group.view_token}/s/{session.pk}/events/")
+        assert again.status == 200 and again.next_event()[0] == "hello"
+        again.close()
