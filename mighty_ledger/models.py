@@ -121,10 +121,12 @@ class HandQuerySet(LiveQuerySet):
 
 
 class Hand(models.Model):
-    """One deal at the table: a scored hand, a deal miss (redeal) or an all-pass throw-in."""
+    """One deal at the table: a scored hand, a deal miss (redeal), an all-pass throw-in, or a hand
+    brought in from a paper score sheet (its payments as written, no details)."""
 
-    SCORED, DEAL_MISS, ALL_PASS = "scored", "deal_miss", "all_pass"
-    KINDS = [(SCORED, _("hand")), (DEAL_MISS, _("deal miss")), (ALL_PASS, _("all passed"))]
+    SCORED, DEAL_MISS, ALL_PASS, SCORE_SHEET = "scored", "deal_miss", "all_pass", "score_sheet"
+    KINDS = [(SCORED, _("hand")), (DEAL_MISS, _("deal miss")), (ALL_PASS, _("all passed")),
+             (SCORE_SHEET, _("from the score sheet"))]
 
     # no index of its own: the unique (session, number) index starts with the session and serves
     # every lookup by session, and each hand recorded would otherwise update two indexes for one
@@ -327,6 +329,41 @@ class Season(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+def new_import_key() -> str:
+    return secrets.token_hex(8)
+
+
+class SheetImport(models.Model):
+    """A spreadsheet of past hands brought into the group, kept so that the same file brought in
+    again adds nothing and the whole import can be undone."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="sheet_imports")
+    # what the API and the pages call it: not the row's id, so imports cannot be counted or guessed
+    key = models.CharField(max_length=32, unique=True, default=new_import_key)
+    # SHA-256 of the file's bytes: the same file again is this import
+    file_hash = models.CharField(max_length=64)
+    file_name = models.CharField(max_length=200, blank=True)
+    preset = models.CharField(max_length=40)
+    # the sessions and players it made, by id: the undo removes exactly these
+    session_ids = models.JSONField(default=list)
+    player_ids = models.JSONField(default=list)
+    hand_count = models.PositiveIntegerField(default=0)
+    by = models.CharField(max_length=40, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    undone_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            # one standing import per file and group; an undone one may be brought in again
+            models.UniqueConstraint(fields=["group", "file_hash"], condition=models.Q(undone_at__isnull=True),
+                                    name="sheet_import_file_once_in_group"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.file_name or self.file_hash[:8]} ({self.hand_count})"
 
 
 # the one-time keys of page forms and API requests live with the code that uses them
