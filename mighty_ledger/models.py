@@ -53,6 +53,13 @@ class Player(models.Model):
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="players")
     name = models.CharField(_("name"), max_length=40)
     created_at = models.DateTimeField(default=timezone.now)
+    # how the player likes to be paid (reads/pay_links.py checks them and builds the links);
+    # "" when not kept. Shown only through the edit link: an account number is nobody's business
+    # but the group's
+    pay_toss = models.CharField(_("Toss ID"), max_length=30, blank=True)
+    pay_kakaopay = models.CharField(_("KakaoPay money link"), max_length=80, blank=True)
+    pay_bank = models.CharField(_("bank"), max_length=20, blank=True)
+    pay_account = models.CharField(_("account number"), max_length=40, blank=True)
 
     class Meta:
         ordering = ["name"]
