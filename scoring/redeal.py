@@ -34,7 +34,7 @@ from .cards import (
     parse_card,
     rank_of,
 )
-from .numbers import whole
+from .numbers import signed, whole
 from .presets import get_preset
 from .problems import InvalidInput, Problem
 from .systems import DealMiss, System, options_of
@@ -303,10 +303,6 @@ def amount(value: Fraction) -> str:
     return f"{sign}{whole or ''}{part_text}"
 
 
-def _signed(value: Fraction) -> str:
-    return "0" if value == 0 else ("+" if value > 0 else "") + amount(value)
-
-
 def _in_order(cards) -> tuple[str, ...]:
     return tuple(sorted(cards, key=card_sort_key))
 
@@ -356,7 +352,7 @@ def _scale_verdict(
     low_enough = value <= threshold
     tally = _tally(hand, scale)
     if tally:
-        counted = WordList(Words(N_("{card} {worth}"), card=label, worth=_signed(worth)) for label, worth in tally)
+        counted = WordList(Words(N_("{card} {worth}"), card=label, worth=signed(worth)) for label, worth in tally)
         gives = Words(N_("{counted} gives {value}"), counted=counted, value=amount(value))
     else:
         gives = Words(N_("you hold none of these cards, which gives 0"))

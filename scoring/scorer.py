@@ -12,6 +12,7 @@ from .cards import JOKER, mighty
 from .hand import Hand
 from .legality import check, contract_words, team_points
 from .limits import lowest_bid
+from .numbers import signed
 from .problems import InvalidInput
 from .settle import fewest_transfers
 from .systems import System
@@ -72,10 +73,6 @@ class Result:
             "outcome": self.outcome,
             "points": self.points,
         }
-
-
-def _signed(amount: int) -> str:
-    return f"+{amount}" if amount > 0 else ("0" if amount == 0 else f"−{-amount}")
 
 
 # --- the pieces of a score ---------------------------------------------------
@@ -187,7 +184,7 @@ def team_payments(hand: Hand, system: System, *, made: bool, score: int) -> tupl
             Words(
                 N_("{declarer} plays alone: {amount} = {defenders} × {score} from the defenders."),
                 declarer=hand.declarer,
-                amount=_signed(team_total),
+                amount=signed(team_total),
                 defenders=len(defenders),
                 score=score,
             )
@@ -206,7 +203,7 @@ def team_payments(hand: Hand, system: System, *, made: bool, score: int) -> tupl
     payments[hand.declarer] = team_total - sign * score * len(hand.partners)
     share = payments[hand.declarer] // (sign * score) if score else 0
     partners = WordList(
-        Words(N_("{seat} (partner) {amount}"), seat=seat, amount=_signed(payments[seat])) for seat in hand.partners
+        Words(N_("{seat} (partner) {amount}"), seat=seat, amount=signed(payments[seat])) for seat in hand.partners
     )
     if score and share != 1:
         line = N_("{declarer} (declarer) {amount} = {share} × {score}; {partners}.")
@@ -216,7 +213,7 @@ def team_payments(hand: Hand, system: System, *, made: bool, score: int) -> tupl
         Words(
             line,
             declarer=hand.declarer,
-            amount=_signed(payments[hand.declarer]),
+            amount=signed(payments[hand.declarer]),
             share=share,
             score=score,
             partners=partners,
@@ -236,7 +233,7 @@ def table_payments(hand: Hand, system: System, *, made: bool) -> tuple[int, dict
     lines = [
         Words(
             N_("Chicago table: each defender {amount} ({level}−{hard_unit})."),
-            amount=_signed(-sign * unit),
+            amount=signed(-sign * unit),
             level=level,
             hard_unit=system.hard_unit,
         )
@@ -247,7 +244,7 @@ def table_payments(hand: Hand, system: System, *, made: bool) -> tuple[int, dict
             Words(
                 N_("{declarer} plays alone and takes the defenders' whole total: {amount}."),
                 declarer=hand.declarer,
-                amount=_signed(payments[hand.declarer]),
+                amount=signed(payments[hand.declarer]),
             )
         )
         return unit, payments, lines
@@ -267,8 +264,8 @@ def table_payments(hand: Hand, system: System, *, made: bool) -> tuple[int, dict
             players=len(hand.active),
             partners=len(hand.partners),
             level=level,
-            declarer=_signed(sign * declarer_share),
-            partner=_signed(sign * partner_share),
+            declarer=signed(sign * declarer_share),
+            partner=signed(sign * partner_share),
         )
     )
     return unit, payments, lines
@@ -346,7 +343,7 @@ def score(hand: Hand, system: System, *, checked: bool = False) -> Result:
             Words(
                 N_("Each defender ({defenders}) {amount}."),
                 defenders=", ".join(hand.defenders),
-                amount=_signed(payments[hand.defenders[0]]),
+                amount=signed(payments[hand.defenders[0]]),
             )
         )
     if hand.sitting_out:

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from mighty_ledger.models import Session
+from scoring.numbers import signed
 
 CHART_WIDTH, CHART_HEIGHT = 360, 200  # the viewBox: a 360-px phone shows it at about its own size
 PLOT_LEFT, PLOT_RIGHT, PLOT_TOP, PLOT_BOTTOM = 40, 352, 10, 182
@@ -63,10 +64,6 @@ class Chart:
     right: int = PLOT_RIGHT
     top: int = PLOT_TOP
     bottom: int = PLOT_BOTTOM
-
-
-def _signed(points: int) -> str:
-    return f"+{points}" if points > 0 else str(points).replace("-", "−")
 
 
 def _marker_shape(style: int, x: float, y: float) -> str:
@@ -122,16 +119,16 @@ def score_chart(names: Sequence[str], steps: Sequence[tuple[str, dict]], *, tool
         path = "M" + " ".join(f"{x_of(i):.1f},{y_of(v):.1f}" for i, v in enumerate(series))
         markers = tuple(
             ChartMarker(round(x_of(i), 1), round(y_of(series[i]), 1),
-                        tooltip(name, steps[i - 1][0], _signed(series[i])),
+                        tooltip(name, steps[i - 1][0], signed(series[i])),
                         _marker_shape(style, x_of(i), y_of(series[i])))
             for i in marked
         )
-        lines.append(ChartLine(name, style % CHART_STYLES, path, markers, series[-1], _signed(series[-1]),
+        lines.append(ChartLine(name, style % CHART_STYLES, path, markers, series[-1], signed(series[-1]),
                                _marker_shape(style, 14, 5)))
-    ticks = tuple(ChartTick(round(y_of(v), 1), _signed(v)) for v in range(low, high + 1, step))
+    ticks = tuple(ChartTick(round(y_of(v), 1), signed(v)) for v in range(low, high + 1, step))
     sample = max(1, -(-count // FALLBACK_ROWS))
     shown = sorted({*range(sample - 1, count, sample), count - 1})
-    rows = tuple((steps[i][0], tuple(_signed(values[n][i + 1]) for n in range(len(names)))) for i in shown)
+    rows = tuple((steps[i][0], tuple(signed(values[n][i + 1]) for n in range(len(names)))) for i in shown)
     return Chart(
         names=tuple(names), lines=tuple(lines), ticks=ticks, zero=round(y_of(0), 1),
         first_label=steps[0][0], last_label=steps[-1][0], last_x=round(x_of(count), 1), rows=rows,

@@ -22,6 +22,7 @@ from mighty_ledger.pages.forms.labels import contract_label, partner_known
 from mighty_ledger.pages.korean import particle, with_particles
 from mighty_ledger.pages.templatetags.money import money as money_filter
 from mighty_ledger.pages.templatetags.money import money_in_column
+from scoring.numbers import signed as signed_number
 from scoring.settle import POT
 
 register = template.Library()
@@ -73,9 +74,7 @@ def points(value) -> str:
 
 @register.filter
 def signed(value) -> str:
-    if value is None:
-        return ""
-    return f"+{value}" if value > 0 else str(value).replace("-", "−")
+    return "" if value is None else signed_number(value)
 
 
 @register.simple_tag

@@ -13,11 +13,12 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from mighty_ledger.reads.balance import in_seat_order
+from scoring.numbers import MINUS, signed
 from scoring.settle import CURRENCY_SYMBOLS, currency_code, minor_unit
 
 register = template.Library()
 
-MINUS = "−"  # U+2212, the sign the pages print for points too
+
 # the symbol written before the amount, the engine's first for each code (₩ for KRW, not 원);
 # a currency without one is written after the amount, as its code
 SYMBOLS = {code: symbol for symbol, code in reversed(CURRENCY_SYMBOLS.items())}
@@ -112,7 +113,7 @@ def share_text(session, settlement, outstanding=None) -> str:
     totals = getattr(settlement, "totals", None) or session.totals
     # most points first, ties in seat order (PostgreSQL's jsonb keeps no key order)
     ranked = sorted(((seat, totals.get(seat, 0)) for seat in session.seats), key=lambda item: -item[1])
-    lines.append(", ".join(f"{seat} {_signed(points)}" for seat, points in ranked))
+    lines.append(", ".join(f"{seat} {signed(points)}" for seat, points in ranked))
     if paid and transfers:
         lines.append(_("Still to pay, after the payments marked:"))
     for transfer in transfers:
@@ -128,10 +129,6 @@ def share_text(session, settlement, outstanding=None) -> str:
 def _party(name: str) -> str:
     # the deal-miss pot settles as a party of its own
     return _("the pot") if name == "pot" else name
-
-
-def _signed(points: int) -> str:
-    return f"+{points}" if points > 0 else str(points).replace("-", MINUS)
 
 
 @register.filter
