@@ -15,7 +15,7 @@ with the hands after them, so the pages count each hand once
 
 Payments marked at the table are money changing hands after the game: they
 never enter the statistics, only the group's balance (mighty_ledger/reads/balance.py).
-The chart's points are mighty_ledger/reads/charts.py's.
+The chart's geometry is drawn on the pages' side (mighty_ledger/pages/charts.py).
 
 One module because the records and the one counting pass that fills them are
 read together: a figure on the page is a field here and a line of the pass.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from mighty_ledger.reads.charts import one_decimal
+from mighty_ledger.pages.charts import one_decimal
 
 register = template.Library()
 

@@ -30,16 +30,16 @@ from django.utils.text import slugify
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
-
 from mighty_ledger import reads
 from mighty_ledger.http.access import Access, access_for
 from mighty_ledger.http.cache import COPY_OF_A_REVISION_SECONDS
 from mighty_ledger.models import Group, Hand, Session
+from mighty_ledger.pages import charts
 from mighty_ledger.pages.forms import trump_label
 from mighty_ledger.pages.views.conditional import conditional, drawn_once
 from mighty_ledger.pages.views.rules import preset_name
 from mighty_ledger.pages.views.stats_looks import looked_at
-from mighty_ledger.reads import balance, charts, kept_counts, ratings, seasons, stats
+from mighty_ledger.reads import balance, kept_counts, ratings, seasons, stats
 from mighty_ledger.reads.exports import SpreadsheetWriter
 from scoring.presets import get_preset
 
