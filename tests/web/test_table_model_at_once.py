@@ -12,45 +12,19 @@ step that the stored hands are exactly the hands meant, each once.
 from __future__ import annotations
 
 import os
-import threading
 
 import pytest
-from django.db import connection
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import precondition, rule, run_state_machine_as_test
 
 from mighty_ledger.models import Hand
+from tests.api.test_concurrency import at_once
 from tests.web.test_table_model import PHONES, Bid, TheTable, Trick
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 EXAMPLES = max(3, int(os.environ.get("TABLE_MODEL_EXAMPLES", "30")) // 6)
-
-
-def posted_together(requests: list) -> list:
-    """Run each request on its own thread, released together; their answers, in order."""
-    barrier = threading.Barrier(len(requests))
-    answers: list = [None] * len(requests)
-
-    def run(index: int) -> None:
-        try:
-            barrier.wait(timeout=30)
-            answers[index] = requests[index]()
-        except Exception as error:  # reported below, not lost in the thread
-            answers[index] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(index,)) for index in range(len(requests))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not any(thread.is_alive() for thread in threads), "a Save never finished"
-    failures = [answer for answer in answers if isinstance(answer, Exception)]
-    assert not failures, failures
-    return answers
 
 
 class TheTableAtOnce(TheTable):
@@ -62,9 +36,7 @@ class TheTableAtOnce(TheTable):
         pages = [phone.page for phone in phones]
         sent = [page.form.posted(page.taps | ({"confirm": "1"} if confirm and page.asked else {}))
                 for page in pages]
-        answers = posted_together([
-            (lambda phone=phone, page=page, data=data: phone.client.post(page.form.action, data))
-            for phone, page, data in zip(phones, pages, sent, strict=True)])
+        answers = at_once(len(pages), lambda i: phones[i].client.post(pages[i].form.action, sent[i]))
         # the order the database took them in: the hands they stored by number, then the others
         stored = {hand.idempotency_key: hand.number
                   for hand in Hand.objects.filter(session=self.session, idempotency_key__in=[p.key for p in pages])}
