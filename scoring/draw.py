@@ -205,12 +205,15 @@ def draw_round(
     plan = plan_tables(len(names), sizes)
     out_count = len(names) - sum(plan)
 
+    # who has sat out least goes first, then whoever sat out longest ago (0: never)
     sat_out = {name: 0 for name in names}
+    last_out = {name: 0 for name in names}
     for previous in history:
         for name in previous.sitting_out:
             if name in sat_out:
                 sat_out[name] += 1
-    by_turn = sorted(names, key=lambda name: (sat_out[name], rng.random()))
+                last_out[name] = previous.number
+    by_turn = sorted(names, key=lambda name: (sat_out[name], last_out[name], rng.random()))
     sitting_out = tuple(sorted(by_turn[:out_count]))
     seated = [name for name in names if name not in sitting_out]
 
