@@ -25,6 +25,7 @@ class Form:
     key: str
     taps: dict = field(default_factory=dict)
     asked: str = ""  # "live": the question over the form; "server": the meanwhile notice after Save
+    refused: bool = False  # its last Save was refused: Save again only after another tap
     dealer: str = ""  # as the form shows it at Save (the flow's, unless its player corrected it)
 
 
@@ -62,7 +63,7 @@ def can_tap(phone: Phone) -> bool:
 
 def ready(phone: Phone) -> bool:
     """A form whose Save posts now: nothing asked on it, nothing of this phone's waits before it."""
-    return can_tap(phone) and not (phone.waiting or phone.conflicts)
+    return can_tap(phone) and not phone.form.refused and not (phone.waiting or phone.conflicts)
 
 
 def asked_live(phone: Phone) -> bool:

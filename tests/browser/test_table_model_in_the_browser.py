@@ -81,8 +81,8 @@ from .test_offline import go_offline, open_as_app, wait_until_settled
 
 pytestmark = pytest.mark.browser
 
-EXAMPLES = int(os.environ.get("BROWSER_TABLE_MODEL_EXAMPLES", "5"))
-STEPS = int(os.environ.get("BROWSER_TABLE_MODEL_STEPS", "12"))
+EXAMPLES = int(os.environ.get("BROWSER_TABLE_MODEL_EXAMPLES", "3"))
+STEPS = int(os.environ.get("BROWSER_TABLE_MODEL_STEPS", "10"))
 # each phone: its language, the browser's locale, its screen
 PHONES = {"A": ("en", "en-US", {"width": 390, "height": 844}),
           "B": ("ko", "ko-KR", {"width": 360, "height": 740}),
@@ -100,13 +100,13 @@ FIELDS = ("declarer", "contract", "trump", "call", "partner", "points")
 # a hand as its player taps it in: every question answered, or one left for later
 HANDS = st.fixed_dictionaries({
     "declarer": st.sampled_from(SEATS), "contract": st.integers(13, 20), "trump": st.sampled_from(["S", "H", "D", "C", "NT"]),
-    "call": st.sampled_from(sorted(CALLS)), "partner": st.sampled_from([*SEATS, "alone"]), "points": st.integers(0, 20)})
+    "call": st.sampled_from(sorted(CALLS)), "partner": st.sampled_from(["alone", *SEATS]), "points": st.integers(0, 20)})
 TAPS = st.one_of(
     st.tuples(st.just("declarer"), st.sampled_from(SEATS)),
     st.tuples(st.just("contract"), st.integers(13, 20)),
     st.tuples(st.just("trump"), st.sampled_from(["S", "H", "D", "C", "NT"])),
     st.tuples(st.just("call"), st.sampled_from(sorted(CALLS))),
-    st.tuples(st.just("partner"), st.sampled_from([*SEATS, "alone"])),
+    st.tuples(st.just("partner"), st.sampled_from(["alone", *SEATS])),
     st.tuples(st.just("points"), st.integers(0, 20)),
 )
 
@@ -240,7 +240,8 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
             phone.form, phone.left, phone.draft_may_stay = None, form, False
         elif outcome == "asked":
             form.asked = "server"
-        # refused: the form shows what is missing or wrong beside its field, the taps stay
+        else:  # the form shows what is missing or wrong beside its field, the taps stay
+            form.refused = True
 
     # --- opening and tapping ---------------------------------------------------------------------
 
@@ -280,6 +281,7 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
         for what, value in taps:
             tap(phone.page, what, value)
             phone.form.taps[what] = value
+        phone.form.refused = False
         if then_reload:
             self.reload_the_form(phone)
 
