@@ -53,6 +53,9 @@ def hand_ledger_entry(hand: Hand) -> LedgerEntry:
         return LedgerEntry("scored", dict(hand.result["payments"]), tuple(hand.sides["winners"]))
     if hand.kind == Hand.DEAL_MISS:
         return LedgerEntry("deal_miss", {}, fine=hand.entry.get("fine", 0), dealer=hand.entry.get("dealer"))
+    if hand.kind == Hand.SCORE_SHEET:
+        # the payments as written on paper; nobody is known to have won a hand, so the pot stays
+        return LedgerEntry("score_sheet", dict(hand.entry["payments"]))
     return LedgerEntry("all_pass", {})
 
 

@@ -265,6 +265,8 @@ class Stats:
     systems: tuple[str, ...]  # the scoring systems whose points are added up here
     hands: int  # scored hands
     events: int  # deal misses and all-pass throw-ins
+    # hands from a paper score sheet: in the points, but with no declarer or contract to count
+    from_score_sheet: int = 0
 
     @property
     def mixed_systems(self) -> bool:
@@ -322,6 +324,7 @@ class Counts:
     contracts: dict[tuple[int, str], list[int]] = field(default_factory=dict)  # bid, made
     hands: int = 0
     events: int = 0
+    from_score_sheet: int = 0
     last_hand: int = 0  # the highest hand number counted (mighty_ledger/reads/kept_counts.py goes on from it)
 
     def tally(self, name: str) -> _Tally:
@@ -339,6 +342,7 @@ class Counts:
                 pair[1] += m
         self.hands += other.hands
         self.events += other.events
+        self.from_score_sheet += other.from_score_sheet
         self.last_hand = max(self.last_hand, other.last_hand)
 
 
@@ -418,6 +422,9 @@ def count_hands(sessions: Sequence[Session], hands: Iterable[tuple]) -> dict[int
             if kind == Hand.SCORED:
                 tally.biggest_win = max(tally.biggest_win, amount)
                 tally.biggest_loss = min(tally.biggest_loss, amount)
+        if kind == Hand.SCORE_SHEET:
+            counts.from_score_sheet += 1
+            continue
         if kind != Hand.SCORED:
             counts.events += 1
             continue
@@ -510,6 +517,7 @@ def stats_from_counts(sessions: Sequence[Session], counts: Iterable[Counts],
         systems=tuple(sorted({session.preset for session in sessions})),
         hands=total.hands,
         events=total.events,
+        from_score_sheet=total.from_score_sheet,
     )
 
 

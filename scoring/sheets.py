@@ -1,0 +1,389 @@
+"""A spreadsheet of past hands, read as the table wrote it: which sheet it is, its sessions, hands and
+players, and every row that cannot be read, with its line and the reason.
+
+Three shapes, told apart by their header row (English or Korean column names, in any order):
+
+- the app's own ``hands.csv`` (mighty_ledger/reads/exports.py): a ``kind`` column and a
+  ``<name> payment`` and ``<name> total`` column per player;
+- a hand sheet: a row per hand with its declarer, contract, trump, partner call, partner and the
+  points the declarer's side took;
+- a score sheet: a row per hand with each player's score as written on paper, one column per
+  player. Such a row is a hand "from the score sheet": its payments as written, no details, so
+  it must add up to zero.
+
+Pure: rows of text in, a ``Sheet`` out. Decoding files is mighty_ledger/services/spreadsheets.py's,
+scoring the hands the engine's, and writing them mighty_ledger/services/sheet_imports.py's.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from scoring.cards import JOKER, CardCodeError, mighty, parse_card, parse_trump
+from scoring.words import N_, Words
+
+HANDS_CSV, HAND_SHEET, SCORE_SHEET = "hands_csv", "hand_sheet", "score_sheet"
+
+# a column's name as players write it, folded (lower case, no spaces, dots, dashes or underscores)
+COLUMNS = {
+    "date": ("date", "day", "playedon", "날짜", "일자", "일시"),
+    "session": ("session", "evening", "game", "세션", "모임", "회차"),
+    "number": ("number", "no", "#", "hand", "번호", "판", "순서"),
+    "kind": ("kind",),
+    "declarer": ("declarer", "주공"),
+    "contract": ("contract", "bid", "공약", "목표", "계약"),
+    "trump": ("trump", "기루다", "트럼프", "무늬"),
+    "partner_call": ("partnercall", "friendcall", "call", "프렌드콜", "프렌드지정", "프렌드카드", "콜"),
+    "partners": ("partner", "partners", "friend", "friends", "프렌드", "친구"),
+    "points": ("points", "점수", "득점", "딴점수", "먹은점수", "포인트"),
+    "made": ("made", "성공"),
+    "players": ("players", "seats", "참가자", "플레이어", "인원"),
+    "note": ("note", "notes", "memo", "comment", "비고", "메모"),
+}
+FOLDED = {alias: name for name, aliases in COLUMNS.items() for alias in aliases}
+
+# the suits and no trump as Korean tables write them; English words and ♠♥♦♣ are scoring.cards'
+KOREAN_TRUMPS = {
+    "스페이드": "S", "스페": "S", "스": "S", "하트": "H", "하": "H", "다이아몬드": "D", "다이아": "D",
+    "다": "D", "클로버": "C", "클럽": "C", "클": "C", "노기루다": "NT", "노기": "NT", "노트럼프": "NT",
+    "노트": "NT", "NT": "NT", "노": "NT",
+}  # fmt: skip
+NO_FRIEND = {"none", "nofriend", "alone", "solo", "노프렌드", "노프", "프렌드없음", "없음", "혼자", "-", "—", "x"}
+FIRST_TRICK = {"firsttrick", "1sttrick", "첫트릭", "초구", "초구프렌드"}
+JOKER_WORDS = {"조커", "joker", "jk"}
+MIGHTY_WORDS = {"마이티", "mighty"}
+TOTAL_WORDS = {"total", "totals", "sum", "합계", "계", "총점", "합"}
+
+
+@dataclass(frozen=True)
+class SheetProblem:
+    line: int  # as the spreadsheet numbers it: the header is line 1
+    message: Words
+
+
+@dataclass(frozen=True)
+class SheetHand:
+    line: int
+    kind: str  # "scored", "deal_miss", "all_pass" or "score_sheet"
+    # the HAND_JSON fields the sheet gives; a score-sheet hand: {"payments": {name: amount}}
+    entry: dict
+    # the payments the sheet itself shows for this hand, when it shows them (hands.csv)
+    written: dict | None = None
+
+
+@dataclass
+class SheetSession:
+    key: str
+    line: int
+    played_on: datetime.date | None = None
+    seats: list[str] = field(default_factory=list)
+    hands: list[SheetHand] = field(default_factory=list)
+    # the totals the sheet itself gives for the session, when it gives them
+    written_totals: dict | None = None
+
+
+@dataclass(frozen=True)
+class Sheet:
+    shape: str | None
+    sessions: tuple[SheetSession, ...]
+    names: tuple[str, ...]  # every player the sheet names, as written, in order of appearance
+    problems: tuple[SheetProblem, ...]
+
+
+def fold(text: str) -> str:
+    return re.sub(r"[\s._\-]+", "", str(text)).casefold()
+
+
+def parse_date(text: str) -> datetime.date | None:
+    """2024-03-05, 2024.3.5, 2024/03/05, "2024. 3. 5." (Korean Excel) or 2024년 3월 5일."""
+    numbers = re.fullmatch(r"\s*(\d{4})\s*[-./년]\s*(\d{1,2})\s*[-./월]\s*(\d{1,2})\s*[.일]?\s*", text or "")
+    if not numbers:
+        return None
+    try:
+        return datetime.date(*(int(part) for part in numbers.groups()))
+    except ValueError:
+        return None
+
+
+def parse_int(text: str) -> int | None:
+    """A whole number as written: "+5", "-3", "−3" (the typographic minus), "1,200", "5점", "5.0"."""
+    cleaned = str(text).strip().replace("−", "-").replace(",", "").removesuffix("점").strip()
+    if re.fullmatch(r"[+-]?\d+(\.0+)?", cleaned):
+        return int(float(cleaned)) if "." in cleaned else int(cleaned)
+    return None
+
+
+def parse_trump_word(text: str) -> str | None:
+    cleaned = str(text).strip()
+    return KOREAN_TRUMPS.get(cleaned.upper().replace(" ", "")) or parse_trump(cleaned)
+
+
+def parse_contract(text: str, trump_text: str | None) -> tuple[int, str] | None:
+    """14 S, S14, 스페이드 14, 노기루다 13, 13NT; the trump from its own column when there is one."""
+    number = re.search(r"\d+", text or "")
+    if not number:
+        return None
+    rest = (text[: number.start()] + text[number.end():]).strip()
+    trump = parse_trump_word(trump_text) if trump_text not in (None, "") else parse_trump_word(rest)
+    if trump is None:
+        return None
+    return int(number.group()), trump
+
+
+def parse_call(text: str, trump: str, seats: Sequence[str]) -> dict | None:
+    """A partner call as written: 노프렌드, 첫트릭, 조커, 마이티, a card (♠A, 스페이드 A, SA) or a player."""
+    folded = fold(text)
+    if folded in NO_FRIEND:
+        return {"type": "none"}
+    if folded in FIRST_TRICK:
+        return {"type": "first_trick"}
+    if folded in JOKER_WORDS:
+        return {"type": "card", "cards": [JOKER]}
+    if folded in MIGHTY_WORDS:
+        return {"type": "card", "cards": [mighty(trump)]}
+    if text.strip() in seats:
+        return {"type": "player", "seat": text.strip()}
+    card = text.strip()
+    for word, letter in sorted(KOREAN_TRUMPS.items(), key=lambda item: -len(item[0])):
+        if letter != "NT" and card.startswith(word):
+            card = letter + card[len(word):].strip()
+            break
+    try:
+        return {"type": "card", "cards": [parse_card(card)]}
+    except CardCodeError:
+        return None
+
+
+def split_names(text: str) -> list[str]:
+    if fold(text) in NO_FRIEND or not str(text).strip():
+        return []
+    return [name for name in re.split(r"\s*[,/+·&]\s*|\s+", str(text).strip()) if name]
+
+
+def recognise(header: Sequence[str]) -> tuple[str | None, dict[str, int], dict[str, int]]:
+    """The sheet's shape, its known columns (name → index) and its player columns (name → index)."""
+    known: dict[str, int] = {}
+    others: dict[str, int] = {}
+    for index, title in enumerate(header):
+        name = FOLDED.get(fold(title))
+        if name is not None and name not in known:
+            known[name] = index
+        elif str(title).strip():
+            others[str(title).strip()] = index
+    if "kind" in known and any(title.endswith(" payment") for title in others):
+        return HANDS_CSV, known, others
+    if "declarer" in known:
+        return HAND_SHEET, known, {}
+    if len(others) >= 2:
+        return SCORE_SHEET, known, others
+    return None, known, others
+
+
+def read_sheet(rows: Sequence[Sequence[str]], *, players: int, calls: Sequence[str] = ("player",)) -> Sheet:
+    """The sheet in ``rows`` (the header first), for a scoring system of ``players`` players that
+    allows the partner ``calls`` (a hand whose sheet names the partner but not the call is taken
+    as called the first of these ways the system allows: player, first trick, the Joker)."""
+    if not rows:
+        return Sheet(None, (), (), (SheetProblem(1, Words(N_("The file is empty."))),))
+    shape, known, others = recognise(rows[0])
+    if shape is None:
+        return Sheet(None, (), (), (SheetProblem(1, Words(N_(
+            "The first row does not name the columns of a hand sheet (date, declarer, contract, trump, "
+            "partner, points) or of a score sheet (date and a column per player)."))),))
+    reader = _Reader(shape, known, others, players, calls)
+    for offset, row in enumerate(rows[1:], start=2):
+        cells = [str(cell).strip() for cell in row]
+        if any(cells):
+            reader.read(offset, cells)
+    return reader.sheet()
+
+
+class _Reader:
+    """One pass over the rows: each is added to its session or becomes a problem."""
+
+    def __init__(self, shape: str, known: dict[str, int], others: dict[str, int], players: int,
+                 calls: Sequence[str]):
+        self.shape, self.known, self.others, self.players, self.calls = shape, known, others, players, calls
+        self.sessions: dict[str, SheetSession] = {}
+        self.names: dict[str, None] = {}
+        self.problems: list[SheetProblem] = []
+        self.last: SheetSession | None = None
+        if shape == HANDS_CSV:
+            self.payment_columns = {t.removesuffix(" payment"): i for t, i in others.items() if t.endswith(" payment")}
+            self.total_columns = {t.removesuffix(" total"): i for t, i in others.items() if t.endswith(" total")}
+
+    def cell(self, cells: list[str], name: str) -> str:
+        index = self.known.get(name)
+        return cells[index] if index is not None and index < len(cells) else ""
+
+    def refuse(self, line: int, template: str, **params) -> None:
+        self.problems.append(SheetProblem(line, Words(template, **params)))
+
+    def name(self, name: str) -> str:
+        self.names.setdefault(name, None)
+        return name
+
+    def session_of(self, line: int, cells: list[str]) -> SheetSession | None:
+        date_text = self.cell(cells, "date")
+        played_on = parse_date(date_text) if date_text else None
+        if date_text and played_on is None:
+            self.refuse(line, N_("'{text}' is not a date: write it as 2024-03-05."), text=date_text)
+            return None
+        key = self.cell(cells, "session") or (played_on.isoformat() if played_on else "")
+        if not key:
+            if self.last is None:
+                self.refuse(line, N_("Say which evening this hand was played: give it a date."))
+                return None
+            return self.last
+        session = self.sessions.get(key)
+        if session is None:
+            session = self.sessions[key] = SheetSession(key=key, line=line)
+        if played_on is not None and session.played_on is None:
+            session.played_on = played_on
+        self.last = session
+        return session
+
+    def read(self, line: int, cells: list[str]) -> None:
+        marker = fold(self.cell(cells, "date") or self.cell(cells, "number") or self.cell(cells, "session"))
+        if self.shape == SCORE_SHEET and marker in TOTAL_WORDS:
+            self.read_totals(line, cells)
+            return
+        session = self.session_of(line, cells)
+        if session is None:
+            return
+        if self.shape == HANDS_CSV:
+            self.read_exported(line, cells, session)
+        elif self.shape == HAND_SHEET:
+            self.read_hand(line, cells, session)
+        else:
+            self.read_scores(line, cells, session)
+
+    def scores(self, line: int, cells: list[str], columns: dict[str, int]) -> dict[str, int] | None:
+        scores = {}
+        for name, index in columns.items():
+            text = cells[index] if index < len(cells) else ""
+            if text == "":
+                continue  # not at the table that evening
+            amount = parse_int(text)
+            if amount is None:
+                self.refuse(line, N_("{name}'s score '{text}' is not a whole number."), name=name, text=text)
+                return None
+            scores[self.name(name)] = amount
+        return scores
+
+    def read_totals(self, line: int, cells: list[str]) -> None:
+        totals = self.scores(line, cells, self.others)
+        if totals is not None and self.last is not None:
+            self.last.written_totals = totals
+
+    def read_scores(self, line: int, cells: list[str], session: SheetSession) -> None:
+        payments = self.scores(line, cells, self.others)
+        if payments is None:
+            return
+        if sum(payments.values()) != 0:
+            self.refuse(line, N_("The scores on this row add up to {sum}, not 0: every point one player wins "
+                                 "another loses."), sum=sum(payments.values()))
+            return
+        self.seat(session, payments)
+        session.hands.append(SheetHand(line, SCORE_SHEET, {"payments": payments}))
+
+    def seat(self, session: SheetSession, names) -> None:
+        for name in names:
+            if name not in session.seats:
+                session.seats.append(name)
+
+    def read_exported(self, line: int, cells: list[str], session: SheetSession) -> None:
+        written = self.scores(line, cells, self.payment_columns)
+        totals = self.scores(line, cells, self.total_columns)
+        if written is None or totals is None:
+            return
+        self.seat(session, written)
+        session.written_totals = totals
+        kind = self.cell(cells, "kind")
+        if kind in ("deal_miss", "all_pass"):
+            entry = {}
+            if kind == "deal_miss":
+                # the export keeps who paid the fine, not who showed the hand
+                dealer = next((name for name, amount in written.items() if amount < 0), None)
+                fine = -written[dealer] if dealer else 0
+                entry = {"dealer": dealer, "fine": fine} if dealer else {"fine": 0}
+            session.hands.append(SheetHand(line, kind, entry, written))
+            return
+        if kind != "scored":
+            self.refuse(line, N_("'{text}' is not a kind of hand: scored, deal_miss or all_pass."), text=kind)
+            return
+        self.read_hand(line, cells, session, written=written)
+
+    def read_hand(self, line: int, cells: list[str], session: SheetSession, written: dict | None = None) -> None:
+        declarer = self.cell(cells, "declarer")
+        if not declarer:
+            self.refuse(line, N_("Say who the declarer was."))
+            return
+        contract = parse_contract(self.cell(cells, "contract"), self.cell(cells, "trump") if "trump" in self.known else None)
+        if contract is None:
+            self.refuse(line, N_("'{text}' is not a contract: write the points and the trump, such as '14 S' "
+                                 "or '노기루다 13'."), text=" ".join(filter(None, (self.cell(cells, "contract"),
+                                                                                  self.cell(cells, "trump")))))
+            return
+        points = parse_int(self.cell(cells, "points"))
+        if points is None:
+            self.refuse(line, N_("'{text}' is not a number of points."), text=self.cell(cells, "points"))
+            return
+        partners = split_names(self.cell(cells, "partners"))
+        seats_given = split_names(self.cell(cells, "players"))
+        names = [declarer, *partners]
+        if seats_given:
+            unknown = [name for name in names if name not in seats_given]
+            if unknown:
+                self.refuse(line, N_("{name} is not one of this hand's players ({players})."),
+                            name=unknown[0], players=", ".join(seats_given))
+                return
+        elif written is not None:
+            unknown = [name for name in names if name not in written]
+            if unknown:
+                self.refuse(line, N_("{name} has no payment column in this file."), name=unknown[0])
+                return
+        for name in (*seats_given, *names):
+            self.name(name)
+        self.seat(session, seats_given or names)
+        call_text = self.cell(cells, "partner_call")
+        if call_text:
+            call = parse_call(call_text, contract[1], [*seats_given, *names])
+            if call is None:
+                self.refuse(line, N_("'{text}' is not a partner call: a card (♠A, 조커, 마이티), 첫트릭, 노프렌드 "
+                                     "or a player."), text=call_text)
+                return
+        elif partners:
+            # the sheet names the partner, not how they were called: only "no friend" changes a score
+            if "player" in self.calls:
+                call = {"type": "player", "seat": partners[0]}
+            elif "first_trick" in self.calls:
+                call = {"type": "first_trick"}
+            else:
+                call = {"type": "card", "cards": [JOKER]}
+        else:
+            # no partner and no call written: the declarer played alone, as announced
+            call = {"type": "none"}
+        entry = {"declarer": declarer, "contract": {"points": contract[0], "trump": contract[1]},
+                 "partner_call": call, "partners": partners, "points": points}
+        session.hands.append(SheetHand(line, "scored", entry, written))
+
+    def sheet(self) -> Sheet:
+        sessions = []
+        for session in self.sessions.values():
+            if session.played_on is None:
+                self.refuse(session.line, N_("Session '{key}' has no date."), key=session.key)
+                continue
+            if session.hands and len(session.seats) != self.players:
+                self.refuse(session.line, N_("The hands of {date} name {count} players ({names}), and this system "
+                                             "is for {players}: add a column of the players at the table."),
+                            date=session.played_on.isoformat(), count=len(session.seats),
+                            names=", ".join(session.seats), players=self.players)
+                continue
+            sessions.append(session)
+        sessions.sort(key=lambda session: (session.played_on, session.line))
+        self.problems.sort(key=lambda problem: problem.line)
+        return Sheet(self.shape, tuple(sessions), tuple(self.names), tuple(self.problems))
