@@ -613,6 +613,12 @@ STORIES = {
         tapped("B", DI), ("save_as_the_line_drops", Picks("B"), {"how": "cut"}),
         ("the_line_comes_back", Picks("B"), {}),
     ],
+    "the-same-hand-entered-as-the-next-is-asked-about": [
+        tapped("C", ANN), tapped("A", ANN, save_now=True),
+        ("answer_the_question_another_phones_save_asks", Picks("C"), {"same": False}),
+        ("save", Picks("C"), {}),
+        ("answer_the_server_that_asked", Picks("C"), {"also_mine": False}),
+    ],
     "the-same-hand-waiting-offline-is-asked-about": [
         tapped("A", ANN), tapped("B", ANN, save_now=True),
         ("answer_the_question_another_phones_save_asks", Picks("A"), {"same": False}),
