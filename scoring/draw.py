@@ -194,8 +194,9 @@ def draw_round(
 
     Without ``standings`` the tables mix players who have met least; with them (points by
     name, higher is better, a missing name counts 0) the nearest standings sit together,
-    table 1 the top. Raises ValueError for a name twice or too few players: the night checks
-    ``sizes.fewest_players`` first.
+    table 1 the top. Turns to sit out count the rounds a player sat out while present, so one
+    who arrives late has sat out none. Raises ValueError for a name twice or too few players:
+    the night checks ``sizes.fewest_players`` first.
     """
     names = sorted(players)
     if len(set(names)) != len(names):
