@@ -505,7 +505,7 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
 
     # --- payments ------------------------------------------------------------------------------------------
 
-    @precondition(lambda self: bool(self.hands) and self.any(can_open))
+    @precondition(lambda self: any(self.net_balances().values()) and self.any(can_open))
     @rule(data=st.data(), pick=st.integers(0, 10))
     def mark_a_payment(self, data, pick):
         """A player pays another what the payments card says is still owed, and taps "Mark as paid"."""
@@ -547,6 +547,18 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
     def what_is_still_owed_is_the_balances_net_of_the_payments(self):
         if not hasattr(self, "session"):
             return
+        net = self.net_balances()
+        owing = sum(1 for amount in net.values() if amount)
+        outstanding = self.api("settlement")["outstanding"]
+        for transfer in outstanding:
+            net[transfer["from"]] += Decimal(transfer["amount"])
+            net[transfer["to"]] -= Decimal(transfer["amount"])
+        assert set(net.values()) <= {0}, (net, outstanding, self.payments)
+        # the fewest: never more transfers than the players who owe or are owed, less one
+        assert len(outstanding) <= max(0, owing - 1), (outstanding, owing)
+
+    def net_balances(self) -> dict[str, Decimal]:
+        """Each player's points over the hands meant, less what they paid, plus what they were paid."""
         net = dict.fromkeys(self.session.seats, Decimal(0))
         for hand in self.hands:
             for seat, points in self.scored(hand)["payments"].items():
@@ -554,14 +566,7 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
         for payer, payee, amount in self.payments:
             net[payer] += amount
             net[payee] -= amount
-        outstanding = self.api("settlement")["outstanding"]
-        for transfer in outstanding:
-            net[transfer["from"]] += Decimal(transfer["amount"])
-            net[transfer["to"]] -= Decimal(transfer["amount"])
-        assert set(net.values()) <= {0}, (net, outstanding, self.payments)
-        owing = sum(1 for amount in net.values() if amount)
-        assert len(outstanding) <= max(0, owing - 1) or not owing
-
+        return net
 
 class Picks:
     """The phones a step is played on, given in order where hypothesis would draw them."""
