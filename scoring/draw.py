@@ -6,8 +6,8 @@ table), plus the other sizes its preset family plays the same hands at: a
 5-player family with a 6-player rotation preset (pagat, 003 변형 6마: the dealer
 sits each hand out) may seat 16 as 5 + 5 + 6, as Doppelkopf clubs add a table
 of five where the dealer sits out; a system alone at its size seats 5 + 5 + 5
-and one sits the round out. Who sits a round out is whoever has sat out least,
-so over a night the counts differ by at most one.
+and one sits the round out. Who sits a round out is whoever has missed fewest
+rounds, so over a night the counts differ by at most one.
 
 Round one is shuffled. Later rounds either mix (tables searched so that pairs
 who already shared a table share one again as little as possible: a pair costs
@@ -194,8 +194,8 @@ def draw_round(
 
     Without ``standings`` the tables mix players who have met least; with them (points by
     name, higher is better, a missing name counts 0) the nearest standings sit together,
-    table 1 the top. Turns to sit out count the rounds a player sat out while present, so one
-    who arrives late has sat out none. Raises ValueError for a name twice or too few players:
+    table 1 the top. Turns to sit out count every round a player was not at a table, so one
+    who arrives late plays before anyone sits out twice. Raises ValueError for a name twice or too few players:
     the night checks ``sizes.fewest_players`` first.
     """
     names = sorted(players)
@@ -206,15 +206,17 @@ def draw_round(
     plan = plan_tables(len(names), sizes)
     out_count = len(names) - sum(plan)
 
-    # who has sat out least goes first, then whoever sat out longest ago (0: never)
-    sat_out = {name: 0 for name in names}
-    last_out = {name: 0 for name in names}
+    # who has missed fewest rounds (sat out, or not yet come) sits out first, then whoever
+    # missed one longest ago (0: never)
+    missed = {name: 0 for name in names}
+    last_missed = {name: 0 for name in names}
     for previous in history:
-        for name in previous.sitting_out:
-            if name in sat_out:
-                sat_out[name] += 1
-                last_out[name] = previous.number
-    by_turn = sorted(names, key=lambda name: (sat_out[name], last_out[name], rng.random()))
+        at_tables = set(itertools.chain.from_iterable(previous.tables))
+        for name in names:
+            if name not in at_tables:
+                missed[name] += 1
+                last_missed[name] = previous.number
+    by_turn = sorted(names, key=lambda name: (missed[name], last_missed[name], rng.random()))
     sitting_out = tuple(sorted(by_turn[:out_count]))
     seated = [name for name in names if name not in sitting_out]
 

@@ -158,6 +158,14 @@ def test_players_come_and_go_between_rounds(seed, count):
     assert drawn[1].number == 2
 
 
+def test_a_late_arrival_plays_before_anyone_sits_out_twice():
+    players = names(11)
+    drawn = night(players, FIVE, 4, 2)
+    third = draw_round([*players, "Late"], FIVE, seed=4, history=drawn)
+    assert "Late" not in third.sitting_out
+    assert not set(third.sitting_out) & {name for earlier in drawn for name in earlier.sitting_out}
+
+
 def test_the_seed_decides_the_draw():
     players = names(20)
     first = [night(players, FIVE, seed, 3) for seed in range(10)]
