@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from mighty_ledger.api import base, calculators, hands, in_progress, ledger, ratings, seasons, stats
+from mighty_ledger.api import base, calculators, hands, in_progress, ledger, ratings, seasons, sheet_imports, stats
 
 app_name = "api"
 
@@ -45,6 +45,9 @@ urlpatterns = [
     path("v1/seasons/<int:season_id>", seasons.SeasonView.as_view(), name="season"),
     path(f"{SESSION}/payments", stats.PaymentsView.as_view(), name="payments"),
     path(f"{SESSION}/payments/<int:payment_id>", stats.PaymentUndoView.as_view(), name="payment"),
+    # past hands brought in from a spreadsheet, and taken back whole
+    path("v1/imports", sheet_imports.SheetImportsView.as_view(), name="imports"),
+    path("v1/imports/<str:import_id>", sheet_imports.SheetImportView.as_view(), name="import"),
     path("v1/revisions", ledger.RevisionListView.as_view(), name="revisions"),
     # the schema and its docs page (Swagger UI from drf-spectacular-sidecar's static files)
     path("schema/", SpectacularAPIView.as_view(), name="schema"),

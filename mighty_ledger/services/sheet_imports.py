@@ -198,14 +198,14 @@ def _planned_session(session: SheetSession, preset: str, options: dict, name_of:
 
 @transaction.atomic
 def sheet_import(*, group: Group, content: bytes, preset: str, choices: dict[str, str | None] | None = None,
-                 file_name: str = "", by: Actor = SYSTEM) -> tuple[SheetImport, bool]:
-    """Write what the preview showed, all or nothing; returns (the import, created).
+                 file_name: str = "", by: Actor = SYSTEM) -> tuple[SheetImport, bool, SheetPlan]:
+    """Write what the preview showed, all or nothing; returns (the import, created, the plan written).
 
     The same file already brought in (and not undone) is that import again, and nothing is added.
     A file with problems is refused whole: SheetRefused, nothing written."""
     plan = sheet_preview(group=group, content=content, preset=preset, choices=choices)
     if plan.done_before is not None:
-        return plan.done_before, False
+        return plan.done_before, False, plan
     if plan.problems or not plan.sessions:
         raise SheetRefused(plan)
     known = set(group.players.values_list("name", flat=True))
@@ -243,8 +243,8 @@ def sheet_import(*, group: Group, content: bytes, preset: str, choices: dict[str
     except IntegrityError:
         # the same file imported at this moment by another request, which committed first
         transaction.set_rollback(True)
-        return group.sheet_imports.get(file_hash=plan.file_hash, undone_at__isnull=True), False
-    return made, True
+        return group.sheet_imports.get(file_hash=plan.file_hash, undone_at__isnull=True), False, plan
+    return made, True, plan
 
 
 @transaction.atomic

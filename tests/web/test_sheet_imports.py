@@ -95,7 +95,7 @@ def test_a_korean_score_sheet_is_read_in_every_encoding(group, encoding):
 
 
 def test_a_score_sheet_hand_counts_in_totals_and_ratings_but_not_in_the_roles(group):
-    made, created = sheet_import(group=group, content=csv_bytes(SCORE_SHEET_KOREAN, "utf-8"),
+    made, created, _ = sheet_import(group=group, content=csv_bytes(SCORE_SHEET_KOREAN, "utf-8"),
                                  preset="korean-standard")
     assert created and made.hand_count == 3
     stats = group_stats(group)
@@ -135,9 +135,9 @@ def test_scores_not_summing_to_zero_are_named_with_their_line(group):
 
 def test_the_same_file_twice_adds_nothing(group):
     content = csv_bytes(HAND_SHEET_KOREAN, "cp949")
-    first, created = sheet_import(group=group, content=content, preset="korean-standard")
+    first, created, _ = sheet_import(group=group, content=content, preset="korean-standard")
     counts = Session.objects.count(), Hand.objects.count(), Player.objects.count()
-    again, created_again = sheet_import(group=group, content=content, preset="korean-standard")
+    again, created_again, _ = sheet_import(group=group, content=content, preset="korean-standard")
     assert created and not created_again and again.key == first.key
     assert (Session.objects.count(), Hand.objects.count(), Player.objects.count()) == counts
 
@@ -146,13 +146,13 @@ def test_undo_removes_exactly_what_was_imported(group):
     SessionFactory(group=group, seats=KOREAN_PLAYERS, preset="korean-standard")
     before = set(Session.objects.live().values_list("pk", flat=True)), set(Player.objects.values_list("name", flat=True))
     rows = [[cell.replace("마루", "바다") for cell in row] for row in HAND_SHEET_KOREAN]
-    made, _ = sheet_import(group=group, content=csv_bytes(rows, "utf-8"), preset="korean-standard")
+    made, _, _ = sheet_import(group=group, content=csv_bytes(rows, "utf-8"), preset="korean-standard")
     assert Player.objects.filter(group=group, name="바다").exists()
     sheet_import_undo(sheet_import=made)
     after = set(Session.objects.live().values_list("pk", flat=True)), set(Player.objects.values_list("name", flat=True))
     assert after == before
     # undone, the same file may be brought in again
-    _, created = sheet_import(group=group, content=csv_bytes(rows, "utf-8"), preset="korean-standard")
+    _, created, _ = sheet_import(group=group, content=csv_bytes(rows, "utf-8"), preset="korean-standard")
     assert created
 
 
@@ -199,7 +199,7 @@ def test_hands_csv_comes_back_byte_for_byte(db, preset):
     exported = io.StringIO()
     hands_csv(source, exported)
     target = services.group_create(name="Elsewhere")
-    made, created = sheet_import(group=target, content=exported.getvalue().encode(), preset=preset)
+    made, created, _ = sheet_import(group=target, content=exported.getvalue().encode(), preset=preset)
     assert created and made.hand_count == 8
     again = io.StringIO()
     hands_csv(target, again)
