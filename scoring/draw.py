@@ -224,7 +224,7 @@ def draw_round(
         ranked = sorted(seated, key=lambda name: (-Fraction(standings.get(name, 0)), rng.random()))
         groups = _chunks(ranked, plan)
     else:
-        groups = _mixed(seated, plan, history, rng)
+        groups = _mixed(seated, plan, sizes.own, history, rng)
     tables = tuple(_turn_seats(group, history, rng) for group in groups)
     return Round(number=number, seed=seed, tables=tables, sitting_out=sitting_out)
 
@@ -234,19 +234,34 @@ def _chunks(order: Sequence[str], plan: Sequence[int]) -> list[list[str]]:
     return [list(order[start : start + size]) for start, size in zip(starts, plan, strict=False)]
 
 
-def _mixed(seated: list[str], plan: tuple[int, ...], history: Sequence[Round], rng: random.Random) -> list[list[str]]:
+def _mixed(
+    seated: list[str], plan: tuple[int, ...], own: int, history: Sequence[Round], rng: random.Random
+) -> list[list[str]]:
     """Tables with the least weight of earlier meetings: descent by swapping two players of
-    different tables (the first swap that helps), from a few shuffles, keeping the lightest."""
+    different tables (the first swap that helps), from a few shuffles, keeping the lightest.
+
+    A seat at a table of another size than the system's weighs by the rounds the player
+    already spent at one, so those tables go round like the turns to sit out.
+    """
     index = {name: i for i, name in enumerate(seated)}
     n = len(seated)
     weight = [[0] * n for _ in range(n)]
+    elsewhere = [0] * n
     for previous in history:
         for table in previous.tables:
             here = [index[name] for name in table if name in index]
             for a, b in itertools.combinations(here, 2):
                 weight[a][b] += 1
                 weight[b][a] += 1
-    if not any(map(any, weight)):
+            if len(table) != own:
+                for p in here:
+                    elsewhere[p] += 1
+    # extra[p][t]: what seating p at table t adds on its own. Each earlier round at a table of
+    # another size outweighs any change a swap makes to who meets whom, so those tables go
+    # round in turn first (a 6 with the dealer out plays fewer hands each), then the mixing
+    turn = 2 * max(map(sum, weight), default=0) + 1
+    extra = [[turn * elsewhere[p] if size != own else 0 for size in plan] for p in range(n)]
+    if not any(map(any, weight)) and not any(map(any, extra)):
         order = list(seated)
         rng.shuffle(order)
         return _chunks(order, plan)
@@ -254,8 +269,10 @@ def _mixed(seated: list[str], plan: tuple[int, ...], history: Sequence[Round], r
     for _ in range(RESTARTS):
         order = list(range(n))
         rng.shuffle(order)
-        tables = _descend(_chunks(order, plan), weight)
-        cost = sum(weight[a][b] for table in tables for a, b in itertools.combinations(table, 2))
+        tables = _descend(_chunks(order, plan), weight, extra)
+        cost = sum(weight[a][b] for table in tables for a, b in itertools.combinations(table, 2)) + sum(
+            extra[p][t] for t, table in enumerate(tables) for p in table
+        )
         if best is None or cost < best[0]:
             best = (cost, tables)
         if cost == 0:
@@ -263,15 +280,15 @@ def _mixed(seated: list[str], plan: tuple[int, ...], history: Sequence[Round], r
     return [[seated[i] for i in table] for table in best[1]]
 
 
-def _descend(tables: list[list[int]], weight: list[list[int]]) -> list[list[int]]:
-    """Swap players between tables while a swap lowers the weight of who sits with whom."""
+def _descend(tables: list[list[int]], weight: list[list[int]], extra: list[list[int]]) -> list[list[int]]:
+    """Swap players between tables while a swap lowers the weight of who sits with whom, and where."""
     n = len(weight)
     where = [0] * n
     for t, table in enumerate(tables):
         for p in table:
             where[p] = t
-    # with[p][t]: the weight between p and everyone at table t (p's own weight is 0)
-    with_ = [[sum(weight[p][q] for q in table) for table in tables] for p in range(n)]
+    # with_[p][t]: the weight between p and everyone at table t (p's own weight is 0), and of p there
+    with_ = [[sum(weight[p][q] for q in table) + extra[p][t] for t, table in enumerate(tables)] for p in range(n)]
     improved = True
     while improved:
         improved = False

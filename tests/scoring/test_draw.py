@@ -143,6 +143,13 @@ def test_every_round_seats_everyone_once_at_allowed_tables_and_sit_outs_take_tur
         assert sorted(map(len, this.tables)) == sorted(plan_tables(count, sizes))
     counts = sit_out_counts(drawn).values()
     assert max(counts) - min(counts) <= 1
+    if not by_standings and sum(plan_tables(count, sizes)) == count:
+        # a table of another size (a 6 where the dealer sits out) goes round in turn too
+        elsewhere = [
+            sum(name in table for this in drawn for table in this.tables if len(table) != sizes.own)
+            for name in players
+        ]
+        assert max(elsewhere) - min(elsewhere) <= 1
     # the same seed and inputs give the same draw, whatever order the names come in
     assert night(list(reversed(players)), sizes, seed, rounds, standings=standings) == drawn
 
