@@ -87,14 +87,21 @@ def _refuse_what_the_session_fixes(session: Session, entry: dict) -> None:
 
 def meant_number(body: object) -> services.Meant | None:
     """The optional "number" beside a new hand: the hand number the client meant, refused with 409
-    (hand_saved_meanwhile) when another client saved that hand first. Without it, the next."""
+    (hand_saved_meanwhile) when another client saved that hand first. Without it, the next. With
+    it, an optional "seen_hand_count" (how many hands the client knew of when the hand was begun)
+    also has a hand saved since under another number asked about when it is this very hand."""
     number = body.get("number") if isinstance(body, dict) else None
     if number is None:
         return None
     if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number < 2**31:
         raise InvalidInput([Problem("number", "bad_type", _(
             "number is the hand number this hand is meant to be (1 or more), or left out for the next."))])
-    return services.Meant(number=number)
+    seen = body.get("seen_hand_count")
+    if seen is not None and (isinstance(seen, bool) or not isinstance(seen, int) or not 0 <= seen < number):
+        raise InvalidInput([Problem("seen_hand_count", "bad_type", _(
+            "seen_hand_count is how many hands the session had when this hand was begun: a whole "
+            "number below number, or left out."))])
+    return services.Meant(number=number, seen=seen)
 
 
 def _record(view: LinkView, session: Session, kind: str, entry: dict, meant: services.Meant | None = None):
@@ -117,11 +124,16 @@ class SavedMeanwhileSerializer(serializers.Serializer):
     next_number = serializers.IntegerField(help_text="The number a new hand takes now.")
 
 
+SEEN_HELP = ("With number: how many hands the session had when this hand was begun; a hand saved since "
+             "that is this very hand (declarer, contract, partners, payments) is 409 hand_saved_meanwhile too.")
+
+
 @extend_schema_serializer(component_name="HandRecordInput")
 class HandRecordSerializer(HandEntrySerializer):
     number = serializers.IntegerField(required=False, min_value=1, help_text=(
         "The hand number this hand is meant to be; 409 hand_saved_meanwhile when another client saved "
         "that hand first. Left out: the next."))
+    seen_hand_count = serializers.IntegerField(required=False, min_value=0, help_text=SEEN_HELP)
 
 
 NUMBER_HELP = ("The hand number this record is meant to be; 409 hand_saved_meanwhile when another client "
@@ -170,7 +182,7 @@ class HandCreateView(LinkView):
     )
     def post(self, request, session_id: int):
         session = self.access.session(session_id)
-        entry = _entry_from(request.data, session, drop=("kind", "number"))
+        entry = _entry_from(request.data, session, drop=("kind", "number", "seen_hand_count"))
         kind = request.data.get("kind", Hand.SCORED) if isinstance(request.data, dict) else Hand.SCORED
         return _record(self, session, kind, entry, meant_number(request.data))
 
@@ -189,6 +201,7 @@ class EventCreateView(LinkView):
         cards = serializers.ListField(child=serializers.CharField(max_length=8), required=False, max_length=20,
                                       help_text="Deal miss: the hand shown; when given, it must qualify.")
         number = serializers.IntegerField(required=False, min_value=1, help_text=NUMBER_HELP)
+        seen_hand_count = serializers.IntegerField(required=False, min_value=0, help_text=SEEN_HELP)
 
     @extend_schema(
         operation_id="record_event", tags=["hands"], parameters=[SESSION_ID, IDEMPOTENCY_KEY],
@@ -201,6 +214,7 @@ class EventCreateView(LinkView):
         entry = dict(params.validated_data)
         kind = entry.pop("kind")
         entry.pop("number", None)
+        entry.pop("seen_hand_count", None)
         return _record(self, self.access.session(session_id), kind, entry, meant_number(request.data))
 
 

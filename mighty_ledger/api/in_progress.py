@@ -31,7 +31,7 @@ from mighty_ledger.api.base import (
     refuse_nul,
 )
 from mighty_ledger.api.exceptions import errors_body, problem
-from mighty_ledger.api.hands import NUMBER_HELP, meant_number
+from mighty_ledger.api.hands import NUMBER_HELP, SEEN_HELP, meant_number
 from mighty_ledger.api.idempotency import Made, create_once, once_responses
 from mighty_ledger.api.serializers import BidSerializer, PartnerCallSerializer, ProblemSerializer
 from mighty_ledger.models import Contract
@@ -221,6 +221,7 @@ class ContractCompleteView(LinkView):
         outcome = serializers.ChoiceField(choices=["played", "conceded", "void"], required=False)
         conceded_by = serializers.ChoiceField(choices=["declarer_team", "defenders"], required=False)
         number = serializers.IntegerField(required=False, min_value=1, help_text=NUMBER_HELP)
+        seen_hand_count = serializers.IntegerField(required=False, min_value=0, help_text=SEEN_HELP)
 
     @extend_schema(
         operation_id="complete_contract", tags=["hands in progress"],
@@ -234,7 +235,7 @@ class ContractCompleteView(LinkView):
         body = _body(request)
         version = _version(body)
         contract = _contract(self, session_id, contract_id)
-        result = {key: value for key, value in body.items() if key not in ("version", "number")}
+        result = {key: value for key, value in body.items() if key not in ("version", "number", "seen_hand_count")}
         meant = meant_number(body)
 
         def make(key: str | None) -> Made:

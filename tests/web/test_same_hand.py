@@ -229,3 +229,22 @@ def test_a_replay_with_its_key_answers_the_hand_it_made_even_after_the_next_was_
 
     assert made.status_code == 201
     assert again.status_code == 200 and again.json()["number"] == 1
+
+
+def test_the_api_asks_about_the_same_hand_saved_since_under_another_number(client, session):
+    # the outbox's copy of a form that moved to the next hand, holding the very hand saved meanwhile
+    HandFactory(session=session)
+
+    asked = api_post(client, session, {**MADE_15_DIAMONDS, "number": 2, "seen_hand_count": 0})
+    saved = api_post(client, session, {**BO_DOWN, "number": 2, "seen_hand_count": 0})
+
+    assert asked.status_code == 409 and asked.json()["hand"]["number"] == 1
+    assert saved.status_code == 201 and saved.json()["number"] == 2
+
+
+@pytest.mark.parametrize("seen", ["0", -1, 2, True])
+def test_a_seen_hand_count_that_cannot_be_is_refused_in_the_error_shape(client, session, seen):
+    response = api_post(client, session, {**BO_DOWN, "number": 2, "seen_hand_count": seen})
+
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["field"] == "seen_hand_count"
