@@ -43,6 +43,7 @@ from mighty_ledger.api.base import (
 )
 from mighty_ledger.api.exceptions import errors_body, problem
 from mighty_ledger.api.idempotency import Made, create_once, once_responses
+from mighty_ledger.api.pay import OutstandingTransferSerializer, outstanding_json
 from mighty_ledger.api.serializers import (
     MoneyTransferSerializer,
     ProblemSerializer,
@@ -55,7 +56,7 @@ from mighty_ledger.api.serializers import (
 from mighty_ledger.api.stats import PaymentSerializer, payment_json
 from mighty_ledger.http.ratelimit import client_address
 from mighty_ledger.models import Player, Revision, Session
-from mighty_ledger.reads import balance
+from mighty_ledger.reads import balance, payees
 from scoring.problems import InvalidInput, Problem
 from scoring.settle import Transfer
 
@@ -321,7 +322,7 @@ class SettlementView(LinkView):
         settle_in = serializers.ChoiceField(choices=["money", "chips", "points"], help_text="What the table settles in: money with a stake, else chips, else points.")
         hands = serializers.ListField(child=serializers.DictField(), help_text="Each live hand's payments and the transfers that settle it alone.")
         payments = PaymentSerializer(many=True, help_text="The transfers marked as paid and not undone; they never change the totals.")
-        outstanding = MoneyTransferSerializer(many=True, help_text=(
+        outstanding = OutstandingTransferSerializer(many=True, help_text=(
             "What is still owed: the fewest transfers over each party's balance after the payments "
             "(a payment beyond what was owed leaves its payee owing it back), in settle_in's unit, "
             "amounts as exact decimal strings; the same list the settlement page shows."))
@@ -333,6 +334,7 @@ class SettlementView(LinkView):
         session = self.access.session(session_id)
         settlement = reads.session_settlement(session)
         outstanding = balance.session_outstanding(session, settlement)
+        pay = payees.group_pay_handles(self.access.group, can_edit=self.access.can_edit)
         money = settlement.money
         return Response(self.OutputSerializer({
             "totals": session.totals, "pot": settlement.pot,
@@ -349,8 +351,8 @@ class SettlementView(LinkView):
                 for hand in settlement.hands
             ],
             "payments": [payment_json(payment) for payment in outstanding.payments],
-            "outstanding": [{"from": transfer.frm, "to": transfer.to, "amount": str(transfer.amount)}
-                            for transfer in outstanding.transfers],
+            # each with the payee's buttons, through the edit link only (api/pay.py)
+            "outstanding": outstanding_json(outstanding.transfers, pay, unit=settlement.unit, currency=session.currency),
         }).data)
 
 

@@ -1,7 +1,18 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from mighty_ledger.api import base, calculators, hands, in_progress, ledger, ratings, seasons, sheet_imports, stats
+from mighty_ledger.api import (
+    base,
+    calculators,
+    hands,
+    in_progress,
+    ledger,
+    pay,
+    ratings,
+    seasons,
+    sheet_imports,
+    stats,
+)
 
 app_name = "api"
 
@@ -22,6 +33,7 @@ urlpatterns = [
     path("v1/groups", ledger.GroupCreateView.as_view(), name="groups"),
     path("v1/group", ledger.GroupDetailView.as_view(), name="group"),
     path("v1/players", ledger.PlayersView.as_view(), name="players"),
+    path("v1/players/<int:player_id>", pay.PlayerDetailView.as_view(), name="player"),
     path("v1/sessions", ledger.SessionsView.as_view(), name="sessions"),
     path(SESSION, ledger.SessionDetailView.as_view(), name="session"),
     path(f"{SESSION}/restore", ledger.SessionRestoreView.as_view(), name="session-restore"),

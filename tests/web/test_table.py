@@ -528,10 +528,11 @@ def test_the_settlement_runs_the_same_queries_whatever_the_hands(client, session
     bulk_hands(session, hands)
     path = url("session_settle", session)
 
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(4):
         # 1. the session with its group, by the link
-        # 2. every live hand's number, kind and payments (for the hand-by-hand transfers)
-        # 3. the payments standing: the page lists what is still owed after them (issue 35)
+        # 2. the players' pay handles, which the edit link's page names in its ETag (issue 39)
+        # 3. every live hand's number, kind and payments (for the hand-by-hand transfers)
+        # 4. the payments standing: the page lists what is still owed after them (issue 35)
         response = client.get(path)
     assert response.status_code == 200
 

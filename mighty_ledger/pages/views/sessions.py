@@ -36,7 +36,7 @@ from mighty_ledger.pages.views.rules import (
     system_differences,
     system_sections,
 )
-from mighty_ledger.reads import balance
+from mighty_ledger.reads import balance, payees
 from scoring.presets import get_preset
 from scoring.problems import InvalidInput
 
@@ -197,17 +197,21 @@ def session_restore(request: HttpRequest, token: str, pk: int) -> HttpResponse:
 def session_settle(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     access = view_access(token, pk)
     session = access.session(pk)
+    # how the players like to be paid, beside each transfer (edit link only: a view link reads none)
+    pay = payees.group_pay_handles(access.group, can_edit=access.can_edit)
 
     def page() -> HttpResponse:
         settlement = reads.session_settlement(session)
         # what is still owed after the payments marked: the page's list, its chat text, "this
         # phone is me" (a payment moves the session's revision, so the page's ETag with it)
+        outstanding = balance.session_outstanding(session, settlement)
         return render(request, "table/settle.html", {
-            "access": access, "session": session, "settlement": settlement,
-            "outstanding": balance.session_outstanding(session, settlement),
+            "access": access, "session": session, "settlement": settlement, "outstanding": outstanding,
+            "pay": pay, "drawn_after": outstanding.last_id,
         })
 
-    return _conditional(request, reads.session_stamp(session, access.right), page)
+    stamp = reads.session_stamp(session, access.right, payees.pay_stamp(pay))
+    return _conditional(request, stamp, page)
 
 
 @require_GET

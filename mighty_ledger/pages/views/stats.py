@@ -30,6 +30,7 @@ from django.utils.text import slugify
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
+
 from mighty_ledger import reads
 from mighty_ledger.http.access import Access, access_for
 from mighty_ledger.http.cache import COPY_OF_A_REVISION_SECONDS
@@ -209,7 +210,8 @@ def statistics_page(request: HttpRequest, access: Access, chosen: Selection) -> 
 def player_page(request: HttpRequest, token: str, name: str) -> HttpResponse:
     """One player's record in the group: roles, sessions, friends, biggest hands."""
     access = access_for(token)
-    if not access.group.players.filter(name=name).exists():
+    player_id = access.group.players.filter(name=name).values_list("pk", flat=True).first()
+    if player_id is None:
         raise Http404("No such player in this group.")
     # two queries: every live session of the group and its seasons, for the filters' choices and the cache key
     chosen = selection_of(request, access)
@@ -220,7 +222,7 @@ def player_page(request: HttpRequest, token: str, name: str) -> HttpResponse:
         best, worst = stats.best_and_worst_friend(record, name)
         rated = ratings.ratings_for(access.group, chosen.filters, selected)
         return render(request, "table/player.html", {
-            "access": access, "group": access.group, "name": name, "player": record.player(name),
+            "access": access, "group": access.group, "name": name, "player_id": player_id, "player": record.player(name),
             "pairs": record.pairs_of(name), "best_friend": best, "worst_friend": worst, "stats": record,
             "rating": rated.player(name), "rating_chart": rating_trend_chart(name, rated.trend_of(name)),
             **chosen.context(),
