@@ -26,6 +26,8 @@ urlpatterns = [
     path("", include("mighty_ledger.pages.views.rules_urls")),
     # a group's history as a JSON download
     path("", include("mighty_ledger.pages.views.export_urls")),
+    # past hands brought in from a spreadsheet, previewed first, and undone whole
+    path("", include("mighty_ledger.pages.views.sheet_imports_urls")),
     # statistics, player pages, charts, the hands as CSV and payments
     path("", include("mighty_ledger.pages.views.stats_urls")),
     # the rating table, seasons, and the invitation to the table by QR code

@@ -220,6 +220,8 @@ def summary(snapshot: dict | None) -> str:
         text = _("deal miss by %(seat)s") % {"seat": entry.get("shown_by")}
     elif kind == "all_pass":
         text = _("all passed")
+    elif kind == "score_sheet":
+        text = _("from the score sheet")
     else:
         text = f"{entry.get('declarer')} {contract(entry)} · {_partners_said(entry)} · {_taken_said(entry)}"
     if snapshot.get("deleted"):
