@@ -1,0 +1,62 @@
+"""Bringing the group's history in on a phone, in English and Korean at 390×844: a score sheet with
+a name near one of the group's sent, its preview read, the near name chosen, imported, undone."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import expect
+
+from mighty_ledger import services
+from mighty_ledger.models import Session
+from tests.web.test_sheet_imports import KOREAN_PLAYERS, SCORE_SHEET_KOREAN, csv_bytes
+
+from .steps import has_no_horizontal_scroll, screenshot
+
+pytestmark = pytest.mark.browser
+
+WORDS = {
+    "en": {"link": "Bring your history in", "preview": "Preview", "new": "a new player", "import": "Import",
+           "undo": "Undo this import", "imported": "Imported: 3 hands."},
+    "ko": {"link": "기록 가져오기", "preview": "미리 보기", "new": "새 플레이어", "import": "가져오기",
+           "undo": "이 가져오기 되돌리기", "imported": "가져왔습니다: 3판."},
+}
+
+
+@pytest.fixture(params=["en", "ko"])
+def phone(request, phones):
+    return phones(request.param, console=None), request.param
+
+
+def test_the_preview_offers_the_near_name_and_imports_with_it(phone, live_server, db, tmp_path):
+    page, language = phone
+    words = WORDS[language]
+    group = services.group_create(name="Thursday", player_names=KOREAN_PLAYERS)
+    rows = [list(row) for row in SCORE_SHEET_KOREAN]
+    rows[0][1] = "가영이"
+    sheet = tmp_path / "scores.csv"
+    sheet.write_bytes(csv_bytes(rows, "cp949"))
+
+    page.goto(live_server.url + reverse("group_page", args=[group.edit_token]))
+    page.get_by_test_id("sheet-import-link").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(words["link"])
+    page.locator("input[type=file]").set_input_files(str(sheet))
+    page.get_by_role("button", name=words["preview"], exact=True).click()
+
+    choice = page.get_by_test_id("near-가영이")
+    expect(choice).to_be_visible()
+    expect(choice.locator("option")).to_have_text([words["new"], "가영"])
+    expect(page.get_by_test_id("sheet-session")).to_have_count(2)
+    assert has_no_horizontal_scroll(page)
+    screenshot(page, f"sheet-preview-{language}")
+    assert not Session.objects.exists()
+
+    choice.select_option("가영")
+    page.get_by_test_id("sheet-import").click()
+    expect(page.locator(".messages")).to_contain_text(words["imported"])
+    assert Session.objects.get(played_on="2024-04-01").seats[0] == "가영"
+
+    page.goto(live_server.url + reverse("sheet_import", args=[group.edit_token]))
+    page.get_by_role("button", name=words["undo"]).click()
+    expect(page.get_by_test_id("sheet-imports")).to_have_count(0)
+    assert not Session.objects.live().exists()
