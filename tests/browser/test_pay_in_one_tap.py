@@ -23,6 +23,7 @@ from mighty_ledger.services.pay import player_pay_set
 from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
 
 from .steps import has_no_horizontal_scroll, screenshot
+from .test_every_page import LOADED, UNFOLD, check
 from .test_live_table import asgi_server  # noqa: F401 (the pages under uvicorn, their streams open)
 
 pytestmark = pytest.mark.browser
@@ -35,10 +36,12 @@ ACCOUNT = "3333-01-1234567"
 WORDS = {
     "en-US": {"toss": "Pay with Toss", "kakaopay": "Pay with KakaoPay", "account": "Copy the account number",
               "amount": "Copy the amount", "mark": "Mark as paid", "no_amount": "KakaoPay's link cannot carry the amount",
-              "copied": "Account number and amount copied", "you_pay": "You pay Ann ₩500"},
+              "copied": "Account number and amount copied", "you_pay": "You pay Ann ₩500",
+              "account_label": "Account number", "account_rule": "An account number is 6 to 20 digits"},
     "ko-KR": {"toss": "토스로 보내기", "kakaopay": "카카오페이로 보내기", "account": "계좌번호 복사",
               "amount": "금액 복사", "mark": "지불 완료로 표시", "no_amount": "카카오페이 링크에는 금액을 담을 수 없습니다",
-              "copied": "계좌번호와 금액을 복사했습니다", "you_pay": "나 → Ann 500원"},
+              "copied": "계좌번호와 금액을 복사했습니다", "you_pay": "나 → Ann 500원",
+              "account_label": "계좌번호", "account_rule": "계좌번호는 숫자 6~20자리입니다"},
 }
 
 
@@ -53,8 +56,8 @@ def evening(transactional_db):
     return session
 
 
-def phone_at(phones, asgi_server, locale: str):  # noqa: F811
-    page = phones(locale)
+def phone_at(phones, asgi_server, locale: str, **options):  # noqa: F811
+    page = phones(locale, **options)
     page.set_viewport_size(PHONE)
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=asgi_server.url)
     # the payer's app is not on this test machine: its link answers with a page of its own
@@ -157,3 +160,24 @@ def test_the_view_link_shows_no_handle_on_any_page(asgi_server, phones, evening,
         expect(page.get_by_role("button", name=words["account"])).to_have_count(0)
     # the "How to pay" page itself is refused to a view link
     assert page.request.get(asgi_server.url + reverse("player_pay", args=[view, ann.pk])).status == 403
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
+def test_the_buttons_and_the_pay_page_pass_axe_with_big_taps_at_390_and_360_px(
+        asgi_server, phones, evening, locale):  # noqa: F811
+    # the refused form below answers 400 on purpose, which the console reports
+    page = phone_at(phones, asgi_server, locale, console=lambda message: message.type == "error" and "400" not in message.text)
+    found: list[str] = []
+    cy = Player.objects.get(group=evening.group, name="Cy")
+    page.goto(settle_url(asgi_server, evening, evening.group.edit_token))
+    page.wait_for_function(LOADED)
+    page.evaluate(UNFOLD)
+    check(page, f"settle with pay buttons ({locale})", found)
+    page.goto(asgi_server.url + reverse("player_pay", args=[evening.group.edit_token, cy.pk]))
+    check(page, f"how to pay Cy ({locale})", found)
+    # a handle refused is said beside its field, on the same page
+    page.get_by_label(WORDS[locale]["account_label"]).fill("12-ab")
+    page.locator("#pay-form button[type=submit]").click()
+    expect(page.locator("#field-account")).to_contain_text(WORDS[locale]["account_rule"])
+    check(page, f"how to pay Cy, refused ({locale})", found)
+    assert found == [], "\n".join(found)
