@@ -127,6 +127,7 @@ def stats_json(record: stats.Stats) -> dict:
         "series": [{"session": s.session, "hand": s.hand, "totals": s.totals} for s in record.series],
         "systems": list(record.systems),
         "hands": record.hands,
+        "from_score_sheet": record.from_score_sheet,
     }
 
 
@@ -149,6 +150,8 @@ class StatsView(LinkView):
                                         help_text="The scoring systems whose points are added up; "
                                         "more than one means points of different systems are summed.")
         hands = serializers.IntegerField(help_text="Scored hands counted.")
+        from_score_sheet = serializers.IntegerField(help_text="Hands imported from a paper score sheet: in "
+                                                    "the points, but with no declarer or contract to count.")
 
     @extend_schema(
         operation_id="group_stats", tags=["statistics"],

@@ -62,3 +62,13 @@ def test_the_page_in_korean(client, group):
     page = client.post(f"/g/{group.edit_token}/import/", {"file": upload, "preset": "korean-standard"},
                        HTTP_ACCEPT_LANGUAGE="ko").content.decode()
     assert "기록 가져오기" in page and "새 플레이어" in page
+
+
+def test_the_statistics_say_how_many_score_sheet_hands_they_could_not_use(client, group):
+    from mighty_ledger.services.sheet_imports import sheet_import
+
+    sheet_import(group=group, content=csv_bytes(SCORE_SHEET_KOREAN, "utf-8"), preset="korean-standard")
+    page = client.get(f"/g/{group.view_token}/stats/").content.decode()
+    assert "3 hands came from a score sheet" in page
+    client.cookies["django_language"] = "ko"
+    assert "점수표에서 가져온 3판" in client.get(f"/g/{group.view_token}/stats/").content.decode()
