@@ -206,8 +206,9 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
         return "asked" if page.get_by_test_id("meanwhile").count() else "refused"
 
     def the_others_ask(self, *savers: Phone) -> None:
-        """Every other form left open on a hand that is now taken asks, and nothing on it moves (the
-        pages the Saves themselves drew are not among them: drawn after the hand, they know it)."""
+        """The table changed: every other form left open on a hand that is taken asks, and nothing on
+        it moves (the pages the Saves themselves drew are not among them: drawn after the hand, they
+        hear of it at the next change)."""
         for phone in self.phones.values():
             form = phone.form
             if phone in savers or form is None or form.asked == "live" or phone.line_down:
@@ -527,6 +528,8 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
             owed.nth(index).locator("form button[type=submit]").click()
         page.wait_for_load_state()
         self.payments.append(lines[index])
+        # the table changed: a form open on a hand that is taken asks now, whenever it was drawn
+        self.the_others_ask(phone)
 
     # --- after every step -----------------------------------------------------------------------------------
 
