@@ -81,7 +81,7 @@ from .test_offline import go_offline, open_as_app, wait_until_settled
 
 pytestmark = pytest.mark.browser
 
-EXAMPLES = int(os.environ.get("BROWSER_TABLE_MODEL_EXAMPLES", "3"))
+EXAMPLES = int(os.environ.get("BROWSER_TABLE_MODEL_EXAMPLES", "2"))
 STEPS = int(os.environ.get("BROWSER_TABLE_MODEL_STEPS", "10"))
 # each phone: its language, the browser's locale, its screen
 PHONES = {"A": ("en", "en-US", {"width": 390, "height": 844}),
