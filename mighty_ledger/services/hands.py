@@ -309,6 +309,11 @@ def hand_amend(*, hand: Hand, entry: dict, version: int, by: Actor = SYSTEM) -> 
     current = Hand.objects.get(pk=hand.pk)
     if current.version != version:
         raise StaleVersion(current)
+    if current.kind == Hand.SCORE_SHEET:
+        # its payments are all it has, as written on paper: there is no hand to score again
+        raise invalid("kind", "score_sheet_hand", _(
+            "A hand from the score sheet keeps its payments as written and cannot be edited: "
+            "delete it and enter the hand instead."))
     before = hand_snapshot(current)
     if current.kind == Hand.SCORED:
         scored = scored_hand(session, entry)

@@ -72,3 +72,29 @@ def test_the_statistics_say_how_many_score_sheet_hands_they_could_not_use(client
     assert "3 hands came from a score sheet" in page
     client.cookies["django_language"] = "ko"
     assert "점수표에서 가져온 3판" in client.get(f"/g/{group.view_token}/stats/").content.decode()
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_every_page_of_an_imported_score_sheet_answers(client, group, language):
+    """A hand from the score sheet has no declarer, contract or result: every page that shows a
+    session or its hands reads it without falling over, and the API lists it."""
+    from django.urls import reverse
+
+    from mighty_ledger.services.sheet_imports import sheet_import
+
+    sheet_import(group=group, content=csv_bytes(SCORE_SHEET_KOREAN, "utf-8"), preset="korean-standard")
+    session = Session.objects.get(played_on="2024-04-01")
+    client.cookies["django_language"] = language
+    for token in (group.edit_token, group.view_token):
+        for name, args in (("session_board", [session.pk]), ("session_history", [session.pk]),
+                           ("session_settle", [session.pk]), ("hand_detail", [session.pk, 1]),
+                           ("session_hands_csv", [session.pk]),
+                           ("group_ratings", []), ("group_stats", []), ("group_page", []),
+                           ("player_page", ["가영"])):
+            answer = client.get(reverse(name, args=[token, *args]))
+            assert answer.status_code == 200, (name, answer.status_code)
+    board = client.get(reverse("session_board", args=[group.edit_token, session.pk])).content.decode()
+    assert ("from the score sheet" if language == "en" else "점수표에서 가져옴") in board
+    assert ">sheet<" in board if language == "en" else ">점수표<" in board
+    api = client.get(f"/api/v1/sessions/{session.pk}/hands", HTTP_AUTHORIZATION=f"Bearer {group.view_token}")
+    assert api.status_code == 200

@@ -204,3 +204,14 @@ def test_hands_csv_comes_back_byte_for_byte(db, preset):
     again = io.StringIO()
     hands_csv(target, again)
     assert _renumbered(again.getvalue()) == _renumbered(exported.getvalue())
+
+
+def test_a_score_sheet_hand_is_not_edited_into_something_else(group):
+    from scoring.problems import InvalidInput
+
+    sheet_import(group=group, content=csv_bytes(SCORE_SHEET_KOREAN, "utf-8"), preset="korean-standard")
+    hand = Hand.objects.filter(kind=Hand.SCORE_SHEET).first()
+    with pytest.raises(InvalidInput):
+        services.hand_amend(hand=hand, entry={"dealer": "가영"}, version=hand.version)
+    hand.refresh_from_db()
+    assert hand.entry["payments"]["가영"] == 4
