@@ -89,7 +89,8 @@
     // a sent draft goes when the outbox holds its Save (a request that got no answer: sent from
     // there with its key) or, on a page the server drew, when the Save has left the outbox: the
     // server answered it. A Save no one answered yet stays a draft
-    return Outbox.withKey(draft.key).then(function (entry) {
+    var looked = draft.key ? Outbox.withKey(draft.key) : Promise.resolve(null);
+    return looked.then(function (entry) {
       if (entry && entry.state === "sending") { return Outbox.unpark(draft.key).then(function () { write(name, null); }); }
       if (entry || !keptCopy) { write(name, null); }
     }, function () { if (!keptCopy) { write(name, null); } });
@@ -484,17 +485,20 @@
     }
     if (navigator.onLine && (conflict || (!waitingBefore && !after))) {
       if (releasing) { releasing = false; return; } // the Save held back below, on its way now
+      if (parking) { event.preventDefault(); return; } // a second tap while the first is written
       // the form posts as ever, once the outbox holds it (sw.js keeps it there if no answer comes);
       // the draft stays until then. An overtaken correction posts its old version: the server
       // answers with both side by side
       Keys.markUsed(key);
       keepDraft(true);
       event.preventDefault();
+      parking = true;
       var sending = itemOf(0);
       if (target[0] === "edit") { sending.number = Number(target[3]); sending.version = Number(form.elements.version.value); }
       Promise.all([fixing && Outbox.discard(fixing), conflict && Outbox.discard(conflict)]).then(function () {
         return Outbox.park(sending);
       }).catch(function () { /* storage off: the form posts as it did */ }).then(function () {
+        parking = false;
         releasing = true;
         if (submitter && form.requestSubmit) { form.requestSubmit(submitter); } else if (form.requestSubmit) { form.requestSubmit(); } else { form.submit(); }
       });
@@ -505,6 +509,7 @@
   });
 
   var releasing = false; // a Save parked in the outbox, submitted again: it goes to the server now
+  var parking = false; // a Save being written into the outbox before it leaves
 
   form.addEventListener("input", function () { keepDraft(false); });
   form.addEventListener("change", function () { keepDraft(false); });
