@@ -13,6 +13,7 @@ records a revision and, once committed, tells the phones at the table.
 - ``payments``: transfers of a settlement marked as paid
 - ``contracts``: the hand in progress, and a hand entered after its last trick
 - ``imports``: a group brought back from its JSON document
+- ``sheet_imports``: past hands brought in from a spreadsheet (read by ``spreadsheets``), and undone
 - ``changes``: what every write shares (who, the revision, the news, the lock, the refusals)
 
 May import: the models, the read side (``reads``), ``live`` (to tell the table) and
