@@ -41,6 +41,8 @@ COLUMNS = {
     "points": ("points", "점수", "득점", "딴점수", "먹은점수", "포인트"),
     "made": ("made", "성공"),
     "players": ("players", "seats", "참가자", "플레이어", "인원"),
+    "dealer": ("dealer", "딜러"),
+    "sitting_out": ("sittingout", "satout", "쉰사람", "쉬는사람"),
     "note": ("note", "notes", "memo", "comment", "비고", "메모"),
 }
 FOLDED = {alias: name for name, aliases in COLUMNS.items() for alias in aliases}
@@ -303,6 +305,9 @@ class _Reader:
         self.seat(session, written)
         session.written_totals = totals
         kind = self.cell(cells, "kind")
+        if kind == SCORE_SHEET:
+            session.hands.append(SheetHand(line, SCORE_SHEET, {"payments": written}, written))
+            return
         if kind in ("deal_miss", "all_pass"):
             entry = {}
             if kind == "deal_miss":
@@ -313,7 +318,8 @@ class _Reader:
             session.hands.append(SheetHand(line, kind, entry, written))
             return
         if kind != "scored":
-            self.refuse(line, N_("'{text}' is not a kind of hand: scored, deal_miss or all_pass."), text=kind)
+            self.refuse(line, N_("'{text}' is not a kind of hand: scored, deal_miss, all_pass or score_sheet."),
+                        text=kind)
             return
         self.read_hand(line, cells, session, written=written)
 
@@ -369,6 +375,11 @@ class _Reader:
             call = {"type": "none"}
         entry = {"declarer": declarer, "contract": {"points": contract[0], "trump": contract[1]},
                  "partner_call": call, "partners": partners, "points": points}
+        # the session's own hands.csv says who dealt and who sat out; other sheets seldom do
+        if self.cell(cells, "dealer"):
+            entry["dealer"] = self.cell(cells, "dealer")
+        if split_names(self.cell(cells, "sitting_out")):
+            entry["sitting_out"] = split_names(self.cell(cells, "sitting_out"))
         session.hands.append(SheetHand(line, "scored", entry, written))
 
     def sheet(self) -> Sheet:

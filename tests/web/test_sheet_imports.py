@@ -215,3 +215,15 @@ def test_a_score_sheet_hand_is_not_edited_into_something_else(group):
         services.hand_amend(hand=hand, entry={"dealer": "가영"}, version=hand.version)
     hand.refresh_from_db()
     assert hand.entry["payments"]["가영"] == 4
+
+
+def test_score_sheet_hands_come_back_through_hands_csv(group):
+    sheet_import(group=group, content=csv_bytes(SCORE_SHEET_KOREAN, "utf-8"), preset="korean-standard")
+    exported = io.StringIO()
+    hands_csv(group, exported)
+    target = services.group_create(name="Elsewhere")
+    made, created, _ = sheet_import(group=target, content=exported.getvalue().encode(), preset="korean-standard")
+    assert created and made.hand_count == 3
+    again = io.StringIO()
+    hands_csv(target, again)
+    assert _renumbered(again.getvalue()) == _renumbered(exported.getvalue())
