@@ -49,10 +49,14 @@ class Upstream:
         self.listener.bind(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
         if failure == "timeout":
-            # a queue of one, filled: the kernel drops every further SYN and the connect times out
+            # a queue never taken from, filled until a connection is no longer answered: the
+            # kernel then drops every further SYN and the proxy's connect times out
             self.listener.listen(0)
-            self.held.append(socket.create_connection(("127.0.0.1", self.port)))
-            return
+            while True:
+                try:
+                    self.held.append(socket.create_connection(("127.0.0.1", self.port), timeout=0.5))
+                except TimeoutError:
+                    return
         self.listener.listen(64)
         threading.Thread(target=self._serve, daemon=True).start()
 
