@@ -48,7 +48,7 @@ def test_a_scored_hand_in_the_schema_has_every_field_the_engine_reads(client):
     components = schema(client)["components"]["schemas"]
     hand, call = fields_the_engine_reads()
 
-    for name in ("HandRequest", "HandEntry"):
+    for name in ("HandRequest", "HandRecordInput", "HandAmendInput"):
         documented = set(components[name]["properties"])
         missing = (hand - NOT_HAND_FIELDS) - documented
         assert not missing, f"{name} does not document {sorted(missing)}"
