@@ -221,3 +221,13 @@ def test_the_player_page_and_group_page_lead_to_the_pay_page_with_the_edit_link_
     assert pay_path in client.get(reverse("group_page", args=[evening.group.edit_token])).content.decode()
     view_group = client.get(reverse("group_page", args=[evening.group.view_token])).content.decode()
     assert not re.search(r"/pay/\d+/", view_group)
+
+
+def test_a_session_played_for_points_offers_no_app(client, db):
+    session = SessionFactory()
+    HandFactory(session=session, entry=MADE_15_DIAMONDS | {"points": 18})
+    player_pay_set(player=Player.objects.get(group=session.group, name="Ann"), changes=dict(ANN))
+
+    body = client.get(reverse("session_settle", args=[session.group.edit_token, session.pk])).content.decode()
+
+    assert 'data-transfers="outstanding"' in body and "pay-buttons" not in body and "toss.me" not in body
