@@ -4,6 +4,7 @@ a name near one of the group's sent, its preview read, the near name chosen, imp
 from __future__ import annotations
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from django.urls import reverse
 from playwright.sync_api import expect
 
@@ -49,6 +50,8 @@ def test_the_preview_offers_the_near_name_and_imports_with_it(phone, live_server
     expect(page.get_by_test_id("sheet-session")).to_have_count(2)
     assert has_no_horizontal_scroll(page)
     screenshot(page, f"sheet-preview-{language}")
+    results = Axe().run(page)
+    assert [v["id"] for v in results.response["violations"]] == []
     assert not Session.objects.exists()
 
     choice.select_option("가영")
