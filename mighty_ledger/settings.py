@@ -224,6 +224,8 @@ REST_FRAMEWORK = {
 
 # Bodies the API takes: a hand is about 1 KB; the JSON parser recurses, so depth is capped too
 API_MAX_BODY_BYTES = 64 * 1024
+# a spreadsheet of past hands (POST /api/v1/imports): the 5 MB file services/spreadsheets.py reads, and its form
+API_MAX_UPLOAD_BYTES = 6 * 1024 * 1024
 API_MAX_JSON_DEPTH = 32
 SPECTACULAR_SETTINGS = {
     "TITLE": "Mighty Ledger API",

@@ -48,6 +48,8 @@ ROBOTS = "noindex, nofollow"
 # the request line gunicorn allowed before (limit_request_line 4094), path and query together;
 # gunicorn.conf.py now lets twice that through, so that the app answers it in its own shape
 URL_MAX_BYTES = 4096
+# the one API operation that takes a file (api/sheet_imports.py)
+API_UPLOAD_PATH = "/api/v1/imports"
 OUTAGE_NOTE_SECONDS = 10.0  # while the database is away: one line in the log this often, at most
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 DATABASE_RETRY_AFTER_SECONDS = 5
@@ -133,13 +135,18 @@ class RequestGuardMiddleware:
 
     @staticmethod
     def api_body_refusal(request: HttpRequest) -> HttpResponse | None:
-        limit = settings.API_MAX_BODY_BYTES
+        # a spreadsheet of past hands is a file of thousands of rows, sent as a form, not JSON
+        upload = (request.path_info.rstrip("/") == API_UPLOAD_PATH
+                  and request.content_type == "multipart/form-data")
+        limit = settings.API_MAX_UPLOAD_BYTES if upload else settings.API_MAX_BODY_BYTES
         try:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
             return error_response(400, "", "bad_request", "Content-Length must be a number.")
         if length > limit:
             return error_response(413, "", "too_large", f"A request body can be at most {limit} bytes.")
+        if upload:
+            return None  # its parts are the parser's: not JSON, and not read whole here
         body = request.body
         if len(body) > limit:  # a chunked body has no Content-Length to check first
             return error_response(413, "", "too_large", f"A request body can be at most {limit} bytes.")

@@ -97,3 +97,17 @@ def test_the_schema_has_the_imports(db):
     assert "multipart/form-data" in post["requestBody"]["content"]
     assert post["security"] == [{"link": []}]
     assert "delete" in schema["paths"]["/api/v1/imports/{import_id}"]
+
+
+def test_a_sheet_of_thousands_of_rows_is_taken_where_json_bodies_stop_at_64_kb(group):
+    rows = [SCORE_SHEET_KOREAN[0]]
+    for day in range(1, 29):
+        rows += [[f"2024-02-{day:02d}", "4", "-1", "-1", "-1", "-1", ""]] * 100
+    content = csv_bytes(rows, "utf-8")
+    assert len(content) > 64 * 1024
+    answer = send(client(group.edit_token), content)
+    assert answer.status_code == 200, answer.content[:300]
+    assert sum(session["hands"] for session in answer.json()["sessions"]) == 2800
+    # elsewhere the JSON limit stands
+    big = client(group.edit_token).post("/api/v1/players", {"name": "x" * (70 * 1024)}, format="json")
+    assert big.status_code == 413
