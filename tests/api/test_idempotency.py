@@ -27,8 +27,9 @@ ANN_15_DIAMONDS = {"dealer": "Ed", "declarer": "Ann", "contract": {"points": 15,
                    "partner_call": {"type": "card", "cards": ["AS"]}}
 
 # POST operations that make nothing: the calculators, and restoring what a link already reaches
+# import_sheet is made once by what it sends: the file's hash is its key (the same file again adds nothing)
 NOT_CREATES = {"score_hand", "check_hand", "check_auction", "check_redeal", "next_hand",
-               "restore_session", "restore_hand"}
+               "restore_session", "restore_hand", "import_sheet"}
 
 
 def _season_count() -> int:
