@@ -11,6 +11,7 @@ import re
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404
+from django.utils.translation import gettext as _
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -96,11 +97,12 @@ def _error_response(exc: Exception, context: dict) -> Response | None:
         from mighty_ledger.api.serializers import hand_json
 
         hand = exc.hand
+        # in the asker's language: a phone's outbox shows it to the player beside Fix and Discard
         body = errors_body(problem(
             "number", "hand_saved_meanwhile",
-            f"Another client saved hand {hand.number if hand else exc.next_number - 1} first; if it is the "
-            f"hand you meant, keep it. Send yours again without \"number\" only if it is another hand: it "
-            f"would be hand {exc.next_number}.",
+            _("Hand {number} was already saved from another phone. If it is the hand you meant, keep "
+              "that one; send yours only if it is another hand (it would be hand {next}).").format(
+                number=hand.number if hand else exc.next_number - 1, next=exc.next_number),
         ))
         return Response({**body, "hand": hand_json(hand) if hand else None, "next_number": exc.next_number},
                         status=status.HTTP_409_CONFLICT)

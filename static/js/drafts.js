@@ -418,7 +418,13 @@
         contract: ((contract && contract.value) || "") + checkedLabel("contract_trump"),
       },
     };
-    if (kind === "hand" && drawn) { item.meant = drawn + waitingDeals; }
+    if (kind === "hand" && drawn) {
+      item.meant = drawn + waitingDeals;
+      // the hands the form knew of when opened: a hand saved since that is this very hand is asked
+      // about too, when the form was moved on to the next number (live_form.js)
+      var seen = form.elements.seen_hand_count && form.elements.seen_hand_count.value;
+      if (seen !== undefined && seen !== "") { item.seen = Number(seen); }
+    }
     if (after) { item.after = after; }
     return item;
   }

@@ -276,6 +276,7 @@
       return withEntry(entry, function (hand) {
         // the hand number its form showed (contract.md): another phone's hand there is asked about
         var meant = entry.meant ? { number: entry.meant } : {};
+        if (entry.meant && typeof entry.seen === "number" && entry.seen < entry.meant) { meant.seen_hand_count = entry.seen; }
         if (!entry.inProgress && !entry.after) { return post(entry, api(entry, "/hands"), Object.assign({}, hand, meant)); }
         return contractOf(entry).then(function (contract) {
           if (!contract) { return missingFirst(); }

@@ -359,6 +359,7 @@
         // a different one is saved as the next, under a new key (the old one's answer was the 409)
         note.appendChild(button(say.saySaveNext, function () {
           item.meant = item.nextNumber;
+          delete item.seen; // the player said it is another hand: only its number is checked now
           item.key = newKey();
           item.state = "waiting";
           delete item.message;

@@ -87,13 +87,6 @@ STEPS = int(os.environ.get("BROWSER_TABLE_MODEL_STEPS", "10"))
 PHONES = {"A": ("en", "en-US", {"width": 390, "height": 844}),
           "B": ("ko", "ko-KR", {"width": 360, "height": 740}),
           "C": ("en", "en-US", {"width": 360, "height": 740})}
-# issue 35: "a hand whose content matches one another phone saved since this form was opened is
-# always asked about, however the form got there" - the outbox sends the number its form meant but
-# not the hands the form had seen, so the API cannot tell
-COPY_SENT_FROM_THE_OUTBOX = (
-    "defect: a hand kept on the phone (offline, or its request cut) whose form answered \"I'm entering the "
-    "next hand\" is stored as a copy of the hand another phone saved meanwhile: the outbox sends only "
-    "\"number\", not the hands its form had seen, and POST /api/v1/sessions/{id}/hands checks only the number")
 # the live form's promise is 2 s; a loaded machine gets more
 HEARS_MS = 8000
 FIELDS = ("declarer", "contract", "trump", "call", "partner", "points")
@@ -473,11 +466,8 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
                 phone.conflicts.append(waiting)
             else:
                 assert outcome == "used", outcome
-        copies = [waiting for waiting in phone.conflicts if waiting.copy]
         phone.waiting = []
         states = [item["state"] for item in sent(page)]
-        if states != ["conflict"] * len(phone.conflicts) and copies:
-            pytest.xfail(COPY_SENT_FROM_THE_OUTBOX)
         assert states == ["conflict"] * len(phone.conflicts), (states, phone.conflicts)
         if len(self.hands) > before:
             self.the_others_ask(phone)
