@@ -42,11 +42,14 @@ BAD_REQUEST = OpenApiResponse(ErrorsSerializer, description="Malformed JSON, or 
 UNAUTHENTICATED = OpenApiResponse(ErrorsSerializer, description="No 'Authorization: Bearer <token>' header.")
 FORBIDDEN = OpenApiResponse(ErrorsSerializer, description="A view token tried to write.")
 NOT_FOUND = OpenApiResponse(ErrorsSerializer, description="Unknown token, or nothing with this id in the token's group.")
-READ_ERRORS = {400: BAD_REQUEST, 401: UNAUTHENTICATED, 404: NOT_FOUND, 405: ERROR, 406: ERROR}
-WRITE_ERRORS = {400: BAD_REQUEST, 401: UNAUTHENTICATED, 403: FORBIDDEN, 404: NOT_FOUND, 405: ERROR, 406: ERROR, 415: ERROR}
+# any address past 4096 bytes (mighty_ledger/http/middleware.py), a query string included
+URI_TOO_LONG = OpenApiResponse(ErrorsSerializer, description="The address is longer than 4096 bytes (uri_too_long).")
+READ_ERRORS = {400: BAD_REQUEST, 401: UNAUTHENTICATED, 404: NOT_FOUND, 405: ERROR, 406: ERROR, 414: URI_TOO_LONG}
+WRITE_ERRORS = {400: BAD_REQUEST, 401: UNAUTHENTICATED, 403: FORBIDDEN, 404: NOT_FOUND, 405: ERROR, 406: ERROR,
+                414: URI_TOO_LONG, 415: ERROR}
 # the calculators and group creation are rate limited per address in production (mighty_ledger/http/ratelimit.py)
 RATE_LIMITED = OpenApiResponse(ErrorsSerializer, description="Too many requests from this address; see Retry-After.")
-PUBLIC_ERRORS = {400: BAD_REQUEST, 405: ERROR, 406: ERROR, 415: ERROR, 429: RATE_LIMITED}
+PUBLIC_ERRORS = {400: BAD_REQUEST, 405: ERROR, 406: ERROR, 414: URI_TOO_LONG, 415: ERROR, 429: RATE_LIMITED}
 
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,

@@ -179,7 +179,8 @@ def checked_handles(*, current: PayHandles, changes: dict[str, str]) -> tuple[Pa
 def _plain(amount: Decimal) -> str:
     """An amount as a banking app reads it: digits, a point only where there are cents."""
     amount = Decimal(amount)
-    return str(amount.quantize(Decimal(1))) if amount == amount.to_integral_value() else str(amount.normalize())
+    # a whole amount written whole (2100, not 2100.00): the settlement rounded it already
+    return str(int(amount)) if amount == amount.to_integral_value() else str(amount.normalize())
 
 
 def pay_links(handles: PayHandles, *, amount: Decimal, currency: str) -> list[PayLink]:
