@@ -3,13 +3,10 @@ players, and every row that cannot be read, with its line and the reason.
 
 Three shapes, told apart by their header row (English or Korean column names, in any order):
 
-- the app's own ``hands.csv`` (mighty_ledger/reads/exports.py): a ``kind`` column and a
-  ``<name> payment`` and ``<name> total`` column per player;
-- a hand sheet: a row per hand with its declarer, contract, trump, partner call, partner and the
-  points the declarer's side took;
-- a score sheet: a row per hand with each player's score as written on paper, one column per
-  player. Such a row is a hand "from the score sheet": its payments as written, no details, so
-  it must add up to zero.
+- the app's own ``hands.csv`` (reads/exports.py): ``kind``, and ``<name> payment``/``total`` columns;
+- a hand sheet: a row per hand: declarer, contract, trump, partner call, partner, points taken;
+- a score sheet: a row per hand, a column per player, each score as written on paper: a hand
+  "from the score sheet", its payments as written and no details, so it must add up to zero.
 
 Pure: rows of text in, a ``Sheet`` out. Decoding files is mighty_ledger/services/spreadsheets.py's,
 scoring the hands the engine's, and writing them mighty_ledger/services/sheet_imports.py's.
@@ -17,6 +14,7 @@ scoring the hands the engine's, and writing them mighty_ledger/services/sheet_im
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import re
 from collections.abc import Sequence
@@ -70,10 +68,8 @@ class SheetProblem:
 class SheetHand:
     line: int
     kind: str  # "scored", "deal_miss", "all_pass" or "score_sheet"
-    # the HAND_JSON fields the sheet gives; a score-sheet hand: {"payments": {name: amount}}
-    entry: dict
-    # the payments the sheet itself shows for this hand, when it shows them (hands.csv)
-    written: dict | None = None
+    entry: dict  # the HAND_JSON fields the sheet gives; a score-sheet hand: {"payments": {name: amount}}
+    written: dict | None = None  # the payments the sheet itself shows for this hand (hands.csv)
 
 
 @dataclass
@@ -83,8 +79,7 @@ class SheetSession:
     played_on: datetime.date | None = None
     seats: list[str] = field(default_factory=list)
     hands: list[SheetHand] = field(default_factory=list)
-    # the totals the sheet itself gives for the session, when it gives them
-    written_totals: dict | None = None
+    written_totals: dict | None = None  # the totals the sheet itself gives, when it gives them
 
 
 @dataclass(frozen=True)
@@ -104,10 +99,9 @@ def parse_date(text: str) -> datetime.date | None:
     numbers = re.fullmatch(r"\s*(\d{4})\s*[-./년]\s*(\d{1,2})\s*[-./월]\s*(\d{1,2})\s*[.일]?\s*", text or "")
     if not numbers:
         return None
-    try:
+    with contextlib.suppress(ValueError):
         return datetime.date(*(int(part) for part in numbers.groups()))
-    except ValueError:
-        return None
+    return None
 
 
 def parse_int(text: str) -> int | None:
@@ -389,8 +383,10 @@ class _Reader:
                 self.refuse(session.line, N_("Session '{key}' has no date."), key=session.key)
                 continue
             if session.hands and len(session.seats) != self.players:
-                self.refuse(session.line, N_("The hands of {date} name {count} players ({names}), and this system "
-                                             "is for {players}: add a column of the players at the table."),
+                self.refuse(session.line, N_("The scores of {date} are for {count} players ({names}), and this "
+                                             "system is for {players}.") if self.shape == SCORE_SHEET else
+                            N_("The hands of {date} name {count} players ({names}), and this system "
+                               "is for {players}: add a column of the players at the table."),
                             date=session.played_on.isoformat(), count=len(session.seats),
                             names=", ".join(session.seats), players=self.players)
                 continue

@@ -227,3 +227,8 @@ def test_score_sheet_hands_come_back_through_hands_csv(group):
     again = io.StringIO()
     hands_csv(target, again)
     assert _renumbered(again.getvalue()) == _renumbered(exported.getvalue())
+
+
+def test_a_score_sheet_for_another_number_of_players_is_named(group):
+    plan = sheet_preview(group=group, content=csv_bytes(SCORE_SHEET_KOREAN, "utf-8"), preset="korean-4")
+    assert [(problem.line, "4" in problem.message) for problem in plan.problems] == [(2, True), (5, True)]
