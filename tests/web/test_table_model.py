@@ -169,6 +169,7 @@ def legal(session, entry: dict) -> bool:
 class TheTable(RuleBasedStateMachine):
     @initialize()
     def a_session(self):
+        self.in_flight: tuple[Page, ...] = ()  # pages whose Save is on its way (sent together)
         self.session = SessionFactory()
         self.token = self.session.group.edit_token
         self.phones = {name: Phone(Client()) for name in PHONES}
@@ -282,6 +283,8 @@ class TheTable(RuleBasedStateMachine):
             page = phone.page
             if page is None or page.kind not in ("hand", "complete") or page.asked or page.hears == "unheard":
                 continue
+            if any(page is sent for sent in self.in_flight):
+                continue  # its Save is on its way already: what it meant was sent before it could hear
             if self.number_meant(page) > len(self.model.hands):
                 continue  # the number it enters is still free: nothing to ask
             if page.hears == "same":

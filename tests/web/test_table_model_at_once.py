@@ -43,6 +43,7 @@ class TheTableAtOnce(TheTable):
         stored = {hand.idempotency_key: hand.number
                   for hand in Hand.objects.filter(session=self.session, idempotency_key__in=[p.key for p in pages])}
         order = sorted(range(len(pages)), key=lambda i: (stored.get(pages[i].key, 10**9), i))
+        self.in_flight = tuple(pages)
         for index in order:
             phone, page, answer = phones[index], pages[index], answers[index]
             outcome = self.expected(page, confirm and page.asked)
@@ -56,6 +57,7 @@ class TheTableAtOnce(TheTable):
                 page.asked = True
             else:
                 phone.page = None
+        self.in_flight = ()
 
 
 def test_phones_saving_at_the_same_moment_store_what_their_players_meant():
