@@ -139,10 +139,16 @@
   function sendOnline(event, form, item) {
     // the form posts as ever once the outbox holds it, under the key the form sends (if it has one)
     if (releasing === form) { releasing = null; return; }
-    if (form.hasAttribute("hx-post")) { sentByHtmx.set(form, item); return; }
+    var field = form.querySelector("input[name='request_key']");
+    if (form.hasAttribute("hx-post")) {
+      // htmx posts the form's own key: a copy kept for later must carry that very key, or a second
+      // tap on a card whose first answer was lost would be kept, and sent, as another payment
+      if (field && field.value) { item.key = field.value; }
+      sentByHtmx.set(form, item);
+      return;
+    }
     event.preventDefault();
     event.stopPropagation();
-    var field = form.querySelector("input[name='request_key']");
     item.key = (field && field.value) || Pending.newKey();
     var submitter = event.submitter;
     Outbox.park(item).catch(function () { /* storage off: it posts as it did */ }).then(function () {
@@ -192,10 +198,17 @@
     event.stopPropagation();
     var absent = missing(form);
     if (absent.length) { notice(form, say.sayMissing.replace("{fields}", absent.join(", "))); return; }
-    follow(item).then(Pending.queue).then(function () {
-      if (item.key) { Keys.markUsed(item.key); }
-      if (item.kind === "payment" || item.kind === "unpay") { return; } // marked on this very card
-      window.location.assign(item.boardUrl);
+    var field = form.querySelector("input[name='request_key']");
+    var own = field && field.value;
+    Outbox.items().then(function (items) {
+      // this very form waits already (its answer was lost, say): a second tap is the same payment,
+      // never a second one under a key of its own
+      if (own && items.some(function (kept) { return kept.key === own; })) { notice(form, say.sayKept); return null; }
+      return follow(item).then(Pending.queue).then(function () {
+        if (item.key) { Keys.markUsed(item.key); }
+        if (item.kind === "payment" || item.kind === "unpay") { return; } // marked on this very card
+        window.location.assign(item.boardUrl);
+      });
     });
   }, true);
 

@@ -125,6 +125,13 @@ def landed_kept(page: Page, language: str, board: str) -> None:
     assert page.evaluate("MightyOutbox.items().then(items => items.length)") == 1
 
 
+def waiting_in_the_outbox(page: Page) -> list[dict]:
+    """What the outbox holds once the tap just made has been written into it (the page looks
+    there first, so that a second tap on the same form is not a second payment)."""
+    page.wait_for_function("MightyOutbox.items().then(items => items.length > 0)")
+    return page.evaluate("MightyOutbox.items()")
+
+
 def back_online(page: Page) -> None:
     page.context.unroute_all()
     outbox_replay(page)
@@ -340,7 +347,7 @@ def test_a_payment_the_server_refuses_shows_its_reason_with_fix_and_discard(phon
     go_offline(page.context)
     page.goto(live_server.url + base + "payments/")
     page.get_by_test_id("payments-owed").locator("form button[type=submit]").first.click()
-    (waiting,) = page.evaluate("MightyOutbox.items()")
+    (waiting,) = waiting_in_the_outbox(page)
     payer, payee, amount = waiting["entry"]["from"], waiting["entry"]["to"], Decimal(waiting["entry"]["amount"])
     # another phone marks part of the same transfer meanwhile: this phone's is now more than is owed
     services.payment_record(session=session, payer=payer, payee=payee, amount=amount - 2)
@@ -367,7 +374,7 @@ def test_a_refused_payment_can_be_discarded(phone, live_server):
     go_offline(page.context)
     page.goto(live_server.url + base + "payments/")
     page.get_by_test_id("payments-owed").locator("form button[type=submit]").first.click()
-    (waiting,) = page.evaluate("MightyOutbox.items()")
+    (waiting,) = waiting_in_the_outbox(page)
     services.payment_record(session=session, payer=waiting["entry"]["from"], payee=waiting["entry"]["to"],
                             amount=Decimal(waiting["entry"]["amount"]))
 
