@@ -59,12 +59,16 @@ def phones(browser):
     """Phones at a table, one each call: its own browser context at 390×844, ten seconds for each
     step, and no script error left unnoticed. A console error counts as one when ``console`` says
     it is unexpected (None: the console is not watched, for a page that reports an error it means
-    to, such as a 409 the test asks for); ``cookies`` go into the context before the first page.
+    to, such as a 409 the test asks for); ``cookies`` go into the context before the first page,
+    ``init_script`` runs before each page's own; ``size`` and other ``options`` are the context's.
     Every context is closed after the test, then the errors are told."""
     contexts, errors = [], []
 
-    def phone(locale: str = "en-US", *, console=_unexpected, cookies: tuple = ()):
-        context = browser.new_context(viewport=PHONE, locale=locale, device_scale_factor=1)
+    def phone(locale: str = "en-US", *, console=_unexpected, cookies: tuple = (), size: dict = PHONE,
+              init_script: str | None = None, **options):
+        context = browser.new_context(viewport=size, locale=locale, device_scale_factor=1, **options)
+        if init_script:
+            context.add_init_script(init_script)
         if cookies:
             context.add_cookies(list(cookies))
         context.set_default_timeout(10_000)

@@ -79,18 +79,9 @@ def fill_in(page, entry: dict) -> None:
 
 
 @pytest.fixture
-def phone(browser):
-    contexts = []
-
-    def open_phone(language: str, size: dict):
-        context = browser.new_context(viewport=size, locale=language, device_scale_factor=1)
-        context.add_init_script(WATCH)
-        contexts.append(context)
-        return context.new_page()
-
-    yield open_phone
-    for context in contexts:
-        context.close()
+def phone(phones):
+    """A phone of the given language and size whose layout shifts are counted (WATCH)."""
+    return lambda language, size: phones(language, console=None, size=size, init_script=WATCH)
 
 
 @pytest.mark.parametrize(("language", "size"), PHONES)

@@ -47,18 +47,9 @@ def target_size(page) -> list[str]:
 
 
 @pytest.fixture
-def phone(browser):
-    contexts = []
-
-    def open_phone(language: str, size: dict, **options):
-        context = browser.new_context(viewport=size, locale=language, device_scale_factor=1, **options)
-        context.set_default_timeout(10_000)
-        contexts.append(context)
-        return context.new_page()
-
-    yield open_phone
-    for context in contexts:
-        context.close()
+def phone(phones):
+    """A phone of the given language and size; ``options`` are its browser context's."""
+    return lambda language, size, **options: phones(language, console=None, size=size, **options)
 
 
 @pytest.mark.parametrize(("language", "size"), PHONES)
