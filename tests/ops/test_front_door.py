@@ -43,6 +43,7 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import MADE_15_DIAMONDS
+from tests.ops.proxies import missing, program
 from tests.servers import free_port
 
 pytestmark = pytest.mark.proxy
@@ -57,20 +58,6 @@ SEATS = ["Ann", "Bo", "Cy", "Di", "Ed"]
 APP_HEADERS = ("content-security-policy", "cache-control", "referrer-policy", "x-content-type-options",
                "x-frame-options", "content-type", "strict-transport-security", "x-robots-tag")
 A_YEAR = 365 * 24 * 3600
-
-
-def _missing(what: str) -> None:
-    if ON_CI:
-        pytest.fail(f"{what}, and CI needs it")
-    pytest.skip(what)
-
-
-def _program(name: str) -> str:
-    found = shutil.which(name) or next(
-        (str(p) for p in (Path("/usr/sbin") / name, Path("/usr/bin") / name) if p.exists()), None)
-    if found is None:
-        _missing(f"{name} is not installed (bash scripts/ensure_proxies.sh installs it from Debian)")
-    return found
 
 
 class Started:
@@ -145,8 +132,8 @@ def app_servers(tmp_path_factory):
 
         admin = psycopg.connect(ADMIN_URL, autocommit=True, connect_timeout=3)
     except Exception as error:
-        _missing(f"PostgreSQL does not answer at 127.0.0.1:5432 ({type(error).__name__})")
-    make = _program("make")
+        missing(f"PostgreSQL does not answer at 127.0.0.1:5432 ({type(error).__name__})")
+    make = program("make")
     name = f"mighty_front_door_{os.getpid()}_{secrets.token_hex(3)}"
     directory = tmp_path_factory.mktemp("serve")
     app = App(web_port=free_port(), stream_ports=[free_port(), free_port()],
@@ -310,7 +297,7 @@ def _serving(door: Door, proxy: Started, ready_check):
 
 @pytest.fixture(scope="module")
 def caddy_door(app_servers, tmp_path_factory):
-    caddy = _program("caddy")
+    caddy = program("caddy")
     directory = tmp_path_factory.mktemp("caddy")
     port = free_port()
     env = {
@@ -356,7 +343,7 @@ http {{
 
 @pytest.fixture(scope="module")
 def nginx_door(app_servers):
-    nginx, envsubst, openssl = _program("nginx"), _program("envsubst"), _program("openssl")
+    nginx, envsubst, openssl = program("nginx"), program("envsubst"), program("openssl")
     # not under pytest's private directory: nginx's workers, which drop root's rights, keep
     # their temporary files here
     directory = Path(tempfile.mkdtemp(prefix="mighty-nginx-"))
@@ -577,7 +564,7 @@ def test_the_nginx_access_log_never_shows_a_link(nginx_door):
 def test_the_systemd_units_pass_systemd_analyze(unit, started_as, tmp_path):
     analyze = shutil.which("systemd-analyze")
     if analyze is None:
-        _missing("systemd-analyze is not installed: deploy/*.service are not checked here")
+        missing("systemd-analyze is not installed: deploy/*.service are not checked here")
     # the units run the code from /srv/mighty-ledger (their header); here, from this checkout
     (tmp_path / unit).write_text((DEPLOY / unit).read_text().replace("/srv/mighty-ledger", str(ROOT)))
     checked = subprocess.run([analyze, "verify", str(tmp_path / started_as)], capture_output=True, text=True,
