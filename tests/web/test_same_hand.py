@@ -161,8 +161,7 @@ def test_phone_b_entering_the_next_hand_that_is_hand_1_again_is_asked(client, se
 
 
 def test_a_deal_miss_saved_by_another_phone_first_is_asked_about(client, session):
-    form = client.get(url("event_new", session)).context["form"]
-    meant = {"seen_hand_count": form["seen_hand_count"].value(), "number": form["number"].value()}
+    meant = opened(client, session, "event_new")
     HandFactory(session=session, kind=Hand.DEAL_MISS, entry={"dealer": "Ann", "shown_by": "Bo"})
     deal_miss = {"kind": "deal_miss", "dealer": "Ann", "shown_by": "Bo", **meant}
 

@@ -16,15 +16,11 @@ from tests.api.conftest import Api, hands_url
 from tests.api.test_concurrency import at_once
 from tests.factories import MADE_15_DIAMONDS, SessionFactory
 from tests.live.test_table_pages import ANN_15_DIAMONDS, form_data, url
+from tests.web.test_same_hand import opened
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 ROUNDS = 5
-
-
-def opened(client: Client, session, name: str) -> dict:
-    form = client.get(url(name, session)).context["form"]
-    return {"seen_hand_count": form["seen_hand_count"].value(), "number": form["number"].value()}
 
 
 def one_hand_from(phones: int, name: str, entry: dict) -> tuple[list, object]:
