@@ -132,6 +132,22 @@ def waiting_in_the_outbox(page: Page) -> list[dict]:
     return page.evaluate("MightyOutbox.items()")
 
 
+def a_payment_marked_offline(phone, live_server, language: str) -> tuple:
+    """A session of one hand whose first transfer a phone without signal marked as paid: the
+    session, the phone's page and the payment waiting in its outbox."""
+    session = SessionFactory()
+    HandFactory(session=session, entry=MADE_15_DIAMONDS)
+    base = f"/g/{session.group.edit_token}/s/{session.pk}/"
+    page = phone(language)
+    open_as_app(page, live_server.url + base)
+    wait_until_kept(page, base + "payments/")
+    go_offline(page.context)
+    page.goto(live_server.url + base + "payments/")
+    page.get_by_test_id("payments-owed").locator("form button[type=submit]").first.click()
+    (waiting,) = waiting_in_the_outbox(page)
+    return session, page, waiting
+
+
 def back_online(page: Page) -> None:
     page.context.unroute_all()
     outbox_replay(page)
@@ -338,16 +354,7 @@ def test_an_offline_payment_copy_older_than_the_kept_board_says_so(phone, live_s
 
 @pytest.mark.parametrize("language", ["en", "ko"])
 def test_a_payment_the_server_refuses_shows_its_reason_with_fix_and_discard(phone, live_server, language):
-    session = SessionFactory()
-    HandFactory(session=session, entry=MADE_15_DIAMONDS)
-    base = f"/g/{session.group.edit_token}/s/{session.pk}/"
-    page = phone(language)
-    open_as_app(page, live_server.url + base)
-    wait_until_kept(page, base + "payments/")
-    go_offline(page.context)
-    page.goto(live_server.url + base + "payments/")
-    page.get_by_test_id("payments-owed").locator("form button[type=submit]").first.click()
-    (waiting,) = waiting_in_the_outbox(page)
+    session, page, waiting = a_payment_marked_offline(phone, live_server, language)
     payer, payee, amount = waiting["entry"]["from"], waiting["entry"]["to"], Decimal(waiting["entry"]["amount"])
     # another phone marks part of the same transfer meanwhile: this phone's is now more than is owed
     services.payment_record(session=session, payer=payer, payee=payee, amount=amount - 2)
@@ -365,16 +372,7 @@ def test_a_payment_the_server_refuses_shows_its_reason_with_fix_and_discard(phon
 
 
 def test_a_refused_payment_can_be_discarded(phone, live_server):
-    session = SessionFactory()
-    HandFactory(session=session, entry=MADE_15_DIAMONDS)
-    base = f"/g/{session.group.edit_token}/s/{session.pk}/"
-    page = phone("ko")
-    open_as_app(page, live_server.url + base)
-    wait_until_kept(page, base + "payments/")
-    go_offline(page.context)
-    page.goto(live_server.url + base + "payments/")
-    page.get_by_test_id("payments-owed").locator("form button[type=submit]").first.click()
-    (waiting,) = waiting_in_the_outbox(page)
+    session, page, waiting = a_payment_marked_offline(phone, live_server, "ko")
     services.payment_record(session=session, payer=waiting["entry"]["from"], payee=waiting["entry"]["to"],
                             amount=Decimal(waiting["entry"]["amount"]))
 
