@@ -373,5 +373,23 @@ class SheetImport(models.Model):
         return f"{self.file_name or self.file_hash[:8]} ({self.hand_count})"
 
 
-# the one-time keys of page forms and API requests live with the code that uses them
-from mighty_ledger.http.request_keys import RequestKey  # noqa: E402, F401
+class RequestKey(models.Model):
+    """A key a form or an API client sent with a write, and the first answer to it (http/request_keys.py)."""
+
+    # what the key is unique in: one form's URL (hashed: it holds a link), or one session's API hands
+    scope = models.CharField(max_length=80)
+    key = models.CharField(max_length=200)
+    # what the first request said (API: the hand as it would be stored), so a different body is refused
+    fingerprint = models.CharField(max_length=64, blank=True)
+    # the first answer, written in the transaction of what it made (a row without one is a claim
+    # left by an earlier release, which claimed a key in a statement of its own: taken over)
+    status = models.PositiveSmallIntegerField(null=True, blank=True)
+    body = models.JSONField(null=True, blank=True)
+    location = models.CharField(max_length=500, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["scope", "key"], name="request_key_unique_in_scope")]
+
+    def __str__(self) -> str:
+        return f"{self.scope} {self.key}"

@@ -39,11 +39,13 @@ from functools import wraps
 from typing import TypeVar
 
 from django.contrib import messages
-from django.db import connection, models, transaction
+from django.db import connection, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from mighty_ledger.models import RequestKey
 
 # Stripe keeps an idempotency key's answer for 24 hours
 KEPT_FOR = timedelta(hours=24)
@@ -61,29 +63,6 @@ ALREADY_SAVED_ONCE = _("This form was already saved: nothing was added. Open a n
 _FORM_KEY = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 
 T = TypeVar("T")
-
-
-class RequestKey(models.Model):
-    """A key a form or an API client sent with a write, and the first answer to it."""
-
-    # what the key is unique in: one form's URL (hashed: it holds a link), or one session's API hands
-    scope = models.CharField(max_length=80)
-    key = models.CharField(max_length=200)
-    # what the first request said (API: the hand as it would be stored), so a different body is refused
-    fingerprint = models.CharField(max_length=64, blank=True)
-    # the first answer, written in the transaction of what it made (a row without one is a claim
-    # left by an earlier release, which claimed a key in a statement of its own: taken over)
-    status = models.PositiveSmallIntegerField(null=True, blank=True)
-    body = models.JSONField(null=True, blank=True)
-    location = models.CharField(max_length=500, blank=True)
-    created_at = models.DateTimeField(default=timezone.now, db_index=True)
-
-    class Meta:
-        app_label = "mighty_ledger"
-        constraints = [models.UniqueConstraint(fields=["scope", "key"], name="request_key_unique_in_scope")]
-
-    def __str__(self) -> str:
-        return f"{self.scope} {self.key}"
 
 
 class RequestInProgress(Exception):
