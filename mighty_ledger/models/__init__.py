@@ -2,7 +2,7 @@
 
 Scoring itself lives in the pure `scoring` package; models only store what was
 played and what `scoring` computed from it. Nothing is ever hard-deleted by the
-app: rows carry ``deleted_at`` and every change leaves a Revision.
+app: rows carry ``deleted_at`` and every change leaves a Revision. A club night is in ``nights``.
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ import secrets
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from mighty_ledger.models.nights import Night, NightRound  # noqa: F401 (Night: one import for all tables)
 
 
 def new_token() -> str:
@@ -102,6 +104,8 @@ class Session(models.Model):
     # bumped when hands already recorded are rewritten (an edit, delete or restore replays the
     # hands after it); appending a hand leaves it, so statistics counted so far still stand
     replays = models.PositiveIntegerField(default=0)
+    night_round = models.ForeignKey(NightRound, models.CASCADE, null=True, blank=True, related_name="tables")
+    night_table = models.PositiveSmallIntegerField(null=True, blank=True)  # a night's table, from 1; else NULL
     created_at = models.DateTimeField(default=timezone.now)
     deleted_at = models.DateTimeField(null=True, blank=True)
 
@@ -109,6 +113,7 @@ class Session(models.Model):
 
     class Meta:
         ordering = ["-played_on", "-id"]
+        constraints = [models.UniqueConstraint(fields=["night_round", "night_table"], name="table_number_unique_in_round")]
 
     def __str__(self) -> str:
         return self.title or f"{self.played_on:%Y-%m-%d}"
