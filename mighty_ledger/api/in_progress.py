@@ -34,7 +34,9 @@ from mighty_ledger.api.exceptions import errors_body, problem
 from mighty_ledger.api.hands import NUMBER_HELP, SEEN_HELP, meant_number
 from mighty_ledger.api.idempotency import Made, create_once, once_responses
 from mighty_ledger.api.serializers import BidSerializer, PartnerCallSerializer, ProblemSerializer
+from mighty_ledger.http import request_keys
 from mighty_ledger.models import Contract
+from mighty_ledger.reads import in_progress
 from scoring.problems import InvalidInput, Problem
 
 CONTRACT_ID = OpenApiParameter("contract_id", OpenApiTypes.INT, OpenApiParameter.PATH)
@@ -123,11 +125,10 @@ def _body(request) -> dict:
 
 
 def _contract(view: LinkView, session_id: int, contract_id: int) -> Contract:
-    session = view.access.session(session_id)
-    try:
-        return session.contracts.select_related("hand").get(pk=contract_id)
-    except (Contract.DoesNotExist, ValueError, OverflowError):
-        raise Http404("No such hand in progress in this session.") from None
+    contract = in_progress.contract_of(view.access.session(session_id), contract_id)
+    if contract is None:
+        raise Http404("No such hand in progress in this session.")
+    return contract
 
 
 CONFLICT = OpenApiResponse(ContractConflictSerializer, description="Completed, thrown in or changed since it was read: the body holds it as it is now.")
@@ -146,13 +147,11 @@ class ContractListView(LinkView):
         summary="A session's hands in progress, newest first (at most one is open)",
     )
     def get(self, request, session_id: int):
-        contracts = self.access.session(session_id).contracts.select_related("hand")
+        session = self.access.session(session_id)
         wanted = request.query_params.get("status")
-        if wanted is not None:
-            if wanted not in (Contract.OPEN, Contract.COMPLETED, Contract.ABANDONED):
-                raise InvalidInput([Problem("status", "bad_status", "status is open, completed or abandoned.")])
-            contracts = contracts.filter(status=wanted)
-        return page_response(self, contracts.order_by("-created_at", "-id"), contract_json)
+        if wanted is not None and wanted not in (Contract.OPEN, Contract.COMPLETED, Contract.ABANDONED):
+            raise InvalidInput([Problem("status", "bad_status", "status is open, completed or abandoned.")])
+        return page_response(self, in_progress.session_contracts(session, status=wanted), contract_json)
 
 
 class ContractOpenView(LinkView):
@@ -194,7 +193,7 @@ class ContractOpenView(LinkView):
             return Made(contract_json(contract), replayed=not created)
 
         try:
-            return create_once(request, scope=f"api:session:{session.pk}:contracts", make=make)
+            return create_once(request, scope=request_keys.contract_scope(session.pk), make=make)
         except services.ContractInProgress as error:
             return _in_progress(error.contract)
 
@@ -246,7 +245,7 @@ class ContractCompleteView(LinkView):
             return Made(contract_json(completed), status=status.HTTP_200_OK, replayed=replayed)
 
         try:
-            return create_once(request, scope=f"api:contract:{contract.pk}:complete", make=make)
+            return create_once(request, scope=request_keys.completion_scope(contract.pk), make=make)
         except services.StaleContract as error:
             return _stale(error.contract)
 
@@ -273,6 +272,6 @@ class ContractAbandonView(LinkView):
             return Made(contract_json(abandoned), status=status.HTTP_200_OK, replayed=replayed)
 
         try:
-            return create_once(request, scope=f"api:contract:{contract.pk}:abandon", make=make)
+            return create_once(request, scope=request_keys.abandon_scope(contract.pk), make=make)
         except services.StaleContract as error:
             return _stale(error.contract)

@@ -55,8 +55,8 @@ from mighty_ledger.api.serializers import (
 )
 from mighty_ledger.api.stats import PaymentSerializer, payment_json
 from mighty_ledger.http.ratelimit import client_address
-from mighty_ledger.models import Player, Revision, Session
-from mighty_ledger.reads import balance, payees
+from mighty_ledger.models import Session
+from mighty_ledger.reads import balance, groups, payees, revisions
 from scoring.problems import InvalidInput, Problem
 from scoring.settle import Transfer
 
@@ -126,7 +126,7 @@ class GroupCreateView(PublicView):
                                           player_names=params.validated_data.get("players", []), by=_api_actor())
             return Made(self.OutputSerializer({
                 "id": group.id, "name": group.name, "edit_token": group.edit_token, "view_token": group.view_token,
-                "players": group.players.all(), "links": _links(request),
+                "players": groups.players_of(group), "links": _links(request),
             }).data)
 
         # no link yet to scope the key by: the client's address does, so another client sending the
@@ -151,7 +151,7 @@ class GroupDetailView(LinkView):
         group = self.access.group
         return Response(self.OutputSerializer({
             "id": group.id, "name": group.name, "right": self.access.right, "created_at": group.created_at,
-            "players": group.players.all(), "links": _links(request),
+            "players": groups.players_of(group), "links": _links(request),
         }).data)
 
 
@@ -159,8 +159,7 @@ class PlayerListView(LinkView):
     @extend_schema(operation_id="list_players", tags=["groups"],
                    responses={200: PlayerOutputSerializer(many=True), **READ_ERRORS}, summary="The group's players")
     def get(self, request):
-        players = Player.objects.filter(group=self.access.group)
-        return Response(PlayerOutputSerializer(players, many=True).data)
+        return Response(PlayerOutputSerializer(groups.players_of(self.access.group), many=True).data)
 
 
 class PlayerCreateView(LinkView):
@@ -206,9 +205,8 @@ class SessionListView(LinkView):
         summary="The group's sessions, newest first",
     )
     def get(self, request):
-        sessions = Session.objects.filter(group=self.access.group)
-        sessions = sessions.deleted() if flag(request, "deleted") else sessions.live()
-        return page_response(self, sessions.newest_first(),
+        sessions = groups.group_sessions(self.access.group, deleted=flag(request, "deleted"))
+        return page_response(self, sessions,
                              lambda session: session_json(session, coming=False, web_url=web_url(self, session)))
 
 
@@ -364,11 +362,11 @@ class RevisionListView(LinkView):
         summary="Every change made to the group, newest first, with the state before and after",
     )
     def get(self, request):
-        revisions = Revision.objects.filter(group=self.access.group).select_related("hand")
+        session = None
         if "session" in request.query_params:
             try:
                 session_id = int(request.query_params["session"])
             except ValueError:
                 raise InvalidInput([Problem("session", "bad_type", "session must be a session's id.")]) from None
-            revisions = revisions.filter(session=self.access.session(session_id, include_deleted=True))
-        return page_response(self, revisions, revision_json)
+            session = self.access.session(session_id, include_deleted=True)
+        return page_response(self, revisions.group_revisions(self.access.group, session=session), revision_json)

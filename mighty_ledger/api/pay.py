@@ -15,7 +15,7 @@ from rest_framework.response import Response
 
 from mighty_ledger.api.base import WRITE_ERRORS, LinkView, TextField, refuse_nul
 from mighty_ledger.api.serializers import MoneyTransferSerializer
-from mighty_ledger.models import Player
+from mighty_ledger.reads import groups
 from mighty_ledger.reads.pay_links import BANKS, KINDS, PayHandles
 from mighty_ledger.reads.payees import handles_of, transfer_links
 from mighty_ledger.services.pay import player_pay_set
@@ -81,10 +81,9 @@ class PlayerDetailView(LinkView):
                    "(qr.kakaopay.com), the bank from the list, the account number's digits and dashes; a bank "
                    "goes with an account number. Nothing is kept when one is refused.")
     def patch(self, request, player_id: int):
-        try:
-            player = Player.objects.get(group=self.access.group, pk=player_id)
-        except Player.DoesNotExist:
-            raise NotFound("No such player in this group.") from None
+        player = groups.player_of(self.access.group, player_id)
+        if player is None:
+            raise NotFound("No such player in this group.")
         params = self.InputSerializer(data=request.data)
         params.is_valid(raise_exception=True)
         changes = dict(params.validated_data["pay"])

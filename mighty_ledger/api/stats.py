@@ -30,8 +30,9 @@ from mighty_ledger.api.base import (
     no_such_day,
 )
 from mighty_ledger.api.idempotency import Made, create_once, once_responses
+from mighty_ledger.http import request_keys
 from mighty_ledger.models import Payment, Session
-from mighty_ledger.reads import kept_counts, stats
+from mighty_ledger.reads import balance, kept_counts, stats
 from scoring.presets import get_preset
 from scoring.problems import InvalidInput, Problem
 
@@ -225,7 +226,7 @@ def payment_json(payment: Payment) -> dict:
 
 def session_payments_json(session: Session) -> list[dict]:
     """The payments still counted for a session, for its settlement (one query)."""
-    return [payment_json(payment) for payment in session.payments.standing()]
+    return [payment_json(payment) for payment in balance.session_payments(session)]
 
 
 PAYMENT_ID = OpenApiParameter("payment_id", OpenApiTypes.INT, OpenApiParameter.PATH)
@@ -276,7 +277,7 @@ class PaymentsView(LinkView):
             return Made(payment_json(payment), replayed=not created)
 
         # a retried "paid" must not count twice
-        return create_once(request, scope=f"api:session:{session.pk}:payments", make=make)
+        return create_once(request, scope=request_keys.payment_scope(session.pk), make=make)
 
 
 # the service names the two sides as the ledger stores them; the request calls them from and to
@@ -301,10 +302,9 @@ class PaymentUndoView(LinkView):
                    summary="Undo a payment marked by mistake (kept in the history)")
     def delete(self, request, session_id: int, payment_id: int):
         session = self.access.session(session_id)
-        try:
-            payment = session.payments.get(pk=payment_id)
-        except Payment.DoesNotExist:
-            raise Http404("No such payment in this session.") from None
+        payment = balance.payment_of(session, payment_id)
+        if payment is None:
+            raise Http404("No such payment in this session.")
         if payment.undone_at is not None:
             raise _invalid("payment", "already_undone", "This payment was already undone.")
         return Response(payment_json(services.payment_undo(payment=payment, by=self.access.actor("api"))))

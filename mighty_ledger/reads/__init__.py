@@ -9,8 +9,11 @@ payment, a share of money, a rounding or a transfer itself (those are
 This module holds the board's reads (a session, its rows, settlement, hands,
 history, next dealer, the group overview); beside it: ``stats`` and
 ``kept_counts`` (statistics, counted hand by hand), ``ratings`` and ``seasons``,
-``balance`` (what is still owed), ``charts``, ``exports`` (a group's file, and
-its import), ``consistency`` (stored results against the engine) and ``actors``.
+``balance`` (what is still owed, and the payments marked), ``payees`` and
+``pay_links`` (how players like to be paid), ``exports`` (a group's file and
+spreadsheets), ``consistency`` (stored results against the engine), ``actors``,
+``sheet_imports``, and what the faces pick or list: ``groups`` (players and
+sessions), ``hands``, ``in_progress`` (contracts) and ``revisions``.
 
 One module because the board's reads are one reading of the same rows: who deals next, the
 settlement, the scoreboard and a new hand's step on it share the helpers that walk the latest
@@ -232,7 +235,7 @@ class Board:
 # what tells one drawn row of the board from another (pages/templatetags/ledger.py board_rows)
 ROW_FIELDS = ("id", "session_id", "number", "version", "kind")
 # a row shows the contract, made or set, the payments and the running totals; not the sentences
-_NOT_SHOWN = ("explanation", "sides", "request_fingerprint")
+_NOT_SHOWN = ("explanation", "sides")
 
 
 def board_rows(session: Session, *, before: int | None = None) -> tuple[list[Hand], bool]:

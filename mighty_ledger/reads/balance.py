@@ -147,6 +147,16 @@ def standing_payments(sessions: Sequence[Session]) -> list[Payment]:
     return list(Payment.objects.standing().filter(session_id__in=[s.pk for s in sessions]))
 
 
+def session_payments(session: Session) -> list[Payment]:
+    """The payments still counted for one session, for its settlement, in one query."""
+    return list(session.payments.standing())
+
+
+def payment_of(session: Session, payment_id: int) -> Payment | None:
+    """The session's payment with this id, undone or not; None when it is another session's."""
+    return session.payments.filter(pk=payment_id).first()
+
+
 @dataclass(frozen=True)
 class PaymentRoom:
     """What one more payment from a payer to a payee may be without being asked about first."""

@@ -173,3 +173,10 @@ def hands_csv(group: Group, out: IO[str]) -> int:
         ])
         rows += 1
     return rows
+
+
+def session_hand_rows(session: Session) -> Iterable[tuple]:
+    """The session's live hands in order, for its own spreadsheet (the board's hands.csv): each
+    (number, kind, entry, result, payments, running totals), in one query."""
+    return session.hands.live().in_order().values_list("number", "kind", "entry", "result", "payments",
+                                                       "running_totals")

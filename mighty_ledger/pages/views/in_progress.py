@@ -21,12 +21,15 @@ from mighty_ledger import reads, services
 from mighty_ledger.http.access import Access, access_for
 from mighty_ledger.http.request_keys import (
     ALREADY_SAVED,
+    contract_scope,
     form_key,
     once_per_form_key,
     shown_form_key,
 )
 from mighty_ledger.models import Contract, Hand, Session
 from mighty_ledger.pages.forms import ContractForm, HandForm, set_aside_missing
+from mighty_ledger.pages.views.links import session_form_scope
+from mighty_ledger.reads import hands, in_progress
 from scoring.problems import InvalidInput
 
 
@@ -50,10 +53,10 @@ def _edit(token: str, pk: int) -> tuple[Access, Session]:
 
 
 def _contract(session: Session, contract_id: int) -> Contract:
-    try:
-        return session.contracts.get(pk=contract_id)
-    except Contract.DoesNotExist:
-        raise Http404("No such hand in progress in this session.") from None
+    contract = in_progress.contract_of(session, contract_id)
+    if contract is None:
+        raise Http404("No such hand in progress in this session.")
+    return contract
 
 
 def _board(access: Access, session: Session) -> HttpResponse:
@@ -97,12 +100,6 @@ def _render_contract_form(request, access, session, form, *, status: int = 200, 
                   {"access": access, "session": session, "form": form, **context}, status=status)
 
 
-def hand_saved_by(session: Session, key: str | None) -> Hand | None:
-    """The hand a form's one-time key saved: it is the hand's Idempotency-Key too, however it
-    reached the server (the form, or the outbox by the API)."""
-    return session.hands.filter(idempotency_key=key).first() if key else None
-
-
 def saved_page(request: HttpRequest, access: Access, session: Session, *, hand: Hand | None,
                contract: Contract | None = None, key: str = "") -> HttpResponse:
     """What a form brought back after it saved shows instead of itself: the hand (or contract) it made."""
@@ -113,14 +110,14 @@ def saved_page(request: HttpRequest, access: Access, session: Session, *, hand: 
 def contract_saved_page(request: HttpRequest, key: str, token: str, pk: int) -> HttpResponse | None:
     """The contract a form's key recorded (and the hand that completed it), instead of the form again."""
     access, session = _edit(token, pk)
-    contract = session.contracts.filter(idempotency_key=key).select_related("hand").first()
+    contract = in_progress.contract_saved_by(session, key)
     if contract is None:
         return None
     return saved_page(request, access, session, hand=contract.hand, contract=contract, key=key)
 
 
 @require_http_methods(["GET", "POST"])
-@once_per_form_key(saved_page=contract_saved_page)
+@once_per_form_key(saved_page=contract_saved_page, scope=session_form_scope(contract_scope))
 def contract_new(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     """The auction is over: record the declarer, the contract and the partner call for every phone."""
     access, session = _edit(token, pk)
@@ -173,7 +170,7 @@ def contract_complete(request: HttpRequest, token: str, pk: int, contract_id: in
     access, session = _edit(token, pk)
     contract = _contract(session, contract_id)
     key = shown_form_key(request)
-    saved = hand_saved_by(session, key)
+    saved = hands.hand_saved_by(session, key)
     if saved is not None:
         # this form's key saved a hand (as a new one, if the contract was thrown in meanwhile)
         return saved_page(request, access, session, hand=saved, key=key)

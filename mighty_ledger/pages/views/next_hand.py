@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET
 from mighty_ledger import reads
 from mighty_ledger.models import Contract, Session
 from mighty_ledger.pages.views.links import edit_access
+from mighty_ledger.reads import hands, in_progress
 
 
 @require_GET
@@ -33,7 +34,7 @@ def hand_next(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     last = reads.last_hand(session)
     state = reads.next_state(session, last)
     contract = _asked_contract(session, request.GET.get("in_progress"))
-    playing = session.contracts.open().first()
+    playing = reads.playing_now(session)
     # completing a hand in progress: its dealer is the contract's, whatever was saved since; once
     # another phone completed it, the form that goes on enters another hand, the table's next
     following = contract is not None and contract.status == Contract.OPEN
@@ -65,13 +66,13 @@ def _saved_from(session: Session, shown: int, last):
     for the table flow), else the one there deleted since, or None when there is none at all."""
     if last is not None and last.number >= shown:
         return last
-    return session.hands.filter(number__gte=shown).latest_first().first()
+    return hands.latest_from(session, shown)
 
 
 def _changed_meanwhile(request: HttpRequest, session: Session, number: int, version: int | None) -> HttpResponse:
     """For a correction left open: whether another phone changed (or deleted) that hand since the
     version the form holds. Saving it then shows both side by side; this only says so beforehand."""
-    hand = session.hands.filter(number=number).first()
+    hand = hands.hand_numbered(session, number)
     changed = hand is not None and version is not None and hand.version != version
     response = render(request, "partials/next_hand.html", {"editing": True, "changed": hand if changed else None})
     response["Cache-Control"] = "no-store"
@@ -85,4 +86,4 @@ def _asked_number(raw: str | None) -> int | None:
 
 def _asked_contract(session: Session, raw: str | None):
     number = _asked_number(raw)
-    return session.contracts.filter(pk=number).first() if number else None
+    return in_progress.contract_of(session, number) if number else None

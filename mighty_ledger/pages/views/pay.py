@@ -11,9 +11,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from mighty_ledger.models import Player
 from mighty_ledger.pages.forms.pay import PayForm
 from mighty_ledger.pages.views.links import edit_access
+from mighty_ledger.reads import groups
 from mighty_ledger.services.pay import player_pay_set
 from scoring.problems import InvalidInput
 
@@ -21,10 +21,9 @@ from scoring.problems import InvalidInput
 @require_http_methods(["GET", "POST"])
 def player_pay(request: HttpRequest, token: str, player_id: int) -> HttpResponse:
     access = edit_access(token)
-    try:
-        player = access.group.players.get(pk=player_id)
-    except Player.DoesNotExist:
-        raise Http404("No such player in this group.") from None
+    player = groups.player_of(access.group, player_id)
+    if player is None:
+        raise Http404("No such player in this group.")
     if request.method == "POST":
         form = PayForm(request.POST)
         if form.is_valid():

@@ -36,7 +36,7 @@ from mighty_ledger.pages.views.rules import (
     system_differences,
     system_sections,
 )
-from mighty_ledger.reads import balance, payees
+from mighty_ledger.reads import balance, groups, payees
 from scoring.presets import get_preset
 from scoring.problems import InvalidInput
 
@@ -45,7 +45,7 @@ from scoring.problems import InvalidInput
 @once_per_form_key
 def session_new(request: HttpRequest, token: str) -> HttpResponse:
     access = edit_access(token)
-    players = list(access.group.players.values_list("name", flat=True))
+    players = groups.player_names(access.group)
     if request.method == "POST":
         form = SessionStartForm(request.POST, players=players)
         if form.is_valid():
@@ -61,7 +61,7 @@ def session_new(request: HttpRequest, token: str) -> HttpResponse:
         initial = {"played_on": timezone.localdate(), "preset": "pagat-standard"}
         initial |= {f"seat_{i + 1}": name for i, name in enumerate(players[:5])}
         # the table usually sits and plays as it did last time
-        last = access.group.sessions.live().order_by("-created_at").first()
+        last = groups.latest_session(access.group)
         if last is not None:
             initial = {"played_on": timezone.localdate(), **SessionStartForm.initial_like(last)}
         if request.GET.get("preset"):

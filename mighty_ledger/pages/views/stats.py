@@ -40,7 +40,7 @@ from mighty_ledger.pages.forms import trump_label
 from mighty_ledger.pages.views.conditional import conditional, drawn_once
 from mighty_ledger.pages.views.rules import preset_name
 from mighty_ledger.pages.views.stats_looks import looked_at
-from mighty_ledger.reads import balance, kept_counts, ratings, seasons, stats
+from mighty_ledger.reads import balance, exports, groups, kept_counts, ratings, seasons, stats
 from mighty_ledger.reads.exports import SpreadsheetWriter
 from scoring.presets import get_preset
 
@@ -210,7 +210,7 @@ def statistics_page(request: HttpRequest, access: Access, chosen: Selection) -> 
 def player_page(request: HttpRequest, token: str, name: str) -> HttpResponse:
     """One player's record in the group: roles, sessions, friends, biggest hands."""
     access = access_for(token)
-    player_id = access.group.players.filter(name=name).values_list("pk", flat=True).first()
+    player_id = groups.player_id_named(access.group, name)
     if player_id is None:
         raise Http404("No such player in this group.")
     # two queries: every live session of the group and its seasons, for the filters' choices and the cache key
@@ -328,9 +328,7 @@ def session_hands_csv(request: HttpRequest, token: str, pk: int) -> HttpResponse
         "number", "kind", "dealer", "declarer", "contract", "partners", "sitting_out", "points", "made",
         "runs", *(f"{seat} payment" for seat in seats), *(f"{seat} total" for seat in seats),
     ])
-    hands = session.hands.live().in_order().values_list("number", "kind", "entry", "result", "payments",
-                                                         "running_totals")
-    for number, kind, entry, result, payments, totals in hands:
+    for number, kind, entry, result, payments, totals in exports.session_hand_rows(session):
         result = result or {}
         made = result.get("made")
         writer.writerow([
