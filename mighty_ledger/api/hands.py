@@ -41,6 +41,7 @@ from mighty_ledger.api.serializers import (
     StaleVersionSerializer,
     hand_json,
 )
+from mighty_ledger.http import request_keys
 from mighty_ledger.models import Hand, Session
 from mighty_ledger.reads.hands import session_hands
 from mighty_ledger.services.groups import name_normalised
@@ -106,8 +107,8 @@ def meant_number(body: object) -> services.Meant | None:
 
 
 def _record(view: LinkView, session: Session, kind: str, entry: dict, meant: services.Meant | None = None):
-    """Record a hand; with an Idempotency-Key, once (api/idempotency.py), and the hand keeps the key
-    too, so it is never recorded twice even after its kept answer is forgotten."""
+    """Record a hand; with an Idempotency-Key, once (api/idempotency.py), and the key stays the
+    hand's, so it is never recorded twice even after its kept answer is forgotten."""
 
     def make(key: str | None) -> Made:
         hand, created = services.hand_record(session=session, entry=entry, kind=kind, idempotency_key=key,
@@ -115,7 +116,7 @@ def _record(view: LinkView, session: Session, kind: str, entry: dict, meant: ser
         return Made(hand_json(hand), replayed=not created)
 
     # seats and a system equal to the session's do not make a request different
-    return create_once(view.request, scope=f"api:session:{session.pk}", make=make,
+    return create_once(view.request, scope=request_keys.hand_scope(session.pk), make=make,
                        fingerprint=services.hand_fingerprint(session=session, entry=entry, kind=kind))
 
 

@@ -3,17 +3,21 @@
 A create (a group, a player, a session, a season, a hand or an event, the hand
 in progress and its completion, a payment) is answered through :func:`create_once`.
 With a key, the thing is made and the answer's exact bytes are kept with the key
-in one transaction (``request_keys.write_once``, the pages' forms use it too): a
-connection lost at any moment leaves both or neither, and a repeat with the same
-body gets those bytes back, ``200`` with ``Idempotent-Replayed: true``, for 24
-hours, whatever happened to the thing since; a repeat arriving while the first is
-being made is ``409 request_in_progress``. The bytes are kept as one
-JSON string, which jsonb stores as it is; a stored object would come back with
-its keys in jsonb's order, not the first answer's.
+in one transaction, in the one store of keys (http/request_keys.py, which the
+pages' forms and the services use too): a connection lost at any moment leaves
+both or neither, and a repeat with the same body gets those bytes back, ``200``
+with ``Idempotent-Replayed: true``, for 24 hours, whatever happened to the thing
+since; a repeat arriving while the first is being made is ``409
+request_in_progress``. The bytes are kept as one JSON string, which jsonb stores
+as it is; a stored object would come back with its keys in jsonb's order, not the
+first answer's. After the 24 hours, or when a page's form made the thing, the
+service finds what the key made and the answer is the thing as it is now.
 
 The scope a key is unique in is what the link reaches (the group's players, a
 session's hands…), looked up through the link before the key is held: one
-group's key never answers with another group's data.
+group's key never answers with another group's data. A hand, a hand in progress,
+its completion or throwing-in and a payment are keyed in the scope of what they
+make (``request_keys.hand_scope``…), shared with the pages' forms.
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ REPLAYED = {"Idempotent-Replayed": "true"}
 @dataclass(frozen=True)
 class Made:
     """What a create answers: its body and status; ``replayed`` when the service found it made
-    before under the same key (a hand, a hand in progress or a payment keeps its key past the 24 hours)."""
+    before under the same key (the key of a hand, a hand in progress or a payment stays as long as it)."""
 
     body: object
     status: int = status.HTTP_201_CREATED
@@ -82,7 +86,8 @@ def create_once(request, *, scope: str, make: Callable[[str | None], Made], fing
         content = JSONRenderer().render(made.body)
         return (made, content), request_keys.Kept(status=made.status, body=content.decode())
 
-    first, written = request_keys.write_once(scope=scope, key=key, fingerprint=fingerprint, write=write)
+    first, written = request_keys.write_once(scope=scope, key=key, fingerprint=fingerprint, face=request_keys.API,
+                                             write=write)
     if first is not None:
         if first.fingerprint != fingerprint:
             raise services.IdempotencyConflict(key)

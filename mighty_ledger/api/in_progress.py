@@ -34,6 +34,7 @@ from mighty_ledger.api.exceptions import errors_body, problem
 from mighty_ledger.api.hands import NUMBER_HELP, SEEN_HELP, meant_number
 from mighty_ledger.api.idempotency import Made, create_once, once_responses
 from mighty_ledger.api.serializers import BidSerializer, PartnerCallSerializer, ProblemSerializer
+from mighty_ledger.http import request_keys
 from mighty_ledger.models import Contract
 from mighty_ledger.reads import in_progress
 from scoring.problems import InvalidInput, Problem
@@ -192,7 +193,7 @@ class ContractOpenView(LinkView):
             return Made(contract_json(contract), replayed=not created)
 
         try:
-            return create_once(request, scope=f"api:session:{session.pk}:contracts", make=make)
+            return create_once(request, scope=request_keys.contract_scope(session.pk), make=make)
         except services.ContractInProgress as error:
             return _in_progress(error.contract)
 
@@ -244,7 +245,7 @@ class ContractCompleteView(LinkView):
             return Made(contract_json(completed), status=status.HTTP_200_OK, replayed=replayed)
 
         try:
-            return create_once(request, scope=f"api:contract:{contract.pk}:complete", make=make)
+            return create_once(request, scope=request_keys.completion_scope(contract.pk), make=make)
         except services.StaleContract as error:
             return _stale(error.contract)
 
@@ -271,6 +272,6 @@ class ContractAbandonView(LinkView):
             return Made(contract_json(abandoned), status=status.HTTP_200_OK, replayed=replayed)
 
         try:
-            return create_once(request, scope=f"api:contract:{contract.pk}:abandon", make=make)
+            return create_once(request, scope=request_keys.abandon_scope(contract.pk), make=make)
         except services.StaleContract as error:
             return _stale(error.contract)

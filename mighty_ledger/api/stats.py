@@ -30,6 +30,7 @@ from mighty_ledger.api.base import (
     no_such_day,
 )
 from mighty_ledger.api.idempotency import Made, create_once, once_responses
+from mighty_ledger.http import request_keys
 from mighty_ledger.models import Payment, Session
 from mighty_ledger.reads import balance, kept_counts, stats
 from scoring.presets import get_preset
@@ -276,7 +277,7 @@ class PaymentsView(LinkView):
             return Made(payment_json(payment), replayed=not created)
 
         # a retried "paid" must not count twice
-        return create_once(request, scope=f"api:session:{session.pk}:payments", make=make)
+        return create_once(request, scope=request_keys.payment_scope(session.pk), make=make)
 
 
 # the service names the two sides as the ledger stores them; the request calls them from and to

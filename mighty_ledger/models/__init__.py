@@ -158,9 +158,6 @@ class Hand(models.Model):
     running_totals = models.JSONField(default=dict)
     pot_after = models.IntegerField(default=0)
     version = models.PositiveIntegerField(default=1)
-    # NULL, not "", for hands sent without a key: the unique constraint applies only to real keys
-    idempotency_key = models.CharField(max_length=200, null=True, blank=True)  # noqa: DJ001
-    request_fingerprint = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)
     deleted_at = models.DateTimeField(null=True, blank=True)
@@ -171,11 +168,6 @@ class Hand(models.Model):
         ordering = ["number"]
         constraints = [
             models.UniqueConstraint(fields=["session", "number"], name="hand_number_unique_in_session"),
-            models.UniqueConstraint(
-                fields=["session", "idempotency_key"],
-                condition=models.Q(idempotency_key__isnull=False),
-                name="hand_idempotency_key_unique_in_session",
-            ),
         ]
 
     def __str__(self) -> str:
@@ -237,11 +229,6 @@ class Payment(models.Model):
     unit = models.CharField(max_length=8, choices=UNITS, default=POINTS)
     currency = models.CharField(max_length=8, blank=True)
     by = models.CharField(max_length=40, blank=True)
-    # the one-time key it was sent with, kept as a hand keeps its own: a repeat long after the
-    # request keys' 24 hours (a phone's outbox sending it again a week later) is still this payment.
-    # NULL, not "", without a key: the unique constraint applies only to real keys
-    idempotency_key = models.CharField(max_length=200, null=True, blank=True)  # noqa: DJ001
-    request_fingerprint = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     undone_at = models.DateTimeField(null=True, blank=True)
 
@@ -249,13 +236,6 @@ class Payment(models.Model):
 
     class Meta:
         ordering = ["created_at", "id"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["session", "idempotency_key"],
-                condition=models.Q(idempotency_key__isnull=False),
-                name="payment_idempotency_key_unique_in_session",
-            ),
-        ]
 
     def __str__(self) -> str:
         return f"{self.payer} → {self.payee} {self.amount}"
@@ -287,12 +267,6 @@ class Contract(models.Model):
     # the hand it became, once completed
     hand = models.ForeignKey(Hand, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     version = models.PositiveIntegerField(default=1)
-    # NULL, not "", without a key: the unique constraint applies only to real keys
-    idempotency_key = models.CharField(max_length=200, null=True, blank=True)  # noqa: DJ001
-    request_fingerprint = models.CharField(max_length=64, blank=True)
-    # the key and body of the request that completed it or threw it in, so a retry gets the same answer
-    closed_key = models.CharField(max_length=200, blank=True)
-    closed_fingerprint = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     closed_at = models.DateTimeField(null=True, blank=True)
 
@@ -303,11 +277,6 @@ class Contract(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["session"], condition=models.Q(status="open"), name="one_open_contract_per_session"
-            ),
-            models.UniqueConstraint(
-                fields=["session", "idempotency_key"],
-                condition=models.Q(idempotency_key__isnull=False),
-                name="contract_idempotency_key_unique_in_session",
             ),
         ]
 
@@ -379,19 +348,26 @@ class SheetImport(models.Model):
 
 
 class RequestKey(models.Model):
-    """A key a form or an API client sent with a write, and the first answer to it (http/request_keys.py)."""
+    """A one-time key a form or an API client sent with a write: what it made, for as long as that
+    lasts, and for a day the first answer to it. The one store of such keys (http/request_keys.py)."""
 
-    # what the key is unique in: one form's URL (hashed: it holds a link), or one session's API hands
+    # what the key is unique in: what it makes ("session:8:hands"), whichever face sent it, or for
+    # other writes the face's ("api:group:2:players", or one form's URL, hashed: it holds a link)
     scope = models.CharField(max_length=80)
     key = models.CharField(max_length=200)
-    # what the first request said (API: the hand as it would be stored), so a different body is refused
+    # what the key made, and the request as its service read it (a hand as it would be stored), so
+    # a repeat gets this one and another request with the key is refused; it goes with what it made
+    hand = models.ForeignKey(Hand, models.CASCADE, null=True, blank=True, related_name="+")
+    contract = models.ForeignKey(Contract, models.CASCADE, null=True, blank=True, related_name="+")
+    payment = models.ForeignKey(Payment, models.CASCADE, null=True, blank=True, related_name="+")
+    made_fingerprint = models.CharField(max_length=64, blank=True)
+    # the first answer, written in the transaction of what it made, and the request it answered as
+    # the face that answered read it (the API: its body); forgotten after a day (request_keys.KEPT_FOR)
     fingerprint = models.CharField(max_length=64, blank=True)
-    # the first answer, written in the transaction of what it made (a row without one is a claim
-    # left by an earlier release, which claimed a key in a statement of its own: taken over)
     status = models.PositiveSmallIntegerField(null=True, blank=True)
     body = models.JSONField(null=True, blank=True)
     location = models.CharField(max_length=500, blank=True)
-    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    answered_at = models.DateTimeField(null=True, blank=True, db_index=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["scope", "key"], name="request_key_unique_in_scope")]

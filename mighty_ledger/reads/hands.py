@@ -5,13 +5,15 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
+from mighty_ledger.http import request_keys
 from mighty_ledger.models import Hand, Session
 
 
 def hand_saved_by(session: Session, key: str | None) -> Hand | None:
     """The hand a form's one-time key saved: it is the hand's Idempotency-Key too, however it
-    reached the server (the form, or the outbox by the API)."""
-    return session.hands.filter(idempotency_key=key).first() if key else None
+    reached the server (the form, or the outbox by the API). One query."""
+    row = request_keys.made_by(request_keys.hand_scope(session.pk), key, "hand")
+    return row.hand if row is not None else None
 
 
 def hand_numbered(session: Session, number: int) -> Hand | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
+from mighty_ledger.http import request_keys
 from mighty_ledger.models import Contract, Session
 
 
@@ -18,8 +19,9 @@ def contract_of(session: Session, contract_id: int) -> Contract | None:
 
 
 def contract_saved_by(session: Session, key: str) -> Contract | None:
-    """The hand in progress a form's one-time key recorded, with the hand that completed it."""
-    return session.contracts.filter(idempotency_key=key).select_related("hand").first()
+    """The hand in progress a form's one-time key recorded, with the hand that completed it. One query."""
+    row = request_keys.made_by(request_keys.contract_scope(session.pk), key, "contract", "contract__hand")
+    return row.contract if row is not None else None
 
 
 def session_contracts(session: Session, *, status: str | None = None) -> QuerySet[Contract]:

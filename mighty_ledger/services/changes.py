@@ -12,6 +12,7 @@ from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from mighty_ledger.http import request_keys
 from mighty_ledger.live import session_changed
 from mighty_ledger.models import Group, Hand, Revision, Session
 from mighty_ledger.reads.actors import API_LABEL
@@ -119,15 +120,15 @@ def fingerprint_of(kind: str, entry: dict) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def made_before(made, key: str | None, fingerprint: str):
-    """What ``key`` made before among ``made`` (a session's hands, contracts or payments: each
-    keeps the key it was sent with), or None; the same key sent with another request is a conflict."""
-    if not key:
+def made_before(made: str, scope: str, key: str | None, fingerprint: str):
+    """What ``key`` made before in ``scope`` (a ``made``: "hand", "contract" or "payment"; the one
+    store of keys, http/request_keys.py), or None; the same key sent with another request is a conflict."""
+    row = request_keys.made_by(scope, key, made)
+    if row is None:
         return None
-    earlier = made.filter(idempotency_key=key).first()
-    if earlier is not None and earlier.request_fingerprint != fingerprint:
+    if row.made_fingerprint != fingerprint:
         raise IdempotencyConflict(key)
-    return earlier
+    return getattr(row, made)
 
 
 def locked(session: Session) -> Session:

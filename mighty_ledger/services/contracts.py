@@ -6,12 +6,17 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from mighty_ledger.http.request_keys import (
+    abandon_scope,
+    completion_scope,
+    contract_scope,
+    key_made,
+)
 from mighty_ledger.models import Contract, Hand, Revision, Session
 from mighty_ledger.reads import hand_request, playing_now
 from mighty_ledger.services.changes import (
     SYSTEM,
     Actor,
-    IdempotencyConflict,
     Meant,
     announce,
     fingerprint_of,
@@ -120,22 +125,24 @@ def _in_progress_moved_on(session: Session) -> None:
     announce(session, "contract_changed")
 
 
+def _closing_scope(contract, status: str) -> str:
+    return completion_scope(contract.pk) if status == Contract.COMPLETED else abandon_scope(contract.pk)
+
+
 def _contract_key_replayed(contract, key: str | None, fingerprint: str) -> bool:
-    """True when this request already closed the contract (a retry); a key reused for another body is refused."""
-    if not key or contract.closed_key != key:
-        return False
-    if contract.closed_fingerprint != fingerprint:
-        raise IdempotencyConflict(key)
-    return True
+    """True when this request already closed the contract as it is now (a retry); a key reused for
+    another body is refused."""
+    scope = _closing_scope(contract, contract.status)
+    return made_before("contract", scope, key, fingerprint) is not None
 
 
 def _contract_close(contract, *, status: str, by: Actor, session: Session, hand: Hand | None = None,
                     key: str | None = None, fingerprint: str = "") -> None:
     before = contract_snapshot(contract)
     contract.status, contract.hand, contract.closed_at = status, hand, timezone.now()
-    contract.closed_key, contract.closed_fingerprint = key or "", fingerprint if key else ""
     contract.version += 1
-    contract.save(update_fields=["status", "hand", "closed_at", "closed_key", "closed_fingerprint", "version"])
+    contract.save(update_fields=["status", "hand", "closed_at", "version"])
+    key_made(scope=_closing_scope(contract, status), key=key, fingerprint=fingerprint, contract=contract)
     revise(session=session, hand=hand, subject="contract", by=by, before=before, after=contract_snapshot(contract),
             action=Revision.AMENDED if status == contract.COMPLETED else Revision.DELETED)
 
@@ -165,7 +172,8 @@ def contract_open(
         try:
             with transaction.atomic():
                 current = locked(session)
-                if (earlier := made_before(current.contracts, idempotency_key, fingerprint)) is not None:
+                if (earlier := made_before("contract", contract_scope(current.pk), idempotency_key,
+                                           fingerprint)) is not None:
                     return earlier, False
                 # only the number: a contract has no points yet to be the same hand as one saved
                 refuse_saved_meanwhile(current, meant and Meant(number=meant.number), likeness=None)
@@ -174,10 +182,9 @@ def contract_open(
                     if replacing is None or playing.pk != replacing:
                         raise ContractInProgress(playing)
                     _contract_close(playing, status=Contract.ABANDONED, by=by, session=current)
-                contract = Contract.objects.create(
-                    session=current, entry=stored, outlook=outlook,
-                    idempotency_key=idempotency_key or None, request_fingerprint=fingerprint,
-                )
+                contract = Contract.objects.create(session=current, entry=stored, outlook=outlook)
+                key_made(scope=contract_scope(current.pk), key=idempotency_key, fingerprint=fingerprint,
+                         contract=contract)
                 revise(session=current, subject="contract", action=Revision.CREATED, by=by,
                         after=contract_snapshot(contract))
                 _in_progress_moved_on(current)

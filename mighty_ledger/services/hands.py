@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from mighty_ledger.http.request_keys import hand_scope
 from mighty_ledger.models import Hand, Revision, Session
 from mighty_ledger.reads import hand_ledger_entry, hand_request
 from mighty_ledger.services.appending import append_hand
@@ -267,7 +268,7 @@ def hand_record(
     likeness = hand_likeness(kind, stored_entry, result)
 
     def append(current: Session, *, under_lock: bool) -> tuple[Hand, bool] | None:
-        if (earlier := made_before(current.hands, idempotency_key, fingerprint)) is not None:
+        if (earlier := made_before("hand", hand_scope(current.pk), idempotency_key, fingerprint)) is not None:
             return earlier, False
         try:
             refuse_saved_meanwhile(current, meant, likeness)
@@ -278,7 +279,6 @@ def hand_record(
         hand = Hand(
             session=current, number=current.hand_count + 1, kind=kind, entry=stored_entry, result=result,
             explanation=explanation, sides=sides,
-            idempotency_key=idempotency_key or None, request_fingerprint=fingerprint,
         )
         # appending costs one ledger step from the session's stored totals, not a replay
         (step,) = replay(current.seats, [hand_ledger_entry(hand)], totals=current.totals, pot=current.pot)
@@ -289,7 +289,7 @@ def hand_record(
         created = revision_row(session=current, hand=hand, subject="hand", action=Revision.CREATED, by=by,
                                after=hand_snapshot(hand))
         # compare-and-swap: the session moves on only from the revision the hand was scored against
-        if not append_hand(current, read_at, hand, created):
+        if not append_hand(current, read_at, hand, created, key=idempotency_key, fingerprint=fingerprint):
             return None
         announce(current, "hand_recorded")
         return hand, True
@@ -321,7 +321,7 @@ def hand_amend(*, hand: Hand, entry: dict, version: int, by: Actor = SYSTEM) -> 
         current.explanation, current.sides = scored.explanation, scored.sides
     else:
         current.entry = _event_entry(session, current.kind, entry)
-    # the fingerprint stays the recording request's: its Idempotency-Key still answers this hand
+    # the key's fingerprint stays the recording request's: its Idempotency-Key still answers this hand
     current.version += 1
     current.save()
     _replay(session)

@@ -10,6 +10,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from mighty_ledger.http.request_keys import key_made, payment_scope
 from mighty_ledger.models import Payment, Revision, Session
 from mighty_ledger.reads import stakes_of
 from mighty_ledger.reads.balance import payment_room
@@ -90,7 +91,7 @@ def payment_record(*, session: Session, payer: str, payee: str, amount: Decimal,
         raise InvalidInput(problems)
     session = locked(session)  # a session deleted meanwhile takes no payment: SessionGone, a 404
     fingerprint = fingerprint_of("payment", {"payer": payer, "payee": payee, "amount": format(amount.normalize(), "f")})
-    if (earlier := made_before(session.payments, idempotency_key, fingerprint)) is not None:
+    if (earlier := made_before("payment", payment_scope(session.pk), idempotency_key, fingerprint)) is not None:
         return earlier, False
     # read under the lock: two phones marking the same transfer see each other's payment
     room = payment_room(session, payer=payer, payee=payee)
@@ -104,8 +105,8 @@ def payment_record(*, session: Session, payer: str, payee: str, amount: Decimal,
     payment = Payment.objects.create(
         group_id=session.group_id, session=session, payer=payer, payee=payee, amount=amount, unit=unit,
         currency=session.currency if unit == Payment.MONEY else "", by=by.label,
-        idempotency_key=idempotency_key or None, request_fingerprint=fingerprint,
     )
+    key_made(scope=payment_scope(session.pk), key=idempotency_key, fingerprint=fingerprint, payment=payment)
     revise(session=session, subject="payment", action=Revision.CREATED, by=by, after=_payment_snapshot(payment))
     return payment, True
 

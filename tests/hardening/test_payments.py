@@ -154,7 +154,7 @@ def test_after_one_mark_every_form_on_the_card_has_a_key_of_its_own(evening, cli
 
 
 def a_day_passes() -> None:
-    RequestKey.objects.update(created_at=timezone.now() - timedelta(hours=24, minutes=1))
+    RequestKey.objects.update(answered_at=timezone.now() - timedelta(hours=24, minutes=1))
 
 
 def test_a_payment_sent_again_a_day_later_by_the_api_is_still_the_one_payment(evening):

@@ -73,8 +73,8 @@ def test_a_repeat_while_the_first_is_being_written_is_409_request_in_progress(ed
 
 
 def test_a_key_claimed_by_an_earlier_release_and_never_answered_is_taken_over(edit, session):
-    RequestKey.objects.create(scope=f"api:session:{session.pk}", key="phone-1-hand-1",
-                              created_at=timezone.now() - timedelta(minutes=5))
+    RequestKey.objects.create(scope=request_keys.hand_scope(session.pk), key="phone-1-hand-1",
+                              answered_at=timezone.now() - timedelta(minutes=5))
 
     assert send(edit, session).status_code == 201
     assert RequestKey.objects.get(key="phone-1-hand-1").status == 201
@@ -83,14 +83,14 @@ def test_a_key_claimed_by_an_earlier_release_and_never_answered_is_taken_over(ed
 def test_after_24_hours_the_stored_answer_is_forgotten_but_the_hand_is_not_recorded_twice(edit, session):
     send(edit, session)
     edit.client.put(f"{hands_url(session)}/1", {**MADE_15_DIAMONDS, "points": 18, "version": 1}, format="json")
-    RequestKey.objects.update(created_at=timezone.now() - timedelta(hours=24, minutes=1))
+    RequestKey.objects.update(answered_at=timezone.now() - timedelta(hours=24, minutes=1))
 
     again = send(edit, session)
     send(edit, session, key="another-hand")  # a new key clears out the day-old ones
 
     assert again.status_code == 200 and again.json()["version"] == 2  # the hand as it is now
     assert Hand.objects.filter(session=session).count() == 2
-    assert not RequestKey.objects.filter(created_at__lt=timezone.now() - timedelta(hours=24)).exists()
+    assert not RequestKey.objects.filter(answered_at__lt=timezone.now() - timedelta(hours=24)).exists()
 
 
 @pytest.mark.postgres_only  # SQLite has one writer at a time: the repeat waits its turn, then gets the replay

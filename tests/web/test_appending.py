@@ -1,5 +1,5 @@
-"""A new hand's three writes: through the ORM, and on PostgreSQL as one statement that stores the
-same rows (services/appending.py)."""
+"""A new hand's three writes (four with its one-time key): through the ORM, and on PostgreSQL as
+one statement that stores the same rows (services/appending.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from django.forms.models import model_to_dict
 
 from mighty_ledger import services
-from mighty_ledger.models import Hand, Revision, Session
+from mighty_ledger.models import Hand, RequestKey, Revision, Session
 from mighty_ledger.services import appending
 from mighty_ledger.services.changes import revision_row
 from tests.factories import MADE_15_DIAMONDS, SessionFactory
@@ -20,14 +20,13 @@ pytestmark = pytest.mark.django_db
 NOT_COMPARED = {"id", "hand", "created_at", "updated_at"}
 
 
-def a_new_hand(session: Session, *, key: str | None = None) -> tuple[Session, int, Hand, Revision]:
+def a_new_hand(session: Session) -> tuple[Session, int, Hand, Revision]:
     """The session moved on by one hand, the revision it was read at, the hand and its revision,
     as hand_record prepares them."""
     scored = services.scored_hand(session, dict(MADE_15_DIAMONDS))
     hand = Hand(session=session, number=session.hand_count + 1, kind=Hand.SCORED, entry=scored.entry,
                 result=scored.result, explanation=scored.explanation, sides=scored.sides,
-                payments=scored.result["payments"], running_totals=scored.result["payments"],
-                idempotency_key=key, request_fingerprint="f" * 64)
+                payments=scored.result["payments"], running_totals=scored.result["payments"])
     moved = copy.copy(session)
     moved.hand_count, moved.totals, moved.revision = hand.number, hand.running_totals, session.revision + 1
     revision = revision_row(session=moved, hand=hand, subject="hand", action=Revision.CREATED,
@@ -35,14 +34,16 @@ def a_new_hand(session: Session, *, key: str | None = None) -> tuple[Session, in
     return moved, session.revision, hand, revision
 
 
-def stored(hand_id: int) -> tuple[dict, dict, dict]:
+def stored(hand_id: int) -> tuple[dict, dict, dict, dict | None]:
     hand = Hand.objects.get(pk=hand_id)
     session = Session.objects.get(pk=hand.session_id)
     revision = Revision.objects.get(hand_id=hand_id)
+    key = RequestKey.objects.filter(hand_id=hand_id).first()
 
     def fields(row):
         return {k: v for k, v in model_to_dict(row).items() if k not in NOT_COMPARED}
-    return fields(hand), fields(revision), {k: getattr(session, k) for k in ("hand_count", "totals", "pot", "revision")}
+    return (fields(hand), fields(revision), {k: getattr(session, k) for k in ("hand_count", "totals", "pot", "revision")},
+            key and {**fields(key), "scope": key.scope.replace(str(session.pk), "")})
 
 
 def test_a_hand_is_written_with_its_revision_and_moves_the_session_on():
@@ -51,7 +52,7 @@ def test_a_hand_is_written_with_its_revision_and_moves_the_session_on():
 
     assert appending.append_hand(moved, read_at, hand, revision)
 
-    hand_row, revision_row_, session_row = stored(hand.pk)
+    hand_row, revision_row_, session_row, _ = stored(hand.pk)
     assert hand_row["number"] == 1 and hand_row["payments"] == hand.payments and hand_row["deleted_at"] is None
     assert revision_row_["action"] == Revision.CREATED and revision_row_["after"] == {"number": 1}
     assert session_row == {"hand_count": 1, "totals": hand.running_totals, "pot": 0, "revision": read_at + 1}
@@ -78,14 +79,15 @@ def test_postgresqls_one_statement_stores_what_the_orm_stores(key):
     by_statement, by_orm = SessionFactory(), SessionFactory()
     written = []
     for session, append in ((by_statement, appending.append_hand), (by_orm, appending._append_with_the_orm)):
-        moved, read_at, hand, revision = a_new_hand(session, key=key)
-        assert append(moved, read_at, hand, revision)
+        moved, read_at, hand, revision = a_new_hand(session)
+        assert append(moved, read_at, hand, revision, key=key, fingerprint="f" * 64)
         written.append(stored(hand.pk))
 
-    (hand_a, revision_a, session_a), (hand_b, revision_b, session_b) = written
+    (hand_a, revision_a, session_a, key_a), (hand_b, revision_b, session_b, key_b) = written
     assert {**hand_a, "session": None} == {**hand_b, "session": None}
     assert {**revision_a, "session": None, "group": None} == {**revision_b, "session": None, "group": None}
     assert session_a == session_b
+    assert key_a == key_b and (key_a is None) == (key is None)
     # a nullable JSON field left empty is SQL NULL on both paths, not the JSON null
     assert Revision.objects.filter(subject="hand", before__isnull=True).count() == 2
     event, _ = services.hand_record(session=Session.objects.get(pk=by_statement.pk), kind=Hand.DEAL_MISS,

@@ -18,7 +18,8 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import precondition, rule, run_state_machine_as_test
 
-from mighty_ledger.models import Hand
+from mighty_ledger.http.request_keys import hand_scope
+from mighty_ledger.models import RequestKey
 from tests.api.test_concurrency import at_once
 from tests.web.test_table_model import PHONES, Bid, TheTable, Trick
 
@@ -40,8 +41,8 @@ class TheTableAtOnce(TheTable):
                 for page in pages]
         answers = at_once(len(pages), lambda i: phones[i].client.post(pages[i].form.action, sent[i]))
         # the order the database took them in: the hands they stored by number, then the others
-        stored = {hand.idempotency_key: hand.number
-                  for hand in Hand.objects.filter(session=self.session, idempotency_key__in=[p.key for p in pages])}
+        stored = dict(RequestKey.objects.filter(scope=hand_scope(self.session.pk), key__in=[p.key for p in pages],
+                                                hand__isnull=False).values_list("key", "hand__number"))
         order = sorted(range(len(pages)), key=lambda i: (stored.get(pages[i].key, 10**9), i))
         self.in_flight = tuple(pages)
         for index in order:

@@ -12,7 +12,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from mighty_ledger import reads, services
-from mighty_ledger.http.request_keys import ALREADY_SAVED, form_key, once_per_form_key
+from mighty_ledger.http.request_keys import (
+    ALREADY_SAVED,
+    form_key,
+    hand_scope,
+    once_per_form_key,
+)
 from mighty_ledger.models import Hand, Session
 from mighty_ledger.pages.forms import EventForm, HandForm, set_aside_missing
 from mighty_ledger.pages.forms.labels import contract_label, partner_known
@@ -22,7 +27,7 @@ from mighty_ledger.pages.views.in_progress import (
     meanwhile_from,
     saved_page,
 )
-from mighty_ledger.pages.views.links import board_url, edit_access, view_access
+from mighty_ledger.pages.views.links import board_url, edit_access, session_form_scope, view_access
 from mighty_ledger.reads import revisions
 from mighty_ledger.reads.hands import hand_saved_by
 from scoring.problems import InvalidInput
@@ -73,7 +78,7 @@ def _render_hand_form(request, access, session, form, *, hand=None, preview=None
 
 
 @require_http_methods(["GET", "POST"])
-@once_per_form_key(saved_page=hand_saved_page)
+@once_per_form_key(saved_page=hand_saved_page, scope=session_form_scope(hand_scope))
 def hand_new(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     access = edit_access(token, pk)
     session = access.session(pk)
@@ -121,7 +126,7 @@ def hand_preview(request: HttpRequest, token: str, pk: int) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-@once_per_form_key(saved_page=hand_saved_page)
+@once_per_form_key(saved_page=hand_saved_page, scope=session_form_scope(hand_scope))
 def event_new(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     access = edit_access(token, pk)
     session = access.session(pk)

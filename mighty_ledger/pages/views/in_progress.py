@@ -21,12 +21,14 @@ from mighty_ledger import reads, services
 from mighty_ledger.http.access import Access, access_for
 from mighty_ledger.http.request_keys import (
     ALREADY_SAVED,
+    contract_scope,
     form_key,
     once_per_form_key,
     shown_form_key,
 )
 from mighty_ledger.models import Contract, Hand, Session
 from mighty_ledger.pages.forms import ContractForm, HandForm, set_aside_missing
+from mighty_ledger.pages.views.links import session_form_scope
 from mighty_ledger.reads import hands, in_progress
 from scoring.problems import InvalidInput
 
@@ -115,7 +117,7 @@ def contract_saved_page(request: HttpRequest, key: str, token: str, pk: int) -> 
 
 
 @require_http_methods(["GET", "POST"])
-@once_per_form_key(saved_page=contract_saved_page)
+@once_per_form_key(saved_page=contract_saved_page, scope=session_form_scope(contract_scope))
 def contract_new(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     """The auction is over: record the declarer, the contract and the partner call for every phone."""
     access, session = _edit(token, pk)

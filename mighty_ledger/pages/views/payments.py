@@ -16,8 +16,14 @@ from django.views.decorators.http import require_GET, require_POST
 
 from mighty_ledger import services
 from mighty_ledger.http.access import Access, access_for
-from mighty_ledger.http.request_keys import ALREADY_MARKED, form_key, once_per_form_key
+from mighty_ledger.http.request_keys import (
+    ALREADY_MARKED,
+    form_key,
+    once_per_form_key,
+    payment_scope,
+)
 from mighty_ledger.models import Session
+from mighty_ledger.pages.views.links import session_form_scope
 from mighty_ledger.reads import balance
 from scoring.problems import InvalidInput
 
@@ -56,7 +62,7 @@ def _back(request: HttpRequest, access: Access, session: Session) -> HttpRespons
 
 
 @require_POST
-@once_per_form_key
+@once_per_form_key(scope=session_form_scope(payment_scope))
 def payment_mark(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     access = access_for(token, session_id=pk)
     access.require_edit()
