@@ -232,10 +232,10 @@ class Board:
         return self.rows[0].number if self.rows else None
 
 
-# what tells one drawn row of the board from another (pages/templatetags/ledger.py board_rows)
+# what tells one drawn row of the board from another (pages/views/board_rows.py)
 ROW_FIELDS = ("id", "session_id", "number", "version", "kind")
 # a row shows the contract, made or set, the payments and the running totals; not the sentences
-_NOT_SHOWN = ("explanation", "sides")
+_NOT_SHOWN = ("explanation", "sides", "request_fingerprint")
 
 
 def board_rows(session: Session, *, before: int | None = None) -> tuple[list[Hand], bool]:

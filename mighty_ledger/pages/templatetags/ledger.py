@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections import Counter
 from html import escape
 
 from django import template
-from django.core.cache import cache
-from django.template.loader import get_template
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from mighty_ledger import reads
-from mighty_ledger.http.cache import ROW_SECONDS
 from mighty_ledger.pages.forms import CALL_LABELS, card_label, engine_words, trump_label
 from mighty_ledger.pages.forms.labels import contract_label, partner_known
 from mighty_ledger.pages.korean import particle, with_particles
@@ -112,35 +106,6 @@ def total_cells(session, settlement) -> str:
             cell += f'<span class="chips">{escape(points(chips.get(seat)))}</span>'
         cells.append(cell + "</td>")
     return mark_safe("".join(cells))  # every value escaped above
-
-
-@register.simple_tag(takes_context=True)
-def board_rows(context, rows) -> str:
-    """The scoreboard's rows, each drawn once per hand and read from the cache after.
-
-    After a new hand the board shows one new row and fifty it showed before: drawing only the
-    new one keeps what a hand costs from growing with the rows on the board (the latest row is
-    marked by the stylesheet, not in the row, so the one before it is not drawn again). A row is
-    kept under what it shows: the hand and its version, the session's replays (an edit, delete
-    or restore rewrites later hands' running totals), the link (its token is in the row's link,
-    so the key holds a hash of it) and the language.
-    """
-    session, access = context["session"], context["access"]
-    link = hashlib.sha256(access.token.encode()).hexdigest()[:24]
-    language = get_language()
-    keys = [f"board-row:{hand.pk}:{hand.version}:{session.replays}:{link}:{language}" for hand in rows]
-    kept = cache.get_many(keys)
-    drawn = {}
-    missing = [(key, hand) for key, hand in zip(keys, rows, strict=True) if key not in kept]
-    if missing:
-        row = get_template("partials/scoreboard_row.html")
-        # the rows hold only what tells them apart (reads.board_rows): what a row shows is read now
-        whole = reads.full_rows([hand for _key, hand in missing])
-        for (key, _hand), hand in zip(missing, whole, strict=True):
-            drawn[key] = kept[key] = row.render({"hand": hand, "session": session, "access": access})
-    if drawn:
-        cache.set_many(drawn, ROW_SECONDS)
-    return mark_safe("".join(kept[key] for key in keys))  # each row escaped by its own template
 
 
 @register.filter

@@ -22,6 +22,7 @@ from mighty_ledger import reads
 from mighty_ledger.http import kept_answers
 from mighty_ledger.http.access import access_to, is_link_shaped, is_row_id
 from mighty_ledger.http.cache import ROW_SECONDS
+from mighty_ledger.pages.views.board_rows import drawn_rows
 
 
 def drawn(token: str, session_id: int, revision: int, language: str) -> dict | None:
@@ -43,7 +44,8 @@ def drawn(token: str, session_id: int, revision: int, language: str) -> dict | N
     board = step.board
     with translation.override(language):
         html = render_to_string("partials/board_step.html", {
-            "access": access, "session": session, "board": board, "new_rows": [board.last],
+            "access": access, "session": session, "board": board,
+            "rows_drawn": drawn_rows([board.last], session=session, access=access),
             # the hand in progress is read whole only when there is one (rarely, as a hand is recorded)
             "playing": reads.playing_now(session) if step.in_progress else None, "part_seconds": ROW_SECONDS,
         })

@@ -27,6 +27,7 @@ from mighty_ledger.http.cache import COPY_OF_A_REVISION_SECONDS, ROW_SECONDS
 from mighty_ledger.http.request_keys import once_per_form_key
 from mighty_ledger.models import Session
 from mighty_ledger.pages.forms import SessionStartForm
+from mighty_ledger.pages.views.board_rows import board_rows_when_shown, drawn_rows
 from mighty_ledger.pages.views.conditional import conditional as _conditional
 from mighty_ledger.pages.views.conditional import drawn_once
 from mighty_ledger.pages.views.links import board_url, edit_access, view_access
@@ -83,10 +84,11 @@ def _before(request: HttpRequest, session: Session) -> int | None:
 
 def _board_regions(access: Access, session: Session, before: int | None) -> dict:
     """What the board's live regions show; the board is read only when its cached region is
-    missing for this revision (partials/board_region.html)."""
+    missing for this revision (partials/board_region.html), and its rows drawn then."""
+    board = SimpleLazyObject(lambda: reads.session_board(session, before=before))
     return {
-        "access": access, "session": session, "before": before,
-        "board": SimpleLazyObject(lambda: reads.session_board(session, before=before)),
+        "access": access, "session": session, "before": before, "board": board,
+        "rows_drawn": board_rows_when_shown(board, session=session, access=access),
         "playing": reads.playing_now(session),  # the hand in progress, if one is being played
         "copy_seconds": COPY_OF_A_REVISION_SECONDS,  # how long the regions' cached parts are kept
         # the parts that show nothing of one revision (the seats, who deals next, the chart's frame)
@@ -119,6 +121,7 @@ def session_board(request: HttpRequest, token: str, pk: int) -> HttpResponse:
         rows, earlier = reads.board_rows(session, before=before)
         return render(request, "partials/scoreboard_rows.html", {
             "access": access, "session": session, "rows": rows, "earlier": earlier,
+            "rows_drawn": drawn_rows(rows, session=session, access=access),
             "earlier_before": rows[0].number if rows else None,
         })
 
