@@ -235,7 +235,7 @@ class Board:
 # what tells one drawn row of the board from another (pages/views/board_rows.py)
 ROW_FIELDS = ("id", "session_id", "number", "version", "kind")
 # a row shows the contract, made or set, the payments and the running totals; not the sentences
-_NOT_SHOWN = ("explanation", "sides", "request_fingerprint")
+_NOT_SHOWN = ("explanation", "sides")
 
 
 def board_rows(session: Session, *, before: int | None = None) -> tuple[list[Hand], bool]:
