@@ -1,17 +1,21 @@
 """Django's Redis cache, failing open: a Redis outage never takes the ledger down.
 
 Everything the cache holds can be worked out again (rendered pages, rate-limit
-counts), so while Redis does not answer, reads miss, writes are dropped and
-counters report nothing (the rate limits then let requests through). A warning
-is logged, and for ``RETRY_AFTER_SECONDS`` after a failure Redis is not asked
-at all, so a dead Redis costs each request nothing rather than a connect timeout.
+counts, the statistics' counts and the ratings kept by ``remembered``), so while
+Redis does not answer, reads miss, writes are dropped and counters report nothing
+(the rate limits then let requests through). A warning is logged, and for
+``RETRY_AFTER_SECONDS`` after a failure Redis is not asked at all, so a dead
+Redis costs each request nothing rather than a connect timeout.
 """
 
 from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable, Hashable
+from typing import TypeVar
 
+from django.core.cache import cache
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache
 from redis.exceptions import RedisError
@@ -27,6 +31,45 @@ RETRY_AFTER_SECONDS = 5.0
 # longer is drawn again on its next view. A scoreboard row is kept a day: it serves the evening.
 COPY_OF_A_REVISION_SECONDS = 600
 ROW_SECONDS = 86400
+
+T = TypeVar("T")
+K = TypeVar("K", bound=Hashable)
+
+
+# What the read side works out from the rows and keeps to go on from next time (the statistics'
+# counts, reads/kept_counts.py; the ratings, reads/ratings.py) is kept through these two, so the
+# reads say what a value is and how it is brought up to date, and return it, while where it is
+# kept, for how long and when it is written again is the plumbing's. A memo, not the ledger: it
+# can be dropped at any moment and worked out again from the rows, so keeping it on the way
+# back from a read changes nothing a reader sees. (Keeping it up to date as each hand is written
+# instead would put the counting on every hand's write, where no phone at the table asked for it,
+# and on every edit, delete and restore.)
+
+
+def remembered(key: str, bring_up_to_date: Callable[[T | None], T], timeout: int) -> T:
+    """The value kept under ``key``, brought up to date: ``bring_up_to_date`` is given what is kept
+    (None when nothing is) and returns the value as it is now, kept again unless it is the very
+    object it was given (nothing moved). One cache read, at most one write."""
+    kept = cache.get(key)
+    value = bring_up_to_date(kept)
+    if value is not kept:
+        cache.set(key, value, timeout)
+    return value
+
+
+def remembered_many(keys: dict[K, str], bring_up_to_date: Callable[[dict[K, T]], dict[K, T]],
+                    timeout: int) -> dict[K, T]:
+    """Several values at once, each under its own key (``keys``: what each is, and its key): given
+    those kept, by what they are (the others missing), ``bring_up_to_date`` returns every one as
+    it is now; those that are not the very object given are kept again. One cache read, at most
+    one write."""
+    found = cache.get_many(list(keys.values()))
+    kept = {name: found[key] for name, key in keys.items() if key in found}
+    values = bring_up_to_date(kept)
+    moved = {keys[name]: value for name, value in values.items() if value is not kept.get(name)}
+    if moved:
+        cache.set_many(moved, timeout)
+    return values
 
 
 class FailOpenRedisCache(RedisCache):

@@ -19,8 +19,7 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.core.cache import cache
-
+from mighty_ledger.http.cache import remembered, remembered_many
 from mighty_ledger.models import Session
 from mighty_ledger.reads import stats
 
@@ -76,12 +75,17 @@ def _kept_sessions(sessions: Sequence[Session]) -> dict[int, Kept]:
     hands after each session's last counted hand, and every hand of a session counted again or
     never), then one cache write of what moved on."""
     keys = {session.pk: counts_key(session) for session in sessions}
-    found: dict[str, Kept] = cache.get_many(list(keys.values()))
+    return remembered_many(keys, lambda found: _sessions_moved_on(sessions, found), CACHE_SECONDS)
+
+
+def _sessions_moved_on(sessions: Sequence[Session], found: dict[int, Kept]) -> dict[int, Kept]:
+    """Each session's counts as they are now, from those ``found`` kept (by session id): a session
+    whose kept counts are up to date is given back as it was found."""
     kept: dict[int, Kept] = {}
     after: dict[int, int] = {}
     stale: list[Session] = []
     for session in sessions:
-        known = found.get(keys[session.pk])
+        known = found.get(session.pk)
         wanted = known.hands_after([session]) if known is not None else None
         if wanted is None:  # never counted, or its hands were rewritten: from its first hand
             kept[session.pk] = _nothing_counted()
@@ -94,8 +98,6 @@ def _kept_sessions(sessions: Sequence[Session]) -> dict[int, Kept]:
     fresh = stats.count_sessions(stale, after=after) if stale else {}
     for session in stale:
         kept[session.pk] = kept[session.pk].moved_on([session], fresh)
-    if stale:
-        cache.set_many({keys[session.pk]: kept[session.pk] for session in stale}, CACHE_SECONDS)
     return kept
 
 
@@ -108,22 +110,23 @@ def session_counts(sessions: Sequence[Session]) -> list[stats.Counts]:
 def selection_counts(sessions: Sequence[Session]) -> stats.Counts:
     """The counts of these sessions together, kept as one entry and brought up to date like a
     session's; when a session of the selection was rewritten, made again from the sessions' own."""
-    key = selection_key(sessions)
-    kept: Kept | None = cache.get(key)
+    return remembered(selection_key(sessions), lambda kept: _selection_moved_on(sessions, kept), CACHE_SECONDS).counts
+
+
+def _selection_moved_on(sessions: Sequence[Session], kept: Kept | None) -> Kept:
+    """The selection's counts as they are now, from those ``kept`` (given back when up to date)."""
     after = kept.hands_after(sessions) if kept is not None else None
     if after == {}:
-        return kept.counts
+        return kept
     if after is None:
         parts = _kept_sessions(sessions)
         kept = _nothing_counted()
         for part in parts.values():
             kept.counts.add(part.counts)
             kept.positions.update(part.positions)
-    else:
-        fresh = stats.count_sessions([s for s in sessions if s.pk in after], after=after)
-        kept = kept.moved_on(sessions, fresh)
-    cache.set(key, kept, CACHE_SECONDS)
-    return kept.counts
+        return kept
+    fresh = stats.count_sessions([s for s in sessions if s.pk in after], after=after)
+    return kept.moved_on(sessions, fresh)
 
 
 def stats_for(sessions: Sequence[Session], *, series: bool = False) -> stats.Stats:

@@ -28,10 +28,10 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from django.core.cache import cache
 from django.db.models import Q
 from openskill.models import PlackettLuce
 
+from mighty_ledger.http.cache import remembered
 from mighty_ledger.models import Group, Hand, Session
 from mighty_ledger.reads.stats import Filters
 
@@ -200,8 +200,14 @@ def ratings_for(group: Group, filters: Filters, sessions: Sequence[Session]) -> 
 
 def _kept(sessions: Sequence[Session], key: str) -> Kept:
     """The ratings after each session, brought up to date: one cache read, at most one query (the
-    hands after the first session that moved on), then one cache write."""
-    kept: Kept = (cache.get(key) if sessions else None) or Kept()
+    hands after the first session that moved on), then one cache write; nothing kept for no session."""
+    if not sessions:
+        return Kept()
+    return remembered(key, lambda kept: _moved_on(sessions, kept or Kept()), CACHE_SECONDS)
+
+
+def _moved_on(sessions: Sequence[Session], kept: Kept) -> Kept:
+    """The ratings after each session as they are now, from those ``kept`` (given back when up to date)."""
     start, resume = _first_changed(kept, sessions)
     if start == len(sessions) and len(kept.marks) == len(sessions):
         return kept
@@ -220,9 +226,7 @@ def _kept(sessions: Sequence[Session], key: str) -> Kept:
                       kept.marks[index].through if resume and index == start else 0)
         marks.append(Mark(session.pk, session.created_at.timestamp(), session.replays, through))
         books.append(book)
-    kept = Kept(marks, books)
-    cache.set(key, kept, CACHE_SECONDS)
-    return kept
+    return Kept(marks, books)
 
 
 def _first_changed(kept: Kept, sessions: Sequence[Session]) -> tuple[int, bool]:
