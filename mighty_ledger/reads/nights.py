@@ -24,6 +24,10 @@ those sessions hold; nothing is scored again. What the night decides, and where 
   tables, and settled in the fewest transfers among all the players: ``reads.balance`` and
   ``scoring.settle`` do the sums, as for a group's balance.
 
+One module because every read of a night starts from its rounds as ``night_rounds`` reads them
+(two queries) and hands them on: a page that shows the progress, the standings and the
+settlement reads the rounds once, and the rules above, which decide all three, stay together.
+
 May import: as the rest of the read side (models, ``http``, ``scoring``).
 """
 
@@ -36,7 +40,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
 
-from django.db.models import Count
+from django.db.models import Count, Max, Q, Sum
 from django.http import Http404
 from django.utils import timezone
 
@@ -65,6 +69,27 @@ def group_night(group: Group, night_id: int) -> Night:
 def group_nights(group: Group):
     """The group's live nights, newest first."""
     return Night.objects.filter(group=group, deleted_at__isnull=True).order_by("-played_on", "-id")
+
+
+def night_stamped(group: Group, night_id: int, *, now: datetime | None = None) -> tuple[Night, str]:
+    """The group's live night ``night_id`` (404 for any other) and a stamp that moves with all
+    its pages show: the night itself (a round drawn, a player come or gone, a swap), each of its
+    tables (a hand, a payment, a table deleted or restored: a session's revision only grows) and
+    the end of a timed round. One query, for pages drawn once per change of the night."""
+    if not is_row_id(night_id):
+        raise Http404("No such night in this group.")
+    night = (Night.objects.filter(group=group, pk=night_id, deleted_at__isnull=True)
+             .annotate(tables_drawn=Count("rounds__tables"), tables_moved=Sum("rounds__tables__revision"),
+                       tables_gone=Count("rounds__tables", filter=Q(rounds__tables__deleted_at__isnull=False)),
+                       latest_end=Max("rounds__ends_at"))
+             .first())
+    if night is None:
+        raise Http404("No such night in this group.")
+    time_up = night.latest_end is not None and (now or timezone.now()) >= night.latest_end
+    stamp = ":".join(str(part) for part in (
+        night.pk, night.created_at.timestamp(), night.revision, night.tables_drawn, night.tables_gone,
+        night.tables_moved or 0, time_up))
+    return night, stamp
 
 
 def night_system(night: Night) -> System:
