@@ -216,6 +216,8 @@ def night_round_draw(*, night: Night, by: Actor = SYSTEM) -> NightRound:
     _moved_on(night)
     revise(group=night.group, subject="round", action=Revision.CREATED, by=by, after={
         "night": night.pk, "number": new.number, "tables": [list(seats) for seats in drawn.tables],
+        # the group's pages (the night's big screen, a phone waiting for its next seat) hear the draw
+        announce(session, "round_drawn")
         "sitting_out": list(drawn.sitting_out)})
     return new
 
