@@ -7,6 +7,8 @@ from mighty_ledger.api import (
     hands,
     in_progress,
     ledger,
+    night_results,
+    nights,
     pay,
     ratings,
     seasons,
@@ -18,6 +20,7 @@ app_name = "api"
 
 SESSION = "v1/sessions/<int:session_id>"
 HAND = f"{SESSION}/hands/<int:number>"
+NIGHT = "v1/nights/<int:night_id>"
 
 # included under api/ (mighty_ledger/urls.py)
 urlpatterns = [
@@ -61,6 +64,14 @@ urlpatterns = [
     path("v1/imports", sheet_imports.SheetImportsView.as_view(), name="imports"),
     path("v1/imports/<str:import_id>", sheet_imports.SheetImportView.as_view(), name="import"),
     path("v1/revisions", ledger.RevisionListView.as_view(), name="revisions"),
+    # a club night: its rounds drawn, each table a session that takes hands as any other
+    path("v1/nights", nights.NightsView.as_view(), name="nights"),
+    path(NIGHT, nights.NightDetailView.as_view(), name="night"),
+    path(f"{NIGHT}/rounds", nights.NightRoundsView.as_view(), name="night-rounds"),
+    path(f"{NIGHT}/rounds/<int:number>/swap", nights.NightSwapView.as_view(), name="night-swap"),
+    path(f"{NIGHT}/players", nights.NightPlayersView.as_view(), name="night-players"),
+    path(f"{NIGHT}/standings", night_results.NightStandingsView.as_view(), name="night-standings"),
+    path(f"{NIGHT}/settlement", night_results.NightSettlementView.as_view(), name="night-settlement"),
     # the schema and its docs page (Swagger UI from drf-spectacular-sidecar's static files)
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),

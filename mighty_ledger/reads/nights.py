@@ -3,7 +3,7 @@ standings, where each player sits next, and one settlement for the whole night.
 
 A round's tables are sessions (``Session.night_round``), so everything here is read from what
 those sessions hold; nothing is scored again. What the night decides, and where it says so
-(docs/table.md, "Running a club night"):
+(docs/table.md, "Club night: rounds, standings and the settlement"):
 
 - **A round's hands.** A table of the system's size plays ``hands_per_round`` hands; a table of
   another size (a 6 where the dealer sits each hand out, beside tables of 5) plays as many as give
@@ -205,32 +205,61 @@ def scored_counts(sessions: Sequence[Session]) -> dict[int, int]:
     return dict(rows)
 
 
-def round_progress(night: Night, drawn: RoundTables, *, now: datetime | None = None) -> RoundProgress:
-    """How far each table of ``drawn`` has played: two queries (the hands counted, the contracts
-    open). A deleted table has nothing left to play."""
-    live = [table.session for table in drawn.tables if not table.deleted]
+def rounds_progress(night: Night, rounds: Sequence[RoundTables], *, now: datetime | None = None) -> list[RoundProgress]:
+    """How far each table of each of ``rounds`` has played: two queries (the hands counted, the
+    contracts open). A deleted table has nothing left to play."""
+    live = night_sessions(rounds)
     counts = scored_counts(live)
     open_at = set(Contract.objects.open().filter(session_id__in=[s.pk for s in live])
                   .values_list("session_id", flat=True))
-    time_up = drawn.round.ends_at is not None and (now or timezone.now()) >= drawn.round.ends_at
-    tables = []
-    for table in drawn.tables:
-        hands, playing = counts.get(table.session.pk, 0), table.session.pk in open_at
-        target = table_target(night, table.session)
-        if table.deleted:
-            finished = True
-        elif target is not None:
-            finished = hands >= target
-        else:
-            finished = time_up and not playing
-        tables.append(TableProgress(table, hands, target, playing, finished))
-    return RoundProgress(drawn.number, tuple(tables), drawn.sitting_out, drawn.round.ends_at)
+    now = now or timezone.now()
+    progress = []
+    for drawn in rounds:
+        time_up = drawn.round.ends_at is not None and now >= drawn.round.ends_at
+        tables = []
+        for table in drawn.tables:
+            hands, playing = counts.get(table.session.pk, 0), table.session.pk in open_at
+            target = table_target(night, table.session)
+            if table.deleted:
+                finished = True
+            elif target is not None:
+                finished = hands >= target
+            else:
+                finished = time_up and not playing
+            tables.append(TableProgress(table, hands, target, playing, finished))
+        progress.append(RoundProgress(drawn.number, tuple(tables), drawn.sitting_out, drawn.round.ends_at))
+    return progress
+
+
+def round_progress(night: Night, drawn: RoundTables, *, now: datetime | None = None) -> RoundProgress:
+    """How far each table of one round has played: two queries."""
+    return rounds_progress(night, [drawn], now=now)[0]
 
 
 def current_progress(night: Night, rounds: Sequence[RoundTables] | None = None) -> RoundProgress | None:
     """The latest round's progress; None before the first draw."""
     rounds = night_rounds(night) if rounds is None else rounds
     return round_progress(night, rounds[-1]) if rounds else None
+
+
+@dataclass(frozen=True)
+class NightOverview:
+    """The night with every round drawn so far, each table's progress, and where everyone sits in
+    the latest round: four queries."""
+
+    night: Night
+    rounds: tuple[RoundTables, ...]
+    progress: tuple[RoundProgress, ...]  # one per round, in order
+    places: dict[str, Place]
+
+    @property
+    def current(self) -> RoundProgress | None:
+        return self.progress[-1] if self.progress else None
+
+
+def night_overview(night: Night) -> NightOverview:
+    rounds = night_rounds(night)
+    return NightOverview(night, tuple(rounds), tuple(rounds_progress(night, rounds)), night_places(rounds))
 
 
 # --- where each player sits next ------------------------------------------------------------
@@ -371,6 +400,20 @@ class TableSettlement:
     table: Table
     settlement: SessionSettlement
     outstanding: balance.Outstanding
+
+    @property
+    def points(self) -> dict[str, int]:
+        return {seat: self.table.session.totals.get(seat, 0) for seat in self.table.seats}
+
+    @property
+    def amounts(self) -> dict[str, object]:
+        """Each seat's result in what the table settles in: money at the stake, chips won or lost, or points."""
+        settlement = self.settlement
+        if settlement.money is not None:
+            return {seat: settlement.money.get(seat, 0) for seat in self.table.seats}
+        if settlement.chips is not None:
+            return {seat: settlement.chips[seat] - settlement.stakes.chips_start for seat in self.table.seats}
+        return self.points
 
 
 @dataclass(frozen=True)

@@ -58,12 +58,15 @@ class RoundInProgress(Exception):
 class RoundStarted(Exception):
     """A table of the round has begun playing: its seats stay as they are (the API's 409 ``round_started``)."""
 
-    def __init__(self, number: int, table: int):
+    def __init__(self, number: int, table: int | None = None):
         super().__init__(f"round {number}, table {table} has begun")
         self.number, self.table = number, table
 
     @property
     def message(self) -> str:
+        if self.table is None:
+            return _("Round {round} was played before the latest: only the latest round's seats can be "
+                     "swapped.").format(round=self.number)
         return _("Table {table} of round {round} has begun playing: its seats can no longer be swapped.").format(
             table=self.table, round=self.number)
 
@@ -213,11 +216,11 @@ def night_round_draw(*, night: Night, by: Actor = SYSTEM) -> NightRound:
         )
         session.night_round, session.night_table = new, number
         session.save(update_fields=["night_round", "night_table"])
+        # the group's pages (the night's big screen, a phone waiting for its next seat) hear the draw
+        announce(session, "round_drawn")
     _moved_on(night)
     revise(group=night.group, subject="round", action=Revision.CREATED, by=by, after={
         "night": night.pk, "number": new.number, "tables": [list(seats) for seats in drawn.tables],
-        # the group's pages (the night's big screen, a phone waiting for its next seat) hear the draw
-        announce(session, "round_drawn")
         "sitting_out": list(drawn.sitting_out)})
     return new
 
@@ -261,15 +264,22 @@ def night_player_remove(*, night: Night, name: str, by: Actor = SYSTEM) -> Night
 
 
 @transaction.atomic
-def night_swap_players(*, night: Night, first: str, second: str, by: Actor = SYSTEM) -> NightRound:
-    """The organizer's swap in the latest round, before its tables begin: each takes the other's
-    seat (or sits out in the other's place). Refused with RoundStarted when a table concerned has
-    a hand (even deleted) or a hand being played."""
+def night_swap_players(
+    *, night: Night, first: str, second: str, round_number: int | None = None, by: Actor = SYSTEM
+) -> NightRound:
+    """The organizer's swap in the latest round (``round_number``, when given, must be it), before
+    its tables begin: each takes the other's seat (or sits out in the other's place). Refused with
+    RoundStarted when a table concerned has a hand (even deleted) or a hand being played, or the
+    round named is an earlier one; a round never drawn is Http404."""
     night = _locked(night)
     rounds = nights.night_rounds(night)
+    if round_number is not None and not 1 <= round_number <= len(rounds):
+        raise Http404(_("There is no round {round} in this night.").format(round=round_number))
     if not rounds:
         raise invalid("players", "no_round", _("No round has been drawn yet."))
     latest = rounds[-1]
+    if round_number is not None and round_number != latest.number:
+        raise RoundStarted(round_number)
     before = latest.drawn(night.seed)
     names = {name_normalised(name): name for name in before.players}
     pair, problems = [], []

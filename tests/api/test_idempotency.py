@@ -16,8 +16,19 @@ import yaml
 from django.apps import apps
 
 from mighty_ledger import services
-from mighty_ledger.models import Contract, Group, Hand, Payment, Player, Revision, Session
-from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
+from mighty_ledger.models import (
+    Contract,
+    Group,
+    Hand,
+    Night,
+    NightRound,
+    Payment,
+    Player,
+    Revision,
+    Session,
+)
+from mighty_ledger.services.nights import night_create, night_round_draw
+from tests.factories import MADE_15_DIAMONDS, SEATS, HandFactory, SessionFactory
 
 from .conftest import Api
 
@@ -52,6 +63,11 @@ CREATES = {
     "abandon_contract": (lambda s, c: {"version": c.version}, Revision),
     "record_payment": (lambda s, c: {"from": "Bo", "to": "Ann", "amount": "100", "overpay": True}, Payment),
     "create_season": (lambda s, c: {"name": "Spring", "starts": "2026-03-01"}, None),
+    "create_night": (lambda s, c: {"players": ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"], "seed": 1}, Night),
+    "draw_night_round": (lambda s, c: {}, NightRound),
+    "add_night_player": (lambda s, c: {"name": "Flo"}, Player),
+    # a swap makes no row of its own: one revision records it
+    "swap_night_players": (lambda s, c: {"players": ["Ann", "Bo"]}, Revision),
 }
 
 
@@ -88,7 +104,10 @@ def test_a_create_sent_twice_with_one_key_makes_one_thing_and_answers_the_same_b
     session = SessionFactory(stake_per_point=100, currency="KRW")
     HandFactory(session=session)
     contract = services.contract_open(session=session, entry=ANN_15_DIAMONDS)[0]
-    path = posts[operation_id][0].format(session_id=session.pk, contract_id=contract.pk)
+    night = night_create(group=session.group, players=list(SEATS), preset="pagat-standard")
+    if operation_id == "swap_night_players":
+        night_round_draw(night=night)
+    path = posts[operation_id][0].format(session_id=session.pk, contract_id=contract.pk, night_id=night.pk, number=1)
     body, model = CREATES[operation_id]
     body = body(session, contract)
     count = model.objects.count if model is not None else _season_count
