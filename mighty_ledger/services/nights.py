@@ -225,9 +225,9 @@ def night_round_draw(*, night: Night, by: Actor = SYSTEM) -> NightRound:
     return new
 
 
-def _moved_on(night: Night) -> None:
+def _moved_on(night: Night, *changed: str) -> None:
     night.revision += 1
-    night.save(update_fields=["revision"])
+    night.save(update_fields=["revision", *changed])
 
 
 @transaction.atomic
@@ -239,8 +239,7 @@ def night_player_add(*, night: Night, name: str, by: Actor = SYSTEM) -> Night:
     if stored in night.players:
         raise invalid("name", "already_present", _("{name} is already playing tonight.").format(name=stored))
     night.players = [*night.players, stored]
-    night.save(update_fields=["players"])
-    _moved_on(night)
+    _moved_on(night, "players")
     revise(group=night.group, subject="night", action=Revision.AMENDED, by=by,
            after={"night": night.pk, "added": stored})
     return night
@@ -256,8 +255,7 @@ def night_player_remove(*, night: Night, name: str, by: Actor = SYSTEM) -> Night
     if stored is None:
         raise invalid("name", "not_present", _("{name} is not playing tonight.").format(name=wanted))
     night.players = [present for present in night.players if present != stored]
-    night.save(update_fields=["players"])
-    _moved_on(night)
+    _moved_on(night, "players")
     revise(group=night.group, subject="night", action=Revision.AMENDED, by=by,
            after={"night": night.pk, "removed": stored})
     return night

@@ -262,3 +262,17 @@ def test_the_standings_read_the_rounds_the_hands_counted_and_the_sides_where_one
     # the rounds; their tables' sessions; the scored hands counted per table; the sides at the six
     with django_assert_num_queries(4):
         nights.night_standings(night)
+
+
+@pytest.mark.django_db
+def test_a_night_drawn_by_standings_seats_the_top_of_the_standings_at_table_one():
+    night = night_of(players=NAMES[:10], hands_per_round=5, mixing=Night.BY_STANDINGS, standings=Night.PLACEMENT)
+    night_services.night_round_draw(night=night)
+    finish_round(night, random.Random(10))
+    ranked = [row.name for row in nights.night_standings(night).rows]
+    scores = {row.name: row.score for row in nights.night_standings(night).rows}
+
+    night_services.night_round_draw(night=night)
+
+    top = nights.night_rounds(night)[1].tables[0].seats
+    assert min(scores[name] for name in top) >= max(scores[name] for name in ranked if name not in top)
