@@ -11,7 +11,7 @@ update, so nothing is inserted when the session has moved on), atomic on its
 own and prepared by the server after a few runs. SQLite cannot write inside
 WITH and keeps the ORM path. A hand sent with a one-time key adds a fourth
 write, its key's row (http/request_keys.py), to the same statement. The columns
-are those of migrations 0001–0016; tests/web/test_appending.py checks on
+are those of migrations 0001–0018; tests/web/test_appending.py checks on
 PostgreSQL that both paths store the same rows, so a new column on a hand, a
 revision or a key fails there until it is written here too.
 """

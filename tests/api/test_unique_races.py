@@ -4,8 +4,8 @@ A player's name is unique in its group and a season's start date too; two reques
 that check "not taken yet" at the same moment both pass the check, and the
 database's unique constraint decides: the loser is told in the error shape (400
 duplicate_player, duplicate_season_start), never a 500. Groups and sessions have
-no unique name, but ten at once must still all be made; ten with one
-Idempotency-Key or one form key make one. Real threads, each with its own
+no unique name, but ten at once must still all be made (ten with one
+Idempotency-Key or one form key make one: tests/keys/test_at_once.py). Real threads, each with its own
 connection, released together; on PostgreSQL, where the requests truly overlap.
 """
 
@@ -110,62 +110,33 @@ def test_ten_groups_and_ten_sessions_at_once_are_all_made():
     assert Session.objects.filter(group=session.group).count() == 1 + TEN
 
 
-CREATES = {
-    "groups": ("/api/v1/groups", {"name": "Friday", "players": ["Ann", "Bo"]}, lambda s: Group.objects.filter(name="Friday")),
-    "players": ("/api/v1/players", {"name": "Flo"}, lambda s: Player.objects.filter(name="Flo")),
-    "sessions": ("/api/v1/sessions", {"seats": list(SEATS), "preset": "pagat-standard"},
-                 lambda s: Session.objects.filter(group=s.group).exclude(pk=s.pk)),
-    "seasons": ("/api/v1/seasons", {"name": "Spring", "starts": "2030-03-01"}, lambda s: Season.objects.all()),
-}
-
-
-@pytest.mark.parametrize("create", list(CREATES))
-def test_ten_creates_with_one_key_at_once_make_one_and_answer_it_or_say_wait(create):
-    url, body, made = CREATES[create]
-    session = SessionFactory()
-    token = session.group.edit_token
-
-    responses = at_once(TEN, lambda i: Api(token).post(url, body, **{"Idempotency-Key": "one-key"}))
-
-    assert set(codes(responses)) <= {200, 201, 409} and codes(responses).count(201) == 1, codes(responses)
-    first = next(response for response in responses if response.status_code == 201)
-    for response in responses:
-        if response.status_code == 200:
-            assert response.content == first.content  # the first answer, byte for byte
-        elif response.status_code == 409:
-            assert response.json()["errors"][0]["code"] == "request_in_progress"
-    assert made(session).count() == 1
-
-
 # --- the pages' forms ----------------------------------------------------------------------------
 
 
-def form_posts(path: str, data, *, one_key: bool):
-    key = request_keys.new_form_key()
-
+def form_posts(path: str, data):
+    """Each phone's own form (a key of its own): ten forms, not one form sent ten times
+    (that is tests/keys/test_at_once.py)."""
     def post(i: int):
-        return Client().post(path, data(i) | {"request_key": key if one_key else request_keys.new_form_key()})
+        return Client().post(path, data(i) | {"request_key": request_keys.new_form_key()})
     return post
 
 
-@pytest.mark.parametrize("one_key", [False, True], ids=["a-form-each", "one-form"])
-def test_ten_player_forms_of_one_name_at_once_add_one(one_key):
+def test_ten_player_forms_of_one_name_at_once_add_one():
     session = SessionFactory()
     token = session.group.edit_token
 
-    responses = at_once(TEN, form_posts(f"/g/{token}/players/add/", lambda i: {"name": "Flo"}, one_key=one_key))
+    responses = at_once(TEN, form_posts(f"/g/{token}/players/add/", lambda i: {"name": "Flo"}))
 
     assert {response.status_code for response in responses} == {302}
     assert Player.objects.filter(group=session.group, name="Flo").count() == 1
 
 
-@pytest.mark.parametrize("one_key", [False, True], ids=["a-form-each", "one-form"])
-def test_ten_season_forms_from_one_day_at_once_name_one(one_key):
+def test_ten_season_forms_from_one_day_at_once_name_one():
     session = SessionFactory()
     token = session.group.edit_token
     data = lambda i: {"name": f"Spring {i}", "starts": "2030-03-01"}  # noqa: E731
 
-    responses = at_once(TEN, form_posts(f"/g/{token}/seasons/", data, one_key=one_key))
+    responses = at_once(TEN, form_posts(f"/g/{token}/seasons/", data))
 
     assert {response.status_code for response in responses} <= {302, 400}
     assert Season.objects.filter(group=session.group).count() == 1
@@ -174,22 +145,20 @@ def test_ten_season_forms_from_one_day_at_once_name_one(one_key):
             assert "already starts on 2030-03-01" in response.content.decode()
 
 
-@pytest.mark.parametrize("one_key", [False, True], ids=["a-form-each", "one-form"])
-def test_ten_session_and_group_forms_at_once_make_one_each_or_ten(one_key):
+def test_ten_session_and_group_forms_at_once_are_all_made():
     session = SessionFactory()
     token = session.group.edit_token
     seats = {f"seat_{i + 1}": name for i, name in enumerate(SEATS)}
     new_session = form_posts(f"/g/{token}/sessions/new/",
-                             lambda i: {"played_on": "2025-03-01", "preset": "pagat-standard", **seats}, one_key=one_key)
-    new_group = form_posts("/g/new/", lambda i: {"name": "Friday", "player_names": "Ann\nBo"}, one_key=one_key)
+                             lambda i: {"played_on": "2025-03-01", "preset": "pagat-standard", **seats})
+    new_group = form_posts("/g/new/", lambda i: {"name": "Friday", "player_names": "Ann\nBo"})
 
     responses = at_once(2 * TEN, lambda i: new_session(i) if i % 2 else new_group(i))
 
     assert {response.status_code for response in responses} == {302}
-    expected = 1 if one_key else TEN
-    assert Session.objects.filter(group=session.group).count() == 1 + expected
-    assert Group.objects.filter(name="Friday").count() == expected
-    assert Player.objects.filter(group__name="Friday").count() == 2 * expected
+    assert Session.objects.filter(group=session.group).count() == 1 + TEN
+    assert Group.objects.filter(name="Friday").count() == TEN
+    assert Player.objects.filter(group__name="Friday").count() == 2 * TEN
 
 
 def test_the_error_shape_of_a_lost_race_names_the_field():

@@ -2,13 +2,10 @@
 still owes the payee, or the wrong way round, is confirmed first on the page and refused by the API
 without ``"overpay": true``; a session counting whole units takes no fraction."""
 
-from datetime import timedelta
 from decimal import Decimal
 
 import pytest
-from django.utils import timezone
 
-from mighty_ledger.http.request_keys import RequestKey
 from mighty_ledger.models import Payment
 from tests.factories import HandFactory, SessionFactory
 from tests.web.form_pages import mark_forms
@@ -117,101 +114,6 @@ def test_with_htmx_the_question_replaces_the_payments_card(evening, client):
     assert page.lstrip().startswith("<section") and 'data-testid="payment-beyond-owed"' in page
     assert "wrong way round" in page
     assert not Payment.objects.exists()
-
-
-@pytest.mark.parametrize("htmx", [pytest.param(True, id="htmx"), pytest.param(False, id="plain-post")])
-def test_record_it_anyway_tapped_twice_records_the_payment_once(evening, client, htmx):
-    url = f"/g/{evening.group.edit_token}/s/{evening.pk}/payments/mark/"
-    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
-    (first, *_) = mark_forms(client.get(f"/g/{evening.group.edit_token}/s/{evening.pk}/payments/").content.decode())
-    asked = client.post(url, {**first, "amount": str(owed_by_bo_to_ann(evening) + 400)}, **headers)
-    (confirm,) = [form for form in mark_forms(asked.content.decode()) if form.get("overpay") == "1"]
-
-    for _tap in range(2):
-        client.post(url, confirm, **headers)
-
-    assert Payment.objects.count() == 1
-
-
-def test_after_one_mark_every_form_on_the_card_has_a_key_of_its_own(evening, client):
-    url = f"/g/{evening.group.edit_token}/s/{evening.pk}/payments/mark/"
-    (first, *_) = mark_forms(client.get(f"/g/{evening.group.edit_token}/s/{evening.pk}/payments/").content.decode())
-    card = client.post(url, first, HTTP_HX_REQUEST="true").content.decode()
-    forms = mark_forms(card)
-    assert len(forms) >= 2
-    keys = [form["request_key"] for form in forms]
-    assert first["request_key"] not in keys and len(set(keys)) == len(keys)
-
-    # the next transfer tapped twice (a double tap, or a retry whose answer was lost)
-    for _tap in range(2):
-        client.post(url, forms[0], HTTP_HX_REQUEST="true")
-
-    marked = list(Payment.objects.values_list("payer", "payee"))
-    assert len(marked) == 2 and len(set(marked)) == 2
-
-
-# --- a payment keeps its one-time key past the request keys' 24 hours --------------------------------
-
-
-def a_day_passes() -> None:
-    RequestKey.objects.update(answered_at=timezone.now() - timedelta(hours=24, minutes=1))
-
-
-def test_a_payment_sent_again_a_day_later_by_the_api_is_still_the_one_payment(evening):
-    body = {"from": "Bo", "to": "Ann", "amount": str(owed_by_bo_to_ann(evening))}
-    key = {"Idempotency-Key": "phone-1-payment-1"}
-    first = Api(evening.group.edit_token).post(f"/api/v1/sessions/{evening.pk}/payments", body, **key)
-    a_day_passes()
-
-    # what is owed is now 0: the repeat is the payment made, not "the wrong way round"
-    again = Api(evening.group.edit_token).post(f"/api/v1/sessions/{evening.pk}/payments", body, **key)
-
-    assert (first.status_code, again.status_code) == (201, 200)
-    assert again["Idempotent-Replayed"] == "true" and again.json()["id"] == first.json()["id"]
-    assert Payment.objects.count() == 1
-    other = Api(evening.group.edit_token).post(f"/api/v1/sessions/{evening.pk}/payments",
-                                               {**body, "amount": "100", "overpay": True}, **key)
-    assert_error_shape(other, 422, "idempotency_key_reused")
-
-
-def test_a_mark_from_the_page_sent_again_a_day_later_is_still_the_one_payment(evening, client):
-    (form, *_) = mark_forms(client.get(f"/g/{evening.group.edit_token}/s/{evening.pk}/payments/").content.decode())
-    url = f"/g/{evening.group.edit_token}/s/{evening.pk}/payments/mark/"
-    client.post(url, form, HTTP_HX_REQUEST="true")
-    a_day_passes()
-
-    again = client.post(url, form, HTTP_HX_REQUEST="true")
-
-    assert again.status_code == 200 and 'data-testid="payment-beyond-owed"' not in again.content.decode()
-    assert Payment.objects.count() == 1
-
-
-def test_the_form_key_and_the_apis_key_are_one(evening, client):
-    # the phone's outbox sends a mark made offline by the API, with the form's own key
-    (form, *_) = mark_forms(client.get(f"/g/{evening.group.edit_token}/s/{evening.pk}/payments/").content.decode())
-    client.post(f"/g/{evening.group.edit_token}/s/{evening.pk}/payments/mark/", form, HTTP_HX_REQUEST="true")
-    a_day_passes()
-
-    again = Api(evening.group.edit_token).post(
-        f"/api/v1/sessions/{evening.pk}/payments",
-        {"from": form["payer"], "to": form["payee"], "amount": form["amount"]}, **{"Idempotency-Key": form["request_key"]})
-
-    assert again.status_code == 200 and Payment.objects.count() == 1
-
-
-def test_a_form_whose_key_already_marked_another_payment_says_so_and_marks_nothing(evening, client):
-    (form, second, *_) = mark_forms(client.get(f"/g/{evening.group.edit_token}/s/{evening.pk}/payments/").content.decode())
-    # the outbox sent the first transfer by the API with this key; the card was drawn before that
-    Api(evening.group.edit_token).post(
-        f"/api/v1/sessions/{evening.pk}/payments",
-        {"from": form["payer"], "to": form["payee"], "amount": form["amount"]}, **{"Idempotency-Key": form["request_key"]})
-    a_day_passes()
-
-    other = client.post(f"/g/{evening.group.edit_token}/s/{evening.pk}/payments/mark/",
-                        {**second, "request_key": form["request_key"]}, follow=True)
-
-    assert "already marked another payment" in other.content.decode()
-    assert Payment.objects.count() == 1
 
 
 def test_a_transfer_another_phone_marked_meanwhile_is_said_to_be_paid_not_asked_about(evening, client):

@@ -1,132 +1,19 @@
-"""Writes that are safe to repeat (issue 12, points 7 and 8).
-
-An Idempotency-Key's first answer comes back as it was for 24 hours, even after
-the hand was edited; a repeat that arrives while the first is being written is
-told so (409 request_in_progress) instead of writing again. Deleting a deleted
-hand or restoring a live one changes nothing, and If-Match (or "version") makes
-a delete or restore conditional.
+"""Writes that are safe to repeat (issue 12, point 8): deleting a deleted hand or restoring a
+live one changes nothing, and If-Match (or "version") makes a delete or restore conditional. An
+Idempotency-Key's first answer (point 7) is tested with every other one-time key, in tests/keys/.
 """
 
-import threading
-from datetime import timedelta
-
 import pytest
-from django.db import connection
-from django.utils import timezone
 
 from mighty_ledger import services
-from mighty_ledger.http import request_keys
-from mighty_ledger.http.request_keys import RequestKey
 from mighty_ledger.models import Hand, Revision, Session
-from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
+from tests.factories import MADE_15_DIAMONDS, HandFactory
 
-from .conftest import Api, assert_error_shape
+from .conftest import assert_error_shape
 
 
 def hands_url(session) -> str:
     return f"/api/v1/sessions/{session.pk}/hands"
-
-
-def send(edit, session, body=MADE_15_DIAMONDS, key="phone-1-hand-1"):
-    return edit.post(hands_url(session), body, **{"Idempotency-Key": key})
-
-
-# --- point 7: the first answer, as it was -------------------------------------------------------------
-
-
-def test_a_replay_returns_the_first_answer_even_after_the_hand_was_edited(edit, session):
-    first = send(edit, session)
-    edit.client.put(f"{hands_url(session)}/1", {**MADE_15_DIAMONDS, "points": 18, "version": 1}, format="json")
-
-    again = send(edit, session)
-
-    assert first.status_code == 201
-    assert again.status_code == 200 and again["Idempotent-Replayed"] == "true"
-    assert again.json() == first.json()  # version 1, 16 points: as it was answered
-    assert Hand.objects.get(session=session).version == 2
-
-
-def test_seats_and_system_equal_to_the_sessions_do_not_make_a_repeat_different(edit, session):
-    send(edit, session)
-
-    again = send(edit, session, {**MADE_15_DIAMONDS, "seats": session.seats, "system": session.preset})
-
-    assert again.status_code == 200
-    assert Hand.objects.filter(session=session).count() == 1
-
-
-def test_the_same_key_with_another_hand_is_still_422(edit, session):
-    send(edit, session)
-
-    assert_error_shape(send(edit, session, {**MADE_15_DIAMONDS, "points": 17}), 422, "idempotency_key_reused")
-
-
-def test_a_repeat_while_the_first_is_being_written_is_409_request_in_progress(edit, session, monkeypatch):
-    # another transaction holds the key: the first request has not answered yet
-    monkeypatch.setattr(request_keys, "_hold", lambda scope, key: False)
-
-    response = send(edit, session)
-
-    assert_error_shape(response, 409, "request_in_progress")
-    assert response["Retry-After"] == "1"
-    assert not Hand.objects.filter(session=session).exists()
-
-
-def test_a_key_claimed_by_an_earlier_release_and_never_answered_is_taken_over(edit, session):
-    RequestKey.objects.create(scope=request_keys.hand_scope(session.pk), key="phone-1-hand-1",
-                              answered_at=timezone.now() - timedelta(minutes=5))
-
-    assert send(edit, session).status_code == 201
-    assert RequestKey.objects.get(key="phone-1-hand-1").status == 201
-
-
-def test_after_24_hours_the_stored_answer_is_forgotten_but_the_hand_is_not_recorded_twice(edit, session):
-    send(edit, session)
-    edit.client.put(f"{hands_url(session)}/1", {**MADE_15_DIAMONDS, "points": 18, "version": 1}, format="json")
-    RequestKey.objects.update(answered_at=timezone.now() - timedelta(hours=24, minutes=1))
-
-    again = send(edit, session)
-    send(edit, session, key="another-hand")  # a new key clears out the day-old ones
-
-    assert again.status_code == 200 and again.json()["version"] == 2  # the hand as it is now
-    assert Hand.objects.filter(session=session).count() == 2
-    assert not RequestKey.objects.filter(answered_at__lt=timezone.now() - timedelta(hours=24)).exists()
-
-
-@pytest.mark.postgres_only  # SQLite has one writer at a time: the repeat waits its turn, then gets the replay
-@pytest.mark.django_db(transaction=True)
-def test_a_duplicate_sent_while_the_first_is_being_written_is_told_to_wait():
-    session = SessionFactory()
-    token = session.group.edit_token
-    writing, finish = threading.Event(), threading.Event()
-    answers = {}
-
-    def slow_insert(execute, sql, params, many, context):
-        if sql.lstrip().upper().startswith(("INSERT", "WITH")) and "mighty_ledger_hand" in sql:
-            writing.set()
-            finish.wait(timeout=30)
-        return execute(sql, params, many, context)
-
-    def first():
-        try:
-            with connection.execute_wrapper(slow_insert):
-                answers["first"] = send(Api(token), session)
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=first)
-    thread.start()
-    assert writing.wait(timeout=30)
-    try:
-        answers["second"] = send(Api(token), session)
-    finally:
-        finish.set()
-        thread.join(timeout=60)
-
-    assert_error_shape(answers["second"], 409, "request_in_progress")
-    assert answers["first"].status_code == 201
-    assert send(Api(token), session).json() == answers["first"].json()
-    assert Hand.objects.filter(session=session).count() == 1
 
 
 # --- point 8: delete and restore are conditional ------------------------------------------------------

@@ -40,16 +40,6 @@ def test_a_session_read_before_another_hand_landed_numbers_the_hand_after_it(ses
     assert list(Hand.objects.values_list("number", flat=True)) == [1, 2]
 
 
-def test_a_resend_that_finds_its_hand_already_landed_gets_that_hand(session):
-    read_early = Session.objects.get(pk=session.pk)
-    first, _ = services.hand_record(session=session, entry=MADE_15_DIAMONDS, idempotency_key="hand-1")
-
-    again, created = services.hand_record(session=read_early, entry=MADE_15_DIAMONDS, idempotency_key="hand-1")
-
-    assert (again.pk, created) == (first.pk, False)
-    assert Hand.objects.count() == 1
-
-
 def test_a_session_deleted_after_it_was_read_takes_no_hand(session):
     read_early = Session.objects.get(pk=session.pk)
     services.session_delete(session=session)

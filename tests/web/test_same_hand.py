@@ -90,17 +90,6 @@ def test_a_write_that_means_no_particular_hand_is_the_next(session):
     assert created and hand.number == 2
 
 
-def test_a_retry_of_the_save_that_made_the_hand_answers_that_hand(session):
-    # the answer was lost on the way back: the same key again is the same hand, not "saved meanwhile"
-    first, _ = services.hand_record(session=session, entry=MADE_15_DIAMONDS, idempotency_key="k1",
-                                    meant=services.Meant(number=1, seen=0))
-
-    again, created = services.hand_record(session=session, entry=MADE_15_DIAMONDS, idempotency_key="k1",
-                                          meant=services.Meant(number=1, seen=0))
-
-    assert again == first and not created
-
-
 def test_completing_a_contract_another_phone_saved_as_a_plain_hand_is_asked_about(session):
     contract, _ = services.contract_open(session=session, entry=ANN_15_DIAMONDS)
     services.hand_record(session=session, entry=MADE_15_DIAMONDS)  # another phone, not through the contract

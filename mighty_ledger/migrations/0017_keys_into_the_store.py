@@ -1,5 +1,5 @@
 """One store of one-time keys: the key and fingerprint each hand, contract and payment kept on its
-own row move into RequestKey, beside the answers kept there, and the columns go.
+own row move into RequestKey (whose columns for it 0016 added), beside the answers kept there.
 
 A key's row now says what the key made (a foreign key to the hand, contract or payment, and the
 service's fingerprint of the request) as long as that lasts, and the first answer for a day. Its
@@ -91,43 +91,10 @@ def keys_back_onto_the_rows(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("mighty_ledger", "0015_club_nights"),
+        ("mighty_ledger", "0016_request_keys_say_what_they_made"),
     ]
 
+    # on its own: PostgreSQL alters no table in the transaction that wrote its rows with checks pending
     operations = [
-        migrations.RenameField(model_name="requestkey", old_name="created_at", new_name="answered_at"),
-        migrations.AlterField(
-            model_name="requestkey", name="answered_at",
-            field=models.DateTimeField(blank=True, db_index=True, null=True),
-        ),
-        migrations.AddField(
-            model_name="requestkey", name="hand",
-            field=models.ForeignKey(blank=True, null=True, on_delete=models.deletion.CASCADE, related_name="+",
-                                    to="mighty_ledger.hand"),
-        ),
-        migrations.AddField(
-            model_name="requestkey", name="contract",
-            field=models.ForeignKey(blank=True, null=True, on_delete=models.deletion.CASCADE, related_name="+",
-                                    to="mighty_ledger.contract"),
-        ),
-        migrations.AddField(
-            model_name="requestkey", name="payment",
-            field=models.ForeignKey(blank=True, null=True, on_delete=models.deletion.CASCADE, related_name="+",
-                                    to="mighty_ledger.payment"),
-        ),
-        migrations.AddField(
-            model_name="requestkey", name="made_fingerprint", field=models.CharField(blank=True, max_length=64),
-        ),
         migrations.RunPython(keys_into_the_store, keys_back_onto_the_rows),
-        migrations.RemoveConstraint(model_name="hand", name="hand_idempotency_key_unique_in_session"),
-        migrations.RemoveConstraint(model_name="contract", name="contract_idempotency_key_unique_in_session"),
-        migrations.RemoveConstraint(model_name="payment", name="payment_idempotency_key_unique_in_session"),
-        migrations.RemoveField(model_name="hand", name="idempotency_key"),
-        migrations.RemoveField(model_name="hand", name="request_fingerprint"),
-        migrations.RemoveField(model_name="contract", name="idempotency_key"),
-        migrations.RemoveField(model_name="contract", name="request_fingerprint"),
-        migrations.RemoveField(model_name="contract", name="closed_key"),
-        migrations.RemoveField(model_name="contract", name="closed_fingerprint"),
-        migrations.RemoveField(model_name="payment", name="idempotency_key"),
-        migrations.RemoveField(model_name="payment", name="request_fingerprint"),
     ]

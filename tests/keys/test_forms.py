@@ -1,27 +1,26 @@
 """Every page form that creates something is saved once (issue 12, point 6).
 
 A form carries a one-time ``request_key`` (partials/request_key.html): posting
-it twice (a double tap, a resent post, five phones' worth at once) creates one
-thing, and every repeat is sent where the first one went. The hand form's key is
-the hand's Idempotency-Key too, so the offline outbox may send the same hand
-again by the API and get the same hand back.
+it twice (a double tap, a resent post) creates one thing, and every repeat is
+sent where the first one went (five at once: test_at_once.py). The key of a form
+that makes a hand, a hand in progress or a payment is that thing's key whichever
+face sends it, so the offline outbox may send it again by the API and get the
+same thing back, a day later too.
 """
 
 import re
-import threading
 from decimal import Decimal
 
 import pytest
-from django.db import connection
 from django.urls import reverse
 
 from mighty_ledger import services
-from mighty_ledger.http import request_keys
-from mighty_ledger.models import Group, Hand, Payment, Player, Session
+from mighty_ledger.models import Group, Hand, Payment, Player
 from mighty_ledger.pages.forms import HandForm
 from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
+from tests.web.form_pages import mark_forms
 
-from .conftest import Api
+from .conftest import Api, a_day_passes, assert_error_shape, owed_by_bo_to_ann
 
 
 def key_on(page) -> str:
@@ -200,39 +199,6 @@ def test_a_form_key_the_api_used_for_another_hand_saves_nothing_and_says_so(clie
     assert Hand.objects.filter(session=session).count() == 1
 
 
-# --- at the same moment -------------------------------------------------------------------------
-
-
-@pytest.mark.django_db(transaction=True)
-def test_five_posts_of_one_hand_form_at_once_record_one_hand(settings):
-    settings.ALLOWED_HOSTS = ["testserver"]
-    session = SessionFactory()
-    url = reverse("hand_new", args=[session.group.edit_token, session.pk])
-    from django.test import Client
-
-    data = hand_form_data() | {"request_key": request_keys.new_form_key()}
-    barrier = threading.Barrier(5)
-    answers = []
-
-    def post():
-        try:
-            barrier.wait(timeout=30)
-            answers.append(Client().post(url, data))
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=post) for _ in range(5)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-
-    assert [answer.status_code for answer in answers] == [302] * 5
-    assert {answer["Location"] for answer in answers} == {f"/g/{session.group.edit_token}/s/{session.pk}/"}
-    assert Hand.objects.filter(session=session).count() == 1
-    assert Session.objects.get(pk=session.pk).hand_count == 1
-
-
 def test_a_hand_form_that_completed_the_hand_in_progress_is_the_same_hand_by_the_api(client, session):
     contract, _ = services.contract_open(session=session, entry={
         key: MADE_15_DIAMONDS[key] for key in ("dealer", "declarer", "contract", "partner_call")})
@@ -247,3 +213,100 @@ def test_a_hand_form_that_completed_the_hand_in_progress_is_the_same_hand_by_the
     assert contract.status == contract.COMPLETED
     assert again.status_code == 200 and again.json()["number"] == contract.hand.number == 1
     assert Hand.objects.filter(session=session).count() == 1
+
+
+# --- the payments card ------------------------------------------------------------------------------
+
+
+def payments_of(session) -> str:
+    return f"/g/{session.group.edit_token}/s/{session.pk}/payments/"
+
+
+@pytest.mark.parametrize("htmx", [pytest.param(True, id="htmx"), pytest.param(False, id="plain-post")])
+def test_record_it_anyway_tapped_twice_records_the_payment_once(evening, client, htmx):
+    url = payments_of(evening) + "mark/"
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    (first, *_) = mark_forms(client.get(payments_of(evening)).content.decode())
+    asked = client.post(url, {**first, "amount": str(owed_by_bo_to_ann(evening) + 400)}, **headers)
+    (confirm,) = [form for form in mark_forms(asked.content.decode()) if form.get("overpay") == "1"]
+
+    for _tap in range(2):
+        client.post(url, confirm, **headers)
+
+    assert Payment.objects.count() == 1
+
+
+def test_after_one_mark_every_form_on_the_card_has_a_key_of_its_own(evening, client):
+    url = payments_of(evening) + "mark/"
+    (first, *_) = mark_forms(client.get(payments_of(evening)).content.decode())
+    card = client.post(url, first, HTTP_HX_REQUEST="true").content.decode()
+    forms = mark_forms(card)
+    assert len(forms) >= 2
+    keys = [form["request_key"] for form in forms]
+    assert first["request_key"] not in keys and len(set(keys)) == len(keys)
+
+    # the next transfer tapped twice (a double tap, or a retry whose answer was lost)
+    for _tap in range(2):
+        client.post(url, forms[0], HTTP_HX_REQUEST="true")
+
+    marked = list(Payment.objects.values_list("payer", "payee"))
+    assert len(marked) == 2 and len(set(marked)) == 2
+
+
+# a payment's key outlives the day its answer is kept: a phone's outbox may send it a week later
+
+
+def test_a_payment_sent_again_a_day_later_by_the_api_is_still_the_one_payment(evening):
+    body = {"from": "Bo", "to": "Ann", "amount": str(owed_by_bo_to_ann(evening))}
+    key = {"Idempotency-Key": "phone-1-payment-1"}
+    first = Api(evening.group.edit_token).post(f"/api/v1/sessions/{evening.pk}/payments", body, **key)
+    a_day_passes()
+
+    # what is owed is now 0: the repeat is the payment made, not "the wrong way round"
+    again = Api(evening.group.edit_token).post(f"/api/v1/sessions/{evening.pk}/payments", body, **key)
+
+    assert (first.status_code, again.status_code) == (201, 200)
+    assert again["Idempotent-Replayed"] == "true" and again.json()["id"] == first.json()["id"]
+    assert Payment.objects.count() == 1
+    other = Api(evening.group.edit_token).post(f"/api/v1/sessions/{evening.pk}/payments",
+                                               {**body, "amount": "100", "overpay": True}, **key)
+    assert_error_shape(other, 422, "idempotency_key_reused")
+
+
+def test_a_mark_from_the_page_sent_again_a_day_later_is_still_the_one_payment(evening, client):
+    (form, *_) = mark_forms(client.get(payments_of(evening)).content.decode())
+    url = payments_of(evening) + "mark/"
+    client.post(url, form, HTTP_HX_REQUEST="true")
+    a_day_passes()
+
+    again = client.post(url, form, HTTP_HX_REQUEST="true")
+
+    assert again.status_code == 200 and 'data-testid="payment-beyond-owed"' not in again.content.decode()
+    assert Payment.objects.count() == 1
+
+
+def test_the_form_key_and_the_apis_key_are_one(evening, client):
+    # the phone's outbox sends a mark made offline by the API, with the form's own key
+    (form, *_) = mark_forms(client.get(payments_of(evening)).content.decode())
+    client.post(payments_of(evening) + "mark/", form, HTTP_HX_REQUEST="true")
+    a_day_passes()
+
+    again = Api(evening.group.edit_token).post(
+        f"/api/v1/sessions/{evening.pk}/payments",
+        {"from": form["payer"], "to": form["payee"], "amount": form["amount"]}, **{"Idempotency-Key": form["request_key"]})
+
+    assert again.status_code == 200 and Payment.objects.count() == 1
+
+
+def test_a_form_whose_key_already_marked_another_payment_says_so_and_marks_nothing(evening, client):
+    (form, second, *_) = mark_forms(client.get(payments_of(evening)).content.decode())
+    # the outbox sent the first transfer by the API with this key; the card was drawn before that
+    Api(evening.group.edit_token).post(
+        f"/api/v1/sessions/{evening.pk}/payments",
+        {"from": form["payer"], "to": form["payee"], "amount": form["amount"]}, **{"Idempotency-Key": form["request_key"]})
+    a_day_passes()
+
+    other = client.post(payments_of(evening) + "mark/", {**second, "request_key": form["request_key"]}, follow=True)
+
+    assert "already marked another payment" in other.content.decode()
+    assert Payment.objects.count() == 1
