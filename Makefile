@@ -5,6 +5,8 @@ PYTHON := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PG_URL := postgres://postgres@127.0.0.1:5432/test
 PYTEST := $(PYTHON) -m pytest
+# The suite runs on every core (pytest-xdist); each worker has a test database of its own.
+WORKERS ?= auto
 
 .PHONY: setup run serve serve-streams test test-sqlite test-postgres bench lint messages clean
 
@@ -70,7 +72,7 @@ test: setup
 	$(MAKE) --no-print-directory test-postgres
 
 test-sqlite: setup
-	env -u DATABASE_URL $(PYTEST)
+	env -u DATABASE_URL $(PYTEST) -n $(WORKERS)
 
 # The database tests again on PostgreSQL, the production database: locking,
 # constraints, the statements written by hand, LISTEN/NOTIFY. The browser tests drive the
@@ -79,8 +81,8 @@ test-sqlite: setup
 test-postgres: setup
 	@if $(PYTHON) -c "import psycopg; psycopg.connect('$(PG_URL)', connect_timeout=3).close()" \
 			>/dev/null 2>&1; then \
-		echo "DATABASE_URL=$(PG_URL) $(PYTEST) -m 'django_db and not browser'"; \
-		DATABASE_URL=$(PG_URL) $(PYTEST) -m "django_db and not browser"; \
+		echo "DATABASE_URL=$(PG_URL) $(PYTEST) -n $(WORKERS) -m 'django_db and not browser'"; \
+		DATABASE_URL=$(PG_URL) $(PYTEST) -n $(WORKERS) -m "django_db and not browser"; \
 	elif [ "$${CI:-}" = "true" ]; then \
 		echo "PostgreSQL does not answer at 127.0.0.1:5432, and CI needs it." >&2; \
 		echo "Start it: pg_ctlcluster --skip-systemctl-redirect \$$(ls /etc/postgresql) main start" >&2; \
