@@ -16,6 +16,11 @@ from .seats import read_seat_list, read_seats, seat_problem
 from .systems import options_of
 from .words import N_, Words
 
+# a hand's two halves at the table: what is known when the auction ends (the contract, a hand in
+# progress) and what only the last trick tells (the result, which completes it)
+CONTRACT_FIELDS = ("dealer", "sitting_out", "declarer", "bid", "contract", "partner_call")
+RESULT_FIELDS = ("partners", "discards", "points", "defender_points", "outcome", "conceded_by", "joker_holder")
+
 CALL_TYPES = ("card", "first_trick", "none", "player")
 OUTCOMES = ("played", "conceded", "void")
 SIDES = ("declarer_team", "defenders")

@@ -33,7 +33,11 @@ from mighty_ledger.api.base import (
 from mighty_ledger.api.exceptions import errors_body, problem
 from mighty_ledger.api.hands import NUMBER_HELP, SEEN_HELP, meant_number
 from mighty_ledger.api.idempotency import Made, create_once, once_responses
-from mighty_ledger.api.serializers import BidSerializer, PartnerCallSerializer, ProblemSerializer
+from mighty_ledger.api.serializers import (
+    HandContractSerializer,
+    HandResultSerializer,
+    ProblemSerializer,
+)
 from mighty_ledger.http import request_keys
 from mighty_ledger.models import Contract
 from mighty_ledger.reads import in_progress
@@ -156,13 +160,7 @@ class ContractListView(LinkView):
 
 class ContractOpenView(LinkView):
     @extend_schema_serializer(component_name="ContractOpenInput")
-    class InputSerializer(serializers.Serializer):
-        dealer = serializers.CharField(required=False)
-        sitting_out = serializers.ListField(child=serializers.CharField(), required=False)
-        declarer = serializers.CharField()
-        bid = BidSerializer(required=False, help_text="The last bid before the kitty; defaults to the contract.")
-        contract = BidSerializer()
-        partner_call = PartnerCallSerializer()
+    class InputSerializer(HandContractSerializer):
         replacing = serializers.IntegerField(required=False, help_text="The id of the open hand in progress to throw in for this one.")
         number = serializers.IntegerField(required=False, min_value=1, help_text=NUMBER_HELP)
 
@@ -211,14 +209,8 @@ class ContractDetailView(LinkView):
 
 class ContractCompleteView(LinkView):
     @extend_schema_serializer(component_name="ContractCompleteInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(HandResultSerializer):
         version = serializers.IntegerField(help_text="The version read; a stale one is refused with 409.")
-        partners = serializers.ListField(child=serializers.CharField(), required=False)
-        discards = serializers.ListField(child=serializers.CharField(), required=False)
-        points = serializers.IntegerField(required=False, help_text="Point cards won by the declarer's team.")
-        defender_points = serializers.IntegerField(required=False, help_text="Instead of points: point cards won by the defenders.")
-        outcome = serializers.ChoiceField(choices=["played", "conceded", "void"], required=False)
-        conceded_by = serializers.ChoiceField(choices=["declarer_team", "defenders"], required=False)
         number = serializers.IntegerField(required=False, min_value=1, help_text=NUMBER_HELP)
         seen_hand_count = serializers.IntegerField(required=False, min_value=0, help_text=SEEN_HELP)
 

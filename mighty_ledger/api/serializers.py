@@ -12,6 +12,7 @@ from rest_framework import serializers
 
 from mighty_ledger import reads
 from mighty_ledger.models import Hand, Revision, Session
+from scoring.hand import CONTRACT_FIELDS, RESULT_FIELDS
 
 TRUMPS = ["S", "H", "D", "C", "NT"]
 
@@ -79,6 +80,30 @@ class HandEntrySerializer(serializers.Serializer):
     instructions = serializers.IntegerField(required=False, min_value=0, help_text="How many times the declarer told the partner to take a trick (systems that double for it).")
     lead_suit = serializers.ChoiceField(choices=["S", "H", "D", "C"], required=False, help_text="The suit the declarer asked the partner to lead (systems with that call).")
     joker_holder = serializers.CharField(required=False, allow_null=True, help_text="The seat that held the Joker (null: nobody); where its holder deals next (pagat-3p).")
+
+
+class _PartOfAHand(serializers.Serializer):
+    """The fields of HandEntry that ``part`` names, as HandEntry declares them, before the
+    serializer's own: a hand in progress is opened and completed with the very fields a hand is
+    recorded with."""
+
+    part: tuple[str, ...] = ()
+
+    def get_fields(self):
+        entry = HandEntrySerializer().get_fields()
+        return {**{name: entry[name] for name in self.part}, **super().get_fields()}
+
+
+class HandContractSerializer(_PartOfAHand):
+    """What is known when the auction ends (scoring.hand.CONTRACT_FIELDS)."""
+
+    part = CONTRACT_FIELDS
+
+
+class HandResultSerializer(_PartOfAHand):
+    """What only the last trick tells (scoring.hand.RESULT_FIELDS)."""
+
+    part = RESULT_FIELDS
 
 
 class HandRequestSerializer(HandEntrySerializer):

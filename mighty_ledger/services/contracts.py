@@ -31,12 +31,10 @@ from mighty_ledger.services.hands import (
     hand_record,
     refuse_saved_meanwhile,
 )
+from scoring.hand import CONTRACT_FIELDS
 from scoring.interface import hand_problems
 from scoring.problems import InvalidInput
 from scoring.systems import system_from
-
-# the HAND_JSON fields known when the auction ends; partners, discards and points come after the last trick
-CONTRACT_FIELDS = ("dealer", "sitting_out", "declarer", "bid", "contract", "partner_call")
 
 
 class ContractInProgress(Exception):
