@@ -1,6 +1,10 @@
 """The plan of the house, kept by a test (docs/architecture.md): the faces (pages, API) stand on
 the read and write sides and never on each other; the read side never writes; the plumbing and
-the models stay near the ground; `scoring` is pure Python with no Django under it."""
+the models stay near the ground; `scoring` is pure Python with no Django under it.
+
+Inside the rooms: nothing under reads/ or in a template tag writes (the database or the cache),
+no face queries the database itself, and no module of mighty_ledger imports itself round a
+loop. Each rule is shown catching a deliberate break, made in a temporary folder, never in the tree."""
 
 from __future__ import annotations
 
@@ -105,3 +109,244 @@ def test_a_deliberate_bad_import_is_caught(tmp_path, where, source, breach):
 def test_every_package_says_what_belongs_in_it_and_what_it_may_import(package):
     doc = ast.get_docstring(ast.parse((ROOT / "mighty_ledger" / package / "__init__.py").read_text()))
     assert doc and "May import" in doc and "Never" in doc
+
+
+# --- the read side and the template tags only read --------------------------------------------------
+
+# nothing under these writes: the read side returns data, and a template tag presents what its
+# view hands it (pages/views/board_rows.py draws the board's rows, with their cache, for the tags)
+READ_ONLY = ("mighty_ledger/reads", "mighty_ledger/pages/templatetags")
+# what a model, a manager or a queryset writes with (and ``update`` with fields named: a dict's
+# takes a mapping)
+ORM_WRITES = {"save", "create", "bulk_create", "bulk_update", "delete", "get_or_create", "update_or_create"}
+# what writes to Django's ``cache``; reading it is a read
+CACHE_WRITES = {"set", "add", "delete", "set_many", "delete_many", "incr", "decr", "touch", "clear"}
+
+
+@dataclass(frozen=True)
+class Found:
+    path: str
+    line: int
+    what: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line} {self.what}"
+
+
+def python_files(root: Path, folders: tuple[str, ...]) -> list[Path]:
+    return sorted(path for folder in folders for path in (root / folder).rglob("*.py"))
+
+
+def method_calls(path: Path):
+    """Each call of a method in ``path``: the call, the method's name, what it is called on."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            yield node, node.func.attr, node.func.value
+
+
+def _update_with_fields(call: ast.Call, name: str) -> bool:
+    return name == "update" and bool(call.keywords) and not call.args
+
+
+def writes(root: Path) -> list[Found]:
+    found = []
+    for path in python_files(root, READ_ONLY):
+        for call, name, called_on in method_calls(path):
+            to_the_cache = isinstance(called_on, ast.Name) and called_on.id == "cache" and name in CACHE_WRITES
+            if to_the_cache or name in ORM_WRITES or _update_with_fields(call, name):
+                found.append(Found(path.relative_to(root).as_posix(), call.lineno, ast.unparse(call.func)))
+    return found
+
+
+def test_nothing_under_the_read_side_or_in_a_template_tag_writes():
+    assert [str(found) for found in writes(ROOT)] == []
+
+
+@pytest.mark.parametrize(("where", "source", "what"), [
+    ("mighty_ledger/reads/bad.py", "def kept(hand):\n    hand.save()\n", "hand.save"),
+    ("mighty_ledger/reads/bad.py", "def gone(session):\n    session.hands.filter(number=3).update(deleted_at=None)\n",
+     "session.hands.filter(number=3).update"),
+    ("mighty_ledger/reads/bad.py", "def remembered(key, value):\n    cache.set(key, value, 60)\n", "cache.set"),
+    ("mighty_ledger/pages/templatetags/bad.py", "def row(session):\n    return Hand.objects.create(session=session)\n",
+     "Hand.objects.create"),
+], ids=["a-read-saves-a-hand", "a-read-updates-hands", "a-read-writes-the-cache", "a-template-tag-creates-a-hand"])
+def test_a_deliberate_write_is_caught(tmp_path, where, source, what):
+    # a copy of the folders with one bad module in it, never the real tree
+    for folder in READ_ONLY:
+        (tmp_path / folder).mkdir(parents=True, exist_ok=True)
+    (tmp_path / where).write_text(source, encoding="utf-8")
+
+    assert writes(tmp_path) == [Found(where, 2, what)]
+
+
+# --- the faces ask the reads --------------------------------------------------------------------------
+
+# pages and the API parse, call one read or one service, and render: no ORM query of their own
+# (no generic view of Django REST framework needs a queryset here either: the API's views are
+# plain APIViews over reads)
+FACES = ("mighty_ledger/pages", "mighty_ledger/api")
+# what only a queryset, a manager or a model asks the database; ``get`` with fields named,
+# ``count()`` of nothing and ``values`` of fields too (a dict's take a key, a list's a value)
+QUERIES = {"filter", "exclude", "select_related", "prefetch_related", "values_list", "annotate", "aggregate",
+           "exists", "order_by", "only", "defer", "in_bulk", "iterator", "latest", "earliest", "first", "last",
+           "all", "distinct", "select_for_update", "raw", "using", "refresh_from_db", "bulk_update", *ORM_WRITES}
+SHORTCUTS = {"get_object_or_404", "get_list_or_404"}
+
+
+def queryset_methods(root: Path) -> set[str]:
+    """The ledger's own queryset methods (``live``, ``in_order``…), read from the models."""
+    paths = [*root.glob("mighty_ledger/models.py"), *root.glob("mighty_ledger/models/*.py")]
+    names = set()
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and any(ast.unparse(base).endswith("QuerySet") for base in node.bases):
+                names |= {item.name for item in node.body
+                          if isinstance(item, ast.FunctionDef) and not item.name.startswith("_")}
+    return names
+
+
+def _asks_the_database(call: ast.Call, name: str, ours: set[str]) -> bool:
+    named_only = bool(call.keywords) and not call.args
+    return (name in QUERIES or name in ours or _update_with_fields(call, name)
+            or (name == "get" and named_only) or (name == "count" and not call.args and not call.keywords)
+            or (name == "values" and bool(call.args or call.keywords)))
+
+
+def queries(root: Path) -> list[Found]:
+    ours = queryset_methods(root)
+    found = []
+    for path in python_files(root, FACES):
+        where = path.relative_to(root).as_posix()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr == "objects":
+                found.append(Found(where, node.lineno, ast.unparse(node)))
+            elif isinstance(node, ast.Name) and node.id in SHORTCUTS:
+                found.append(Found(where, node.lineno, node.id))
+            elif isinstance(node, ast.ImportFrom | ast.Import):
+                names = [node.module or ""] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
+                found += [Found(where, node.lineno, f"import {name}") for name in names
+                          if name == "django.db" or name.startswith("django.db.")]
+        for call, name, _called_on in method_calls(path):
+            if _asks_the_database(call, name, ours):
+                found.append(Found(where, call.lineno, ast.unparse(call.func)))
+    return found
+
+
+def test_no_face_queries_the_database_itself():
+    assert [str(found) for found in queries(ROOT)] == []
+
+
+def test_the_ledgers_own_queryset_methods_are_read():
+    assert {"live", "in_order", "latest_first", "standing", "open"} <= queryset_methods(ROOT)
+
+
+@pytest.mark.parametrize(("where", "source", "what"), [
+    ("mighty_ledger/pages/views/bad.py", "def board(session):\n    return list(session.hands.filter(number=3))\n",
+     "session.hands.filter"),
+    ("mighty_ledger/api/bad.py", "def payment(session, pk):\n    return session.payments.get(pk=pk)\n",
+     "session.payments.get"),
+    ("mighty_ledger/api/bad.py", "def count(session):\n    return session.hands.count()\n", "session.hands.count"),
+    ("mighty_ledger/pages/views/bad.py", "def player(request, pk):\n    return get_object_or_404(Player, pk=pk)\n",
+     "get_object_or_404"),
+    ("mighty_ledger/api/bad.py", "import datetime\nfrom django.db.models import Q\n", "import django.db.models"),
+], ids=["a-page-filters-hands", "the-api-gets-a-payment", "the-api-counts-hands", "a-page-gets-or-404s",
+        "the-api-builds-a-query"])
+def test_a_deliberate_query_in_a_face_is_caught(tmp_path, where, source, what):
+    for folder in FACES:
+        (tmp_path / folder).mkdir(parents=True, exist_ok=True)
+    (tmp_path / where).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / where).write_text(source, encoding="utf-8")
+
+    assert queries(tmp_path) == [Found(where, 2, what)]
+
+
+def test_a_manager_reached_through_objects_is_caught(tmp_path):
+    (tmp_path / "mighty_ledger/api").mkdir(parents=True)
+    (tmp_path / "mighty_ledger/api/bad.py").write_text("def players():\n    return Player.objects.all()\n")
+
+    assert {str(found) for found in queries(tmp_path)} == {
+        "mighty_ledger/api/bad.py:2 Player.objects", "mighty_ledger/api/bad.py:2 Player.objects.all"}
+
+
+# --- no loops ---------------------------------------------------------------------------------------
+
+
+def imported_modules(path: Path, root: Path, modules: set[str]) -> set[str]:
+    """The modules of ``modules`` that ``path`` imports, at its top or inside a function (an import
+    that runs later is a loop all the same, only found later). ``from package import module`` is
+    the module: Python runs the package's ``__init__`` first, but a package that gathers its
+    modules there (services/) is no loop unless one of them imports the package back."""
+    module = module_name(path, root)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    names = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                base = ".".join(parts[: len(parts) - node.level + 1] + ([node.module] if node.module else []))
+            names += [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base for alias in node.names]
+    found = set()
+    for name in names:
+        while name and name not in modules:  # a name inside a module: the module
+            name = name.rpartition(".")[0]
+        if name and name != module:
+            found.add(name)
+    return found
+
+
+def loops(root: Path) -> list[list[str]]:
+    """The modules of mighty_ledger that import each other, directly or round a longer circle: each
+    set of them (a strongly connected part of the import graph, Tarjan's), sorted."""
+    paths = {module_name(path, root): path for path in (root / "mighty_ledger").rglob("*.py")
+             if "migrations" not in path.parts}
+    graph = {module: imported_modules(path, root, set(paths)) for module, path in paths.items()}
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found = []
+
+    def visit(module: str) -> None:
+        order[module] = low[module] = len(order)
+        stack.append(module)
+        for other in sorted(graph[module]):
+            if other not in order:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in stack:
+                low[module] = min(low[module], order[other])
+        if low[module] == order[module]:
+            part = stack[stack.index(module):]
+            del stack[stack.index(module):]
+            if len(part) > 1:
+                found.append(sorted(part))
+
+    for module in sorted(graph):
+        if module not in order:
+            visit(module)
+    return sorted(found)
+
+
+def test_no_module_imports_itself_round_a_loop():
+    assert loops(ROOT) == []
+
+
+@pytest.mark.parametrize(("modules", "loop"), [
+    ({"stats.py": "from . import stats_redrawn\n", "stats_redrawn.py": "from .stats import looked_at\n"},
+     ["mighty_ledger.pages.views.stats", "mighty_ledger.pages.views.stats_redrawn"]),
+    ({"hands.py": "from mighty_ledger.pages.views import links\n",
+      "links.py": "def board_url():\n    from mighty_ledger.pages.views.next_hand import url\n",
+      "next_hand.py": "import mighty_ledger.pages.views.hands\n"},
+     ["mighty_ledger.pages.views.hands", "mighty_ledger.pages.views.links", "mighty_ledger.pages.views.next_hand"]),
+], ids=["two-views-import-each-other", "three-views-round-a-function-level-import"])
+def test_a_deliberate_loop_is_caught(tmp_path, modules, loop):
+    folder = tmp_path / "mighty_ledger/pages/views"
+    folder.mkdir(parents=True)
+    (folder / "__init__.py").write_text("")
+    (folder / "rules.py").write_text("from . import stats\n")  # outside the loop: it only reaches into it
+    for name, source in modules.items():
+        (folder / name).write_text(source, encoding="utf-8")
+
+    assert loops(tmp_path) == [loop]
