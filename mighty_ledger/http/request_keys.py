@@ -157,7 +157,7 @@ class Kept:
 API, FORM = "api", "form"
 
 
-def answered_by(row: RequestKey) -> str:
+def _answered_by(row: RequestKey) -> str:
     # the API keeps the bytes it answered; a form keeps no body, only where it went
     return API if row.body is not None else FORM
 
@@ -166,7 +166,7 @@ def _answer_of(row: RequestKey | None, face: str, now) -> RequestKey | None:
     """``row`` when it holds an answer ``face`` gave within KEPT_FOR, else None."""
     if row is None or row.status is None or row.answered_at is None or row.answered_at < now - KEPT_FOR:
         return None
-    return row if answered_by(row) == face else None
+    return row if _answered_by(row) == face else None
 
 
 # one statement, on PostgreSQL only: the lock is the transaction's, so it ends with its commit, its

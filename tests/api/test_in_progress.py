@@ -274,45 +274,6 @@ def test_an_unknown_status_filter_is_refused(edit, session):
     assert_error_shape(edit.get(contracts_url(session), status="maybe"), 400, "bad_status")
 
 
-# --- retries ---------------------------------------------------------------------------------------------
-
-
-def test_the_same_key_and_body_opens_one_contract(edit, session):
-    first = edit.post(contracts_url(session), ANN_15_DIAMONDS, **{"Idempotency-Key": "auction-7"})
-    again = edit.post(contracts_url(session), ANN_15_DIAMONDS, **{"Idempotency-Key": "auction-7"})
-
-    assert (first.status_code, again.status_code) == (201, 200)
-    assert again.headers["Idempotent-Replayed"] == "true"
-    assert again.json() == first.json()
-
-
-def test_the_same_key_with_another_body_is_refused(edit, session):
-    opened(edit, session, **{"Idempotency-Key": "auction-7"})
-
-    assert_error_shape(edit.post(contracts_url(session), ANN_16_NT, **{"Idempotency-Key": "auction-7"}), 422)
-
-
-def test_a_retried_completion_records_one_hand(edit, session):
-    contract = opened(edit, session)
-    body = {"version": 1, "partners": ["Cy"], "points": 16}
-
-    first = edit.post(contract_url(session, contract["id"], "complete"), body, **{"Idempotency-Key": "last-trick"})
-    again = edit.post(contract_url(session, contract["id"], "complete"), body, **{"Idempotency-Key": "last-trick"})
-
-    assert (first.status_code, again.status_code) == (200, 200)
-    assert again.headers["Idempotent-Replayed"] == "true" and again.json() == first.json()
-    assert Hand.objects.filter(session=session).count() == 1
-
-
-def test_a_retried_throw_in_answers_the_same(edit, session):
-    contract = opened(edit, session)
-
-    first = edit.post(contract_url(session, contract["id"], "abandon"), {"version": 1}, **{"Idempotency-Key": "k"})
-    again = edit.post(contract_url(session, contract["id"], "abandon"), {"version": 1}, **{"Idempotency-Key": "k"})
-
-    assert again.status_code == 200 and again.json() == first.json()
-
-
 # --- the schema ----------------------------------------------------------------------------------------------
 
 

@@ -122,24 +122,6 @@ def test_an_illegal_hand_is_400_and_takes_no_number(edit, session):
     assert edit.post(hands_url(session), MADE_15_DIAMONDS).json()["number"] == 1
 
 
-def test_the_same_idempotency_key_and_body_returns_the_first_hand(edit, session):
-    first = edit.post(hands_url(session), MADE_15_DIAMONDS, **{"Idempotency-Key": "phone-1-hand-1"})
-    again = edit.post(hands_url(session), MADE_15_DIAMONDS, **{"Idempotency-Key": "phone-1-hand-1"})
-
-    assert first.status_code == 201 and again.status_code == 200
-    assert again.json() == first.json()
-    assert session.hands.count() == 1
-
-
-def test_the_same_idempotency_key_with_another_body_is_422(edit, session):
-    edit.post(hands_url(session), MADE_15_DIAMONDS, **{"Idempotency-Key": "k"})
-
-    response = edit.post(hands_url(session), {**MADE_15_DIAMONDS, "points": 17}, **{"Idempotency-Key": "k"})
-
-    assert_error_shape(response, 422, "idempotency_key_reused")
-    assert session.hands.count() == 1
-
-
 def test_read_list_and_update_a_hand(edit, session):
     HandFactory(session=session)
     url = f"{hands_url(session)}/1"
