@@ -209,9 +209,10 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         # Hashed names need `collectstatic`; development serves the files as they are.
+        # Production's are whitenoise's, with the modules' imports of each other hashed too.
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage",
+        else "mighty_ledger.http.static_files.StaticFiles",
     },
 }
 

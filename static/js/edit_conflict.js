@@ -3,21 +3,13 @@
 // The edit form keeps its taps on the phone (drafts.js, under "draft:" and the form's path) so a
 // reload never loses them. Once the player has chosen here, those taps are done with: kept, they
 // would come back over theirs when "edit again" opens the form with the hand as it is now.
-(function () {
-  "use strict";
+const conflict = document.querySelector("[data-edit-form]");
 
-  var conflict = document.querySelector("[data-edit-form]");
-  if (!conflict) { return; }
-  var draftName = "draft:" + conflict.dataset.editForm;
+function dropDraft() {
+  try { window.localStorage.removeItem(`draft:${conflict.dataset.editForm}`); } catch { /* storage turned off */ }
+}
 
-  function dropDraft() {
-    try { window.localStorage.removeItem(draftName); } catch (error) { /* storage turned off */ }
-  }
-
-  conflict.querySelectorAll("a[data-drops-draft]").forEach(function (link) {
-    link.addEventListener("click", dropDraft);
-  });
-  conflict.querySelectorAll("form[data-drops-draft]").forEach(function (form) {
-    form.addEventListener("submit", dropDraft);
-  });
-})();
+if (conflict) {
+  conflict.querySelectorAll("a[data-drops-draft]").forEach((link) => link.addEventListener("click", dropDraft));
+  conflict.querySelectorAll("form[data-drops-draft]").forEach((form) => form.addEventListener("submit", dropDraft));
+}

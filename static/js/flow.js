@@ -8,9 +8,9 @@
 // This file only steps through that data, the way scoring/flow.py does; it knows no preset.
 // tests/browser/test_flow_js.py checks it against `python -m scoring next` for every preset.
 //
-//   MightyFlow.next(rule, seats, previous[, firstDealer])
+//   next(rule, seats, previous[, firstDealer])
 //     -> {dealer, first_bidder, sitting_out: [...], active: [...]}   (the fields `next` prints)
-//   MightyFlow.session()  -> the page's block: {rule, seats, first_dealer}, or null
+//   session()  -> the page's block: {rule, seats, first_dealer}, or null
 //
 // `previous` takes the shapes `python -m scoring next` takes:
 //   null                                         the session's first hand (firstDealer deals,
@@ -23,175 +23,160 @@
 //    sitting_out?, first_bidder?, joker_holder?} a hand in summary
 //   a hand as entered (HAND_JSON, it has a `contract`), with its dealer; `outcome: "void"`
 //                                                makes it void
-// Whether a hand was made is needed only where MightyFlow.needsMade(rule) (a local rule no
+// Whether a hand was made is needed only where needsMade(rule) (a local rule no
 // preset has): give `made` (or a `result` with `made`) there; the phone cannot score.
 // `joker_holder` must be given (null: the Joker lay buried) after a played hand where the
 // rule says its holder deals next. Anything the engine would refuse throws an Error.
-(function (scope) {
-  "use strict";
 
-  var KINDS = ["scored", "void", "deal_miss", "all_pass"];
+const KINDS = ["scored", "void", "deal_miss", "all_pass"];
 
-  function clockwiseFrom(seats, seat, steps) {
-    var n = seats.length;
-    return seats[(((seats.indexOf(seat) + (steps === undefined ? 1 : steps)) % n) + n) % n];
+function clockwiseFrom(seats, seat, steps = 1) {
+  const n = seats.length;
+  return seats[(((seats.indexOf(seat) + steps) % n) + n) % n];
+}
+
+// every other seat clockwise from the one after `seat`, then `seat` itself
+function clockwiseAfter(seats, seat) {
+  const start = seats.indexOf(seat) + 1;
+  return seats.map((_, i) => seats[(start + i) % seats.length]);
+}
+
+function given(value) {
+  return value !== undefined && value !== null;
+}
+
+function usesName(moments, name) {
+  return Object.keys(moments).some((moment) => Array.isArray(moments[moment]) && moments[moment].includes(name));
+}
+
+export function needsMade(rule) {
+  return usesName(rule.dealer, "first_partner_if_made") || usesName(rule.first_bidder, "first_partner_if_made") ||
+    Boolean(rule.sitting_out && usesName(rule.sitting_out, "first_partner_if_made"));
+}
+
+// the previous hand in the engine's summary shape (scoring.flow.PreviousHand)
+function summary(rule, previous) {
+  if (typeof previous !== "object" || Array.isArray(previous)) {
+    throw new Error("'previous' must be null, an event or a hand.");
   }
-
-  // every other seat clockwise from the one after `seat`, then `seat` itself
-  function clockwiseAfter(seats, seat) {
-    var start = seats.indexOf(seat) + 1;
-    var after = [];
-    for (var i = 0; i < seats.length; i++) { after.push(seats[(start + i) % seats.length]); }
-    return after;
+  const hand = "contract" in previous;
+  let made = previous.made;
+  if (hand && !given(made) && previous.result) made = previous.result.made;
+  const kind = hand ? (previous.outcome === "void" ? "void" : "scored") : (previous.kind || "scored");
+  const past = {
+    kind,
+    dealer: previous.dealer,
+    declarer: given(previous.declarer) ? previous.declarer : null,
+    partners: previous.partners || [],
+    made: given(made) ? made : null,
+    demander: given(previous.demander) ? previous.demander : (given(previous.shown_by) ? previous.shown_by : null),
+    sitting_out: previous.sitting_out || [],
+    first_bidder: hand || !given(previous.first_bidder) ? null : previous.first_bidder,
+    joker_holder: given(previous.joker_holder) ? previous.joker_holder : null,
+  };
+  if (!KINDS.includes(kind)) throw new Error(`A previous hand is one of ${KINDS.join(", ")}, not ${kind}.`);
+  if (!given(past.dealer)) throw new Error("The previous hand must say who dealt it.");
+  if (kind === "scored" && past.declarer === null) throw new Error("A scored hand needs its declarer.");
+  // `next` asks every summary whether it was made; offline nobody knows before the server
+  // scores the hand, so here it is asked only where the rule depends on it
+  if (kind === "scored" && past.made === null && needsMade(rule)) {
+    throw new Error("A scored hand needs whether it was made.");
   }
-
-  function given(value) { return value !== undefined && value !== null; }
-
-  function usesName(moments, name) {
-    return Object.keys(moments).some(function (moment) {
-      return Array.isArray(moments[moment]) && moments[moment].indexOf(name) !== -1;
-    });
+  if (kind === "deal_miss" && past.demander === null) throw new Error("A deal miss needs the player who demanded it.");
+  if (past.declarer !== null && past.partners.includes(past.declarer)) {
+    throw new Error("The declarer cannot be their own partner.");
   }
-
-  function needsMade(rule) {
-    return usesName(rule.dealer, "first_partner_if_made") || usesName(rule.first_bidder, "first_partner_if_made") ||
-      Boolean(rule.sitting_out && usesName(rule.sitting_out, "first_partner_if_made"));
+  if ((kind === "scored" || kind === "void") && usesName(rule.dealer, "joker_holder") && !("joker_holder" in previous)) {
+    throw new Error("In this system the player who held the Joker deals next: give 'joker_holder'.");
   }
+  past.hasDeclarer = (kind === "scored" || kind === "void") && past.declarer !== null;
+  return past;
+}
 
-  // the previous hand in the engine's summary shape (scoring.flow.PreviousHand)
-  function summary(rule, previous) {
-    if (typeof previous !== "object" || Array.isArray(previous)) {
-      throw new Error("'previous' must be null, an event or a hand.");
+function checkSeats(rule, seats, named) {
+  if (new Set(seats).size !== seats.length) throw new Error("Each seat must be listed once.");
+  if (seats.length !== rule.players) {
+    throw new Error(`This system seats ${rule.players} players, not ${seats.length}.`);
+  }
+  for (const seat of named) {
+    if (given(seat) && !seats.includes(seat)) throw new Error(`${seat} is not one of the seats.`);
+  }
+}
+
+function moment(past) {
+  if (past === null) return "first_hand";
+  if (past.kind === "deal_miss") return "after_deal_miss";
+  return past.hasDeclarer ? "after_hand" : "after_all_pass";
+}
+
+// the seats a rule's name means at this table (scoring/flow_rules.py SEAT_NAMES); [] for nobody
+function seatsNamed(name, table) {
+  const { seats, previous: past } = table;
+  if (name === "first_dealer") return given(table.firstDealer) ? [table.firstDealer] : [];
+  if (name === "first_seat") return [seats[0]];
+  if (name === "dealer") return [table.dealer];
+  if (name === "left_of_dealer") return [clockwiseFrom(seats, table.dealer)];
+  if (past === null) return [];
+  if (name === "previous_dealer") return [past.dealer];
+  if (name === "left_of_previous_dealer") return [clockwiseFrom(seats, past.dealer)];
+  if (name === "right_of_previous_dealer") return [clockwiseFrom(seats, past.dealer, -1)];
+  if (name === "demander") return past.kind === "deal_miss" ? [past.demander] : [];
+  if (name === "joker_holder") return past.joker_holder !== null ? [past.joker_holder] : [];
+  if (name === "previous_first_bidder") return seats.includes(past.first_bidder) ? [past.first_bidder] : [];
+  if (name === "previous_sitting_out") {
+    return past.sitting_out.length === table.sittingOutCount ? past.sitting_out.slice() : [];
+  }
+  if (!past.hasDeclarer) return [];
+  const partners = clockwiseAfter(seats, past.declarer).filter((seat) => past.partners.includes(seat));
+  if (name === "declarer") return [past.declarer];
+  if (name === "partners") return partners;
+  if (name === "first_partner") return partners.slice(0, 1);
+  if (name === "first_partner_if_made") return past.made ? partners.slice(0, 1) : [];
+  throw new Error(`A flow rule names no seat ${name}.`);
+}
+
+function firstNamed(names, table) {
+  for (const name of names) {
+    const found = seatsNamed(name, table);
+    if (found.length) return found[0];
+  }
+  throw new Error(`None of ${names.join(", ")} names a seat here.`);
+}
+
+export function next(rule, seats, previous, firstDealer) {
+  const past = given(previous) ? summary(rule, previous) : null;
+  checkSeats(rule, seats, past === null ? [firstDealer] : [past.dealer, past.declarer, past.demander, past.joker_holder]);
+  const when = moment(past);
+  const table = { seats, previous: past, firstDealer, dealer: null, sittingOutCount: 0 };
+  const dealer = firstNamed(rule.dealer[when], table);
+  table.dealer = dealer;
+
+  let out = [];
+  if (rule.sitting_out) {
+    const count = rule.sitting_out.count;
+    table.sittingOutCount = count;
+    let chosen = rule.sitting_out[when].flatMap((name) => seatsNamed(name, table));
+    // short of the number who must sit out, the seats clockwise after the dealer fill in
+    for (const seat of clockwiseAfter(seats, dealer)) {
+      if (chosen.length < count && !chosen.includes(seat)) chosen.push(seat);
     }
-    var hand = "contract" in previous;
-    var made = previous.made;
-    if (hand && !given(made) && previous.result) { made = previous.result.made; }
-    var kind = hand ? (previous.outcome === "void" ? "void" : "scored") : (previous.kind || "scored");
-    var past = {
-      kind: kind,
-      dealer: previous.dealer,
-      declarer: given(previous.declarer) ? previous.declarer : null,
-      partners: previous.partners || [],
-      made: given(made) ? made : null,
-      demander: given(previous.demander) ? previous.demander : (given(previous.shown_by) ? previous.shown_by : null),
-      sitting_out: previous.sitting_out || [],
-      first_bidder: hand || !given(previous.first_bidder) ? null : previous.first_bidder,
-      joker_holder: given(previous.joker_holder) ? previous.joker_holder : null,
-    };
-    if (KINDS.indexOf(kind) === -1) { throw new Error("A previous hand is one of " + KINDS.join(", ") + ", not " + kind + "."); }
-    if (!given(past.dealer)) { throw new Error("The previous hand must say who dealt it."); }
-    if (kind === "scored" && past.declarer === null) { throw new Error("A scored hand needs its declarer."); }
-    // `next` asks every summary whether it was made; offline nobody knows before the server
-    // scores the hand, so here it is asked only where the rule depends on it
-    if (kind === "scored" && past.made === null && needsMade(rule)) {
-      throw new Error("A scored hand needs whether it was made.");
-    }
-    if (kind === "deal_miss" && past.demander === null) { throw new Error("A deal miss needs the player who demanded it."); }
-    if (past.declarer !== null && past.partners.indexOf(past.declarer) !== -1) {
-      throw new Error("The declarer cannot be their own partner.");
-    }
-    if ((kind === "scored" || kind === "void") && usesName(rule.dealer, "joker_holder") && !("joker_holder" in previous)) {
-      throw new Error("In this system the player who held the Joker deals next: give 'joker_holder'.");
-    }
-    past.hasDeclarer = (kind === "scored" || kind === "void") && past.declarer !== null;
-    return past;
+    chosen = chosen.slice(0, count);
+    out = seats.filter((seat) => chosen.includes(seat));
   }
 
-  function checkSeats(rule, seats, named) {
-    var unique = seats.filter(function (seat, i) { return seats.indexOf(seat) === i; });
-    if (unique.length !== seats.length) { throw new Error("Each seat must be listed once."); }
-    if (seats.length !== rule.players) {
-      throw new Error("This system seats " + rule.players + " players, not " + seats.length + ".");
-    }
-    named.forEach(function (seat) {
-      if (given(seat) && seats.indexOf(seat) === -1) { throw new Error(seat + " is not one of the seats."); }
-    });
-  }
+  // the rule's seat opens, or the next seat clockwise that is playing
+  const opener = firstNamed(rule.first_bidder[when], table);
+  const bidder = [opener, ...clockwiseAfter(seats, opener)].find((seat) => !out.includes(seat));
+  return {
+    dealer,
+    first_bidder: bidder,
+    sitting_out: out,
+    active: seats.filter((seat) => !out.includes(seat)),
+  };
+}
 
-  function moment(past) {
-    if (past === null) { return "first_hand"; }
-    if (past.kind === "deal_miss") { return "after_deal_miss"; }
-    return past.hasDeclarer ? "after_hand" : "after_all_pass";
-  }
-
-  // the seats a rule's name means at this table (scoring/flow_rules.py SEAT_NAMES); [] for nobody
-  function seatsNamed(name, table) {
-    var seats = table.seats;
-    var past = table.previous;
-    if (name === "first_dealer") { return given(table.firstDealer) ? [table.firstDealer] : []; }
-    if (name === "first_seat") { return [seats[0]]; }
-    if (name === "dealer") { return [table.dealer]; }
-    if (name === "left_of_dealer") { return [clockwiseFrom(seats, table.dealer)]; }
-    if (past === null) { return []; }
-    if (name === "previous_dealer") { return [past.dealer]; }
-    if (name === "left_of_previous_dealer") { return [clockwiseFrom(seats, past.dealer)]; }
-    if (name === "right_of_previous_dealer") { return [clockwiseFrom(seats, past.dealer, -1)]; }
-    if (name === "demander") { return past.kind === "deal_miss" ? [past.demander] : []; }
-    if (name === "joker_holder") { return past.joker_holder !== null ? [past.joker_holder] : []; }
-    if (name === "previous_first_bidder") { return seats.indexOf(past.first_bidder) !== -1 ? [past.first_bidder] : []; }
-    if (name === "previous_sitting_out") {
-      return past.sitting_out.length === table.sittingOutCount ? past.sitting_out.slice() : [];
-    }
-    if (!past.hasDeclarer) { return []; }
-    var partners = clockwiseAfter(seats, past.declarer).filter(function (seat) {
-      return past.partners.indexOf(seat) !== -1;
-    });
-    if (name === "declarer") { return [past.declarer]; }
-    if (name === "partners") { return partners; }
-    if (name === "first_partner") { return partners.slice(0, 1); }
-    if (name === "first_partner_if_made") { return past.made ? partners.slice(0, 1) : []; }
-    throw new Error("A flow rule names no seat " + name + ".");
-  }
-
-  function firstNamed(names, table) {
-    for (var i = 0; i < names.length; i++) {
-      var found = seatsNamed(names[i], table);
-      if (found.length) { return found[0]; }
-    }
-    throw new Error("None of " + names.join(", ") + " names a seat here.");
-  }
-
-  function next(rule, seats, previous, firstDealer) {
-    var past = given(previous) ? summary(rule, previous) : null;
-    checkSeats(rule, seats, past === null ? [firstDealer] : [past.dealer, past.declarer, past.demander, past.joker_holder]);
-    var when = moment(past);
-    var table = { seats: seats, previous: past, firstDealer: firstDealer, dealer: null, sittingOutCount: 0 };
-    var dealer = firstNamed(rule.dealer[when], table);
-    table.dealer = dealer;
-
-    var out = [];
-    if (rule.sitting_out) {
-      var count = rule.sitting_out.count;
-      table.sittingOutCount = count;
-      var chosen = [];
-      rule.sitting_out[when].forEach(function (name) { chosen = chosen.concat(seatsNamed(name, table)); });
-      // short of the number who must sit out, the seats clockwise after the dealer fill in
-      clockwiseAfter(seats, dealer).forEach(function (seat) {
-        if (chosen.length < count && chosen.indexOf(seat) === -1) { chosen.push(seat); }
-      });
-      chosen = chosen.slice(0, count);
-      out = seats.filter(function (seat) { return chosen.indexOf(seat) !== -1; });
-    }
-
-    // the rule's seat opens, or the next seat clockwise that is playing
-    var opener = firstNamed(rule.first_bidder[when], table);
-    var bidder = [opener].concat(clockwiseAfter(seats, opener)).filter(function (seat) {
-      return out.indexOf(seat) === -1;
-    })[0];
-    return {
-      dealer: dealer,
-      first_bidder: bidder,
-      sitting_out: out,
-      active: seats.filter(function (seat) { return out.indexOf(seat) === -1; }),
-    };
-  }
-
-  // the page's JSON block, where a page carries one (never in the service worker)
-  function session() {
-    if (typeof document === "undefined") { return null; }
-    var block = document.getElementById("flow-rule");
-    return block ? JSON.parse(block.textContent) : null;
-  }
-
-  scope.MightyFlow = { next: next, needsMade: needsMade, session: session };
-})(typeof self !== "undefined" ? self : this);
+// the page's JSON block, where a page carries one
+export function session() {
+  const block = document.getElementById("flow-rule");
+  return block ? JSON.parse(block.textContent) : null;
+}

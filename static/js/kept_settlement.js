@@ -8,92 +8,89 @@
 // works that out (scoring/settle.py: the fewest transfers, the stakes, the rounding, the payments
 // already made); a copy older than the kept scoreboard is missing the hands since. Transfers that
 // are no longer owed are never offered, and nothing here computes money.
-(function () {
-  "use strict";
+import * as outbox from "./outbox.js";
 
-  var root = document.documentElement;
-  var PAGE = /^(\/g\/[^/]+\/s\/(\d+)\/)(settle|payments)\/$/.exec(window.location.pathname);
-  var Outbox = window.MightyOutbox;
-  var status = document.getElementById("app-status");
-  if (!root.dataset.offlineAsOf || !PAGE || !Outbox || !status) { return; }
-  var say = status.dataset;
-  // what changes the scores once the server has it (a contract or a throw-in changes none): every
-  // list of who pays whom waits. A payment changes only what is still owed: the settle page's
-  // lists wait, while the payments card shows it pending on the very transfer (pending.js)
-  var CHANGES_SCORES = { hand: 1, event: 1, edit: 1, "delete": 1, restore: 1 };
-  var PAYMENTS = { payment: 1, unpay: 1 };
-  var SETTLE_LISTS = "#settle-transfers, ul.transfers, #share";
-  var ALL_LISTS = SETTLE_LISTS + ", [data-testid='payments-owed']";
-  var hiding = null; // the lists hidden, once the page knows
+const root = document.documentElement;
+const PAGE = /^(\/g\/[^/]+\/s\/(\d+)\/)(settle|payments)\/$/.exec(window.location.pathname);
+const status = document.getElementById("app-status");
+// what changes the scores once the server has it (a contract or a throw-in changes none): every
+// list of who pays whom waits. A payment changes only what is still owed: the settle page's
+// lists wait, while the payments card shows it pending on the very transfer (pending.js)
+const CHANGES_SCORES = new Set(["hand", "event", "edit", "delete", "restore"]);
+const PAYMENTS = new Set(["payment", "unpay"]);
+const SETTLE_LISTS = "#settle-transfers, ul.transfers, #share";
+const ALL_LISTS = `${SETTLE_LISTS}, [data-testid='payments-owed']`;
+let hiding = null; // the lists hidden, once the page knows
 
-  function boardRevision() {
-    // the session's revision the kept scoreboard shows (sw.js keeps it beside the copy)
-    if (!window.caches) { return Promise.resolve(null); }
-    return caches.open("pages").then(function (cache) { return cache.match(PAGE[1]); }).then(function (board) {
-      var revision = board && board.headers.get("X-Revision");
-      return revision ? Number(revision) : null;
-    }, function () { return null; });
+async function boardRevision() {
+  // the session's revision the kept scoreboard shows (sw.js keeps it beside the copy)
+  if (!window.caches) return null;
+  try {
+    const board = await (await caches.open("pages")).match(PAGE[1]);
+    const revision = board && board.headers.get("X-Revision");
+    return revision ? Number(revision) : null;
+  } catch {
+    return null;
   }
+}
 
-  function waitingHere(items, kinds) {
-    return items.filter(function (item) {
-      return item.session === PAGE[2] && kinds[item.kind] && !Outbox.stopped(item);
-    });
+function waitingHere(items, kinds) {
+  return items.filter((item) => item.session === PAGE[2] && kinds.has(item.kind) && !outbox.stopped(item));
+}
+
+function hideTransfers() {
+  if (!hiding) return;
+  for (const list of document.querySelectorAll(hiding)) {
+    if (list.dataset.waitsForServer !== undefined) continue;
+    const shown = list.getClientRects().length > 0; // a list in a card not shown yet needs no note
+    list.hidden = true;
+    list.dataset.waitsForServer = "";
+    if (!shown) continue;
+    const note = document.createElement("p");
+    note.className = "muted";
+    note.dataset.testid = "transfers-wait";
+    note.textContent = status.dataset.sayTransfersWait;
+    list.insertAdjacentElement("beforebegin", note);
   }
+}
 
-  function hideTransfers() {
-    if (!hiding) { return; }
-    document.querySelectorAll(hiding).forEach(function (list) {
-      if (list.dataset.waitsForServer !== undefined) { return; }
-      var shown = list.getClientRects().length > 0; // a list in a card not shown yet needs no note
-      list.hidden = true;
-      list.dataset.waitsForServer = "";
-      if (!shown) { return; }
-      var note = document.createElement("p");
-      note.className = "muted";
-      note.dataset.testid = "transfers-wait";
-      note.textContent = say.sayTransfersWait;
-      list.insertAdjacentElement("beforebegin", note);
-    });
+function tell(waiting, older) {
+  const say = status.dataset;
+  const notice = document.getElementById("kept-settlement") || document.createElement("p");
+  notice.id = "kept-settlement";
+  notice.className = "notice";
+  notice.setAttribute("role", "status");
+  notice.dataset.testid = "kept-settlement";
+  const lines = [];
+  if (waiting.length) lines.push(say.sayNotCounted.replace("{count}", waiting.length));
+  if (older) lines.push(say.sayOlderThanBoard);
+  lines.push(say.sayTransfersLater);
+  notice.textContent = lines.join(" ");
+  const heading = document.querySelector("main h1");
+  if (heading && !notice.isConnected) heading.insertAdjacentElement("afterend", notice);
+}
+
+async function check() {
+  const own = root.dataset.offlineRevision ? Number(root.dataset.offlineRevision) : null;
+  const [board, items] = await Promise.all([boardRevision(), outbox.items().catch(() => [])]);
+  const scores = waitingHere(items, CHANGES_SCORES);
+  const paid = waitingHere(items, PAYMENTS);
+  // a copy of no known revision is trusted only as far as the board is unknown too
+  const older = board !== null && (own === null || own < board);
+  if (scores.length || older) {
+    hiding = ALL_LISTS;
+  } else if (paid.length && PAGE[3] === "settle") {
+    hiding = SETTLE_LISTS;
+  } else {
+    return;
   }
+  tell([...scores, ...paid], older);
+  hideTransfers();
+}
 
-  function tell(waiting, older) {
-    var notice = document.getElementById("kept-settlement") || document.createElement("p");
-    notice.id = "kept-settlement";
-    notice.className = "notice";
-    notice.setAttribute("role", "status");
-    notice.dataset.testid = "kept-settlement";
-    var lines = [];
-    if (waiting.length) { lines.push(say.sayNotCounted.replace("{count}", waiting.length)); }
-    if (older) { lines.push(say.sayOlderThanBoard); }
-    lines.push(say.sayTransfersLater);
-    notice.textContent = lines.join(" ");
-    var heading = document.querySelector("main h1");
-    if (heading && !notice.isConnected) { heading.insertAdjacentElement("afterend", notice); }
-  }
-
-  function check() {
-    var own = root.dataset.offlineRevision ? Number(root.dataset.offlineRevision) : null;
-    return Promise.all([boardRevision(), Outbox.items().catch(function () { return []; })]).then(function (both) {
-      var board = both[0];
-      var scores = waitingHere(both[1], CHANGES_SCORES);
-      var paid = waitingHere(both[1], PAYMENTS);
-      // a copy of no known revision is trusted only as far as the board is unknown too
-      var older = board !== null && (own === null || own < board);
-      if (scores.length || older) {
-        hiding = ALL_LISTS;
-      } else if (paid.length && PAGE[3] === "settle") {
-        hiding = SETTLE_LISTS;
-      } else {
-        return;
-      }
-      tell(scores.concat(paid), older);
-      hideTransfers();
-    });
-  }
-
+if (root.dataset.offlineAsOf && PAGE && status) {
   check();
   document.addEventListener("outbox:changed", check);
   // the payments card arrives after the page where it loads itself: its lists too
   document.addEventListener("htmx:afterSwap", hideTransfers);
-})();
+}

@@ -12,282 +12,292 @@
 // nothing changed) runs when the page becomes visible again, every 30 s without a stream and
 // every 2 minutes with one, so a phone that slept, lost the stream or has none at all still catches up.
 // Without JavaScript the page is an ordinary page: reloading shows the current state.
-(function () {
-  "use strict";
+const POLL_MS = 30000; // the fallback's pace without a stream, or while it reconnects
+// with the stream open its events bring every change: the poll only guards against a stream gone
+// silently (a network that drops without a word), and every phone's poll is a request to the server
+const POLL_LIVE_MS = 120000;
+const REOPEN_MS = 5000; // after the server refused the stream (503, a restart): try again
 
-  var POLL_MS = 30000; // the fallback's pace without a stream, or while it reconnects
-  // with the stream open its events bring every change: the poll only guards against a stream gone
-  // silently (a network that drops without a word), and every phone's poll is a request to the server
-  var POLL_LIVE_MS = 120000;
-  var REOPEN_MS = 5000; // after the server refused the stream (503, a restart): try again
+const marker = document.querySelector("[data-live-stream]");
+const streamUrl = (marker && marker.dataset.liveStream) || "";
+const fragmentsUrl = (marker && marker.dataset.liveFragments) || "";
+const regions = (marker && marker.dataset.liveRegions) || "main";
+// "none": a form open under the player's thumb is never swapped; it is told of each change
+// ("live:changed") and asks for what it shows itself (static/js/live_form.js)
+const told = regions === "none";
+let revision = (marker && marker.dataset.liveRevision) || "";
+let etag = (marker && marker.dataset.liveEtag) || "";
+let source = null;
+let reopenTimer = null;
+let busy = false;
+let again = false;
+let lastAsked = Date.now();
+let hellos = 0; // one per (re)connection of the stream
 
-  var marker = document.querySelector("[data-live-stream]");
-  if (!marker || typeof window.fetch !== "function") { return; }
+function newer(seen) {
+  // the group page has no revision of its own: every change of one of its sessions counts
+  return seen === null || seen === undefined || revision === "" || String(seen) !== revision;
+}
 
-  var streamUrl = marker.dataset.liveStream;
-  var fragmentsUrl = marker.dataset.liveFragments || "";
-  var regions = marker.dataset.liveRegions || "main";
-  // "none": a form open under the player's thumb is never swapped; it is told of each change
-  // ("live:changed") and asks for what it shows itself (static/js/live_form.js)
-  var told = regions === "none";
-  var revision = marker.dataset.liveRevision || "";
-  var etag = marker.dataset.liveEtag || "";
-  var source = null;
-  var reopenTimer = null;
-  var busy = false;
-  var again = false;
-  var lastAsked = Date.now();
-  var hellos = 0; // one per (re)connection of the stream
+function updated() {
+  document.dispatchEvent(new CustomEvent("live:updated", { detail: { revision } }));
+}
 
-  function newer(seen) {
-    // the group page has no revision of its own: every change of one of its sessions counts
-    return seen === null || seen === undefined || revision === "" || String(seen) !== revision;
+// --- swapping the fresh page in -----------------------------------------------------------
+
+function openDetails(root) {
+  // a <details> the player opened stays open (by id, else by its summary's words)
+  return new Set([...root.querySelectorAll("details[open]")].map(detailsKey));
+}
+
+function detailsKey(details) {
+  const summary = details.querySelector("summary");
+  return details.id || (summary ? summary.textContent.trim() : "");
+}
+
+function reopen(root, open) {
+  root.querySelectorAll("details").forEach((details) => {
+    if (open.has(detailsKey(details))) details.open = true;
+  });
+}
+
+function typing(root) {
+  const active = document.activeElement;
+  return active && root.contains(active) && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName) &&
+    active.type !== "submit" && active.type !== "button";
+}
+
+function replace(current, fresh) {
+  const open = openDetails(current);
+  const adopted = document.importNode(fresh, true);
+  current.replaceWith(adopted);
+  reopen(adopted, open);
+  if (window.htmx) window.htmx.process(adopted);
+}
+
+function withToken(root) {
+  // the fragments carry no CSRF token (they are the same for every phone): this page's own goes in
+  let token = "";
+  try { token = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || ""; } catch { /* none */ }
+  if (!token) return;
+  for (const form of root.querySelectorAll("form")) {
+    if ((form.getAttribute("method") || "").toLowerCase() !== "post" || form.querySelector("[name=csrfmiddlewaretoken]")) continue;
+    const input = document.createElement("input");
+    input.type = "hidden";
+    input.name = "csrfmiddlewaretoken";
+    input.value = token;
+    form.prepend(input);
   }
+}
 
-  // --- swapping the fresh page in -----------------------------------------------------------
+// --- what arrived: a new hand stands out for a moment and is said to a screen reader ---------
 
-  function openDetails(root) {
-    // a <details> the player opened stays open (by id, else by its summary's words)
-    var open = {};
-    root.querySelectorAll("details[open]").forEach(function (details) {
-      open[detailsKey(details)] = true;
-    });
-    return open;
+function handRows() {
+  return [...document.querySelectorAll("#board-rows tr[id^='hand-']")];
+}
+
+function rowsShown() {
+  // the hands on the board before a change, to tell the ones it brings (tellArrivals)
+  return new Set(handRows().map((row) => row.id));
+}
+
+function saidOf(row) {
+  // "Ann 15♦, made" from the row as drawn: the seat's full name, the contract, the outcome's words
+  const what = row.querySelector("td.what");
+  if (!what) return "";
+  const who = what.querySelector(".who");
+  if (!who) return what.textContent.trim(); // a deal miss, an all-pass
+  const contract = who.nextElementSibling ? who.nextElementSibling.cloneNode(true) : null;
+  const outcome = contract && contract.querySelector(".outcome");
+  const outcomeLabel = outcome ? outcome.getAttribute("aria-label") : "";
+  if (outcome) outcome.remove();
+  return `${who.title || who.textContent.trim()} ${contract ? contract.textContent.trim() : ""}` +
+    (outcomeLabel ? `, ${outcomeLabel}` : "");
+}
+
+function tellArrivals(before) {
+  const news = document.getElementById("board-news");
+  const said = [];
+  for (const row of handRows()) {
+    if (before.has(row.id)) continue;
+    row.classList.add("arrived");
+    if (news) {
+      said.push(news.dataset.sayHand.replace("%(number)s", row.id.slice("hand-".length)).replace("%(what)s", saidOf(row)));
+    }
   }
+  if (news && said.length) news.textContent = said.join(" · ");
+}
 
-  function detailsKey(details) {
-    var summary = details.querySelector("summary");
-    return details.id || (summary ? summary.textContent.trim() : "");
+function swapFragments(html) {
+  const fresh = new DOMParser().parseFromString(html, "text/html");
+  const before = rowsShown();
+  for (const region of fresh.querySelectorAll("[data-live-region]")) {
+    const current = document.querySelector(`[data-live-region='${region.dataset.liveRegion}']`);
+    if (!current || typing(current)) continue; // a region under a player's thumb waits for the next change
+    withToken(region);
+    replace(current, region);
   }
+  tellArrivals(before);
+  const freshMarker = fresh.querySelector("[data-live-fragments]");
+  if (freshMarker) revision = freshMarker.dataset.liveRevision || "";
+  updated();
+  return true;
+}
 
-  function reopen(root, open) {
-    root.querySelectorAll("details").forEach(function (details) {
-      if (open[detailsKey(details)]) { details.open = true; }
-    });
+// --- a new hand's step, inside the event ----------------------------------------------------
+// What the hand changed on the board (partials/board_step.html): its row, added to the rows, and
+// the parts marked data-live-part, each replacing the page's part with its id. Applied only to
+// the board as it stood just before the hand, and only whole: otherwise the regions are fetched.
+
+function applyStep(step) {
+  if (busy || String(step.from) !== revision) return false;
+  const fresh = new DOMParser().parseFromString(step.html, "text/html");
+  const stepMarker = fresh.querySelector("[data-live-step]");
+  const rows = document.getElementById("board-rows");
+  if (!stepMarker || !rows) return false;
+  const parts = [...fresh.querySelectorAll("[data-live-part]")];
+  const mine = parts.map((part) => document.getElementById(part.id));
+  if (mine.some((part) => !part || typing(part))) return false;
+  const before = rowsShown();
+  parts.forEach((part, index) => {
+    withToken(part);
+    replace(mine[index], part);
+  });
+  for (const row of fresh.querySelectorAll("[data-live-rows] > tr[id^='hand-']")) {
+    const shown = document.getElementById(row.id);
+    if (shown) {
+      replace(shown, row);
+      continue;
+    }
+    const adopted = rows.appendChild(document.importNode(row, true));
+    if (window.htmx) window.htmx.process(adopted);
   }
+  tellArrivals(before);
+  revision = stepMarker.dataset.liveRevision || revision;
+  if (step.etag) etag = step.etag;
+  lastAsked = Date.now(); // as up to date as a fetch would have made it: the poll waits its turn again
+  updated();
+  return true;
+}
 
-  function typing(root) {
-    var active = document.activeElement;
-    return active && root.contains(active) && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName) &&
-      active.type !== "submit" && active.type !== "button";
+function swap(html) {
+  if (fragmentsUrl) return swapFragments(html);
+  const fresh = new DOMParser().parseFromString(html, "text/html");
+  const mine = regions === "main" ? [] : [...document.querySelectorAll(regions)];
+  const theirs = regions === "main" ? [] : [...fresh.querySelectorAll(regions)];
+  const main = document.querySelector("main");
+  const freshMain = fresh.querySelector("main");
+  if (mine.length && mine.length === theirs.length) {
+    mine.forEach((region, index) => replace(region, theirs[index]));
+  } else if (main && freshMain) {
+    if (typing(main)) return false; // never under a player's thumb: next time
+    const open = openDetails(main);
+    main.replaceChildren(...[...freshMain.childNodes].map((node) => document.importNode(node, true)));
+    reopen(main, open);
+    if (window.htmx) window.htmx.process(main);
   }
+  const freshMarker = fresh.querySelector("[data-live-stream]");
+  if (freshMarker) revision = freshMarker.dataset.liveRevision || "";
+  if (fresh.title) document.title = fresh.title;
+  updated();
+  return true;
+}
 
-  function replace(current, fresh) {
-    var open = openDetails(current);
-    var adopted = document.importNode(fresh, true);
-    current.replaceWith(adopted);
-    reopen(adopted, open);
-    if (window.htmx) { window.htmx.process(adopted); }
+// --- asking the page again --------------------------------------------------------------
+
+function refresh(seen, what) {
+  if (told) {
+    if (seen !== null && seen !== undefined) revision = String(seen);
+    document.dispatchEvent(new CustomEvent("live:changed", { detail: { revision, what: what || "" } }));
+    return;
   }
-
-  function withToken(root) {
-    // the fragments carry no CSRF token (they are the same for every phone): this page's own goes in
-    var token = "";
-    try { token = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || ""; } catch (error) { /* none */ }
-    if (!token) { return; }
-    root.querySelectorAll("form").forEach(function (form) {
-      if ((form.getAttribute("method") || "").toLowerCase() !== "post" || form.querySelector("[name=csrfmiddlewaretoken]")) { return; }
-      var input = document.createElement("input");
-      input.type = "hidden";
-      input.name = "csrfmiddlewaretoken";
-      input.value = token;
-      form.prepend(input);
-    });
+  if (busy) {
+    again = true;
+    return;
   }
-
-  // --- what arrived: a new hand stands out for a moment and is said to a screen reader ---------
-
-  function handRows() {
-    return Array.prototype.slice.call(document.querySelectorAll("#board-rows tr[id^='hand-']"));
-  }
-
-  function rowsShown() {
-    // the hands on the board before a change, to tell the ones it brings (tellArrivals)
-    var shown = {};
-    handRows().forEach(function (row) { shown[row.id] = true; });
-    return shown;
-  }
-
-  function saidOf(row) {
-    // "Ann 15♦, made" from the row as drawn: the seat's full name, the contract, the outcome's words
-    var what = row.querySelector("td.what");
-    if (!what) { return ""; }
-    var who = what.querySelector(".who");
-    if (!who) { return what.textContent.trim(); } // a deal miss, an all-pass
-    var contract = who.nextElementSibling ? who.nextElementSibling.cloneNode(true) : null;
-    var outcome = contract && contract.querySelector(".outcome");
-    var outcomeLabel = outcome ? outcome.getAttribute("aria-label") : "";
-    if (outcome) { outcome.remove(); }
-    return (who.title || who.textContent.trim()) + " " + (contract ? contract.textContent.trim() : "") +
-      (outcomeLabel ? ", " + outcomeLabel : "");
-  }
-
-  function tellArrivals(before) {
-    var news = document.getElementById("board-news");
-    var said = [];
-    handRows().forEach(function (row) {
-      if (before[row.id]) { return; }
-      row.classList.add("arrived");
-      if (news) {
-        said.push(news.dataset.sayHand.replace("%(number)s", row.id.slice("hand-".length))
-          .replace("%(what)s", saidOf(row)));
+  busy = true;
+  lastAsked = Date.now();
+  const headers = etag ? { "If-None-Match": etag } : {};
+  fetch(fragmentsUrl || window.location.pathname + window.location.search,
+        { headers, cache: "no-store", credentials: "same-origin" })
+    .then((response) => {
+      if (response.status === 304) return null;
+      if (response.status === 404) { // deleted meanwhile
+        window.location.reload();
+        return null;
       }
-    });
-    if (news && said.length) { news.textContent = said.join(" · "); }
-  }
-
-  function swapFragments(html) {
-    var fresh = new DOMParser().parseFromString(html, "text/html");
-    var before = rowsShown();
-    fresh.querySelectorAll("[data-live-region]").forEach(function (region) {
-      var current = document.querySelector("[data-live-region='" + region.dataset.liveRegion + "']");
-      if (!current || typing(current)) { return; } // a region under a player's thumb waits for the next change
-      withToken(region);
-      replace(current, region);
-    });
-    tellArrivals(before);
-    var freshMarker = fresh.querySelector("[data-live-fragments]");
-    if (freshMarker) { revision = freshMarker.dataset.liveRevision || ""; }
-    document.dispatchEvent(new CustomEvent("live:updated", { detail: { revision: revision } }));
-    return true;
-  }
-
-  // --- a new hand's step, inside the event ----------------------------------------------------
-  // What the hand changed on the board (partials/board_step.html): its row, added to the rows, and
-  // the parts marked data-live-part, each replacing the page's part with its id. Applied only to
-  // the board as it stood just before the hand, and only whole: otherwise the regions are fetched.
-
-  function applyStep(step) {
-    if (busy || String(step.from) !== revision) { return false; }
-    var fresh = new DOMParser().parseFromString(step.html, "text/html");
-    var marker = fresh.querySelector("[data-live-step]");
-    var rows = document.getElementById("board-rows");
-    if (!marker || !rows) { return false; }
-    var parts = Array.prototype.slice.call(fresh.querySelectorAll("[data-live-part]"));
-    var mine = parts.map(function (part) { return document.getElementById(part.id); });
-    if (mine.some(function (part) { return !part || typing(part); })) { return false; }
-    var before = rowsShown();
-    parts.forEach(function (part, index) {
-      withToken(part);
-      replace(mine[index], part);
-    });
-    fresh.querySelectorAll("[data-live-rows] > tr[id^='hand-']").forEach(function (row) {
-      var shown = document.getElementById(row.id);
-      if (shown) { replace(shown, row); return; }
-      var adopted = rows.appendChild(document.importNode(row, true));
-      if (window.htmx) { window.htmx.process(adopted); }
-    });
-    tellArrivals(before);
-    revision = marker.dataset.liveRevision || revision;
-    if (step.etag) { etag = step.etag; }
-    lastAsked = Date.now(); // as up to date as a fetch would have made it: the poll waits its turn again
-    document.dispatchEvent(new CustomEvent("live:updated", { detail: { revision: revision } }));
-    return true;
-  }
-
-  function swap(html) {
-    if (fragmentsUrl) { return swapFragments(html); }
-    var fresh = new DOMParser().parseFromString(html, "text/html");
-    var mine = regions === "main" ? [] : Array.prototype.slice.call(document.querySelectorAll(regions));
-    var theirs = regions === "main" ? [] : Array.prototype.slice.call(fresh.querySelectorAll(regions));
-    var main = document.querySelector("main");
-    var freshMain = fresh.querySelector("main");
-    if (mine.length && mine.length === theirs.length) {
-      mine.forEach(function (region, index) { replace(region, theirs[index]); });
-    } else if (main && freshMain) {
-      if (typing(main)) { return false; } // never under a player's thumb: next time
-      var open = openDetails(main);
-      main.replaceChildren.apply(main, Array.prototype.map.call(freshMain.childNodes, function (node) {
-        return document.importNode(node, true);
-      }));
-      reopen(main, open);
-      if (window.htmx) { window.htmx.process(main); }
-    }
-    var freshMarker = fresh.querySelector("[data-live-stream]");
-    if (freshMarker) { revision = freshMarker.dataset.liveRevision || ""; }
-    if (fresh.title) { document.title = fresh.title; }
-    document.dispatchEvent(new CustomEvent("live:updated", { detail: { revision: revision } }));
-    return true;
-  }
-
-  // --- asking the page again --------------------------------------------------------------
-
-  function refresh(seen, what) {
-    if (told) {
-      if (seen !== null && seen !== undefined) { revision = String(seen); }
-      document.dispatchEvent(new CustomEvent("live:changed", { detail: { revision: revision, what: what || "" } }));
-      return;
-    }
-    if (busy) { again = true; return; }
-    busy = true;
-    lastAsked = Date.now();
-    var headers = {};
-    if (etag) { headers["If-None-Match"] = etag; }
-    fetch(fragmentsUrl || window.location.pathname + window.location.search,
-          { headers: headers, cache: "no-store", credentials: "same-origin" })
-      .then(function (response) {
-        if (response.status === 304) { return null; }
-        if (response.status === 404) { window.location.reload(); return null; } // deleted meanwhile
-        if (!response.ok) { return null; } // rate-limited, a restart: the next event or poll asks again
-        var tag = response.headers.get("ETag");
-        return response.text().then(function (html) {
-          if (swap(html) && tag) { etag = tag; }
-        });
-      })
-      .catch(function () { /* offline: the next event, visibility or poll asks again */ })
-      .then(function () {
-        busy = false;
-        if (again) { again = false; refresh(); }
+      if (!response.ok) return null; // rate-limited, a restart: the next event or poll asks again
+      const tag = response.headers.get("ETag");
+      return response.text().then((html) => {
+        if (swap(html) && tag) etag = tag;
       });
-  }
-
-  // --- the stream -------------------------------------------------------------------------
-
-  function listen() {
-    if (!streamUrl || typeof window.EventSource !== "function") { return; }
-    if (source && source.readyState !== EventSource.CLOSED) { return; }
-    source = new EventSource(streamUrl);
-    // every (re)connection says the session's revision: a page that missed news catches up
-    source.addEventListener("hello", function (event) {
-      var hello = JSON.parse(event.data);
-      hellos += 1;
-      // the status line (app_status.js) says "online and live" while a stream is open
-      document.dispatchEvent(new CustomEvent("live:open"));
-      if (hello.revision !== undefined ? newer(hello.revision) : hellos > 1) {
-        // a session page compares revisions; the group page, which has none, asks again after a gap
-        refresh(hello.revision);
+    })
+    .catch(() => { /* offline: the next event, visibility or poll asks again */ })
+    .then(() => {
+      busy = false;
+      if (again) {
+        again = false;
+        refresh();
       }
     });
-    source.addEventListener("change", function (event) {
-      var change = JSON.parse(event.data);
-      if (change.board && !told && fragmentsUrl && applyStep(change.board)) { return; }
-      if (change.what === "resync" || newer(change.revision)) { refresh(change.revision, change.what); }
-    });
-    source.addEventListener("error", function () {
-      document.dispatchEvent(new CustomEvent("live:closed"));
-      // a dropped connection is retried by the browser itself; a refused one (404, 503) is closed
-      if (source.readyState === EventSource.CLOSED && reopenTimer === null) {
-        reopenTimer = window.setTimeout(function () { reopenTimer = null; listen(); }, REOPEN_MS);
-      }
-    });
-  }
+}
 
-  document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState !== "visible") { return; }
+// --- the stream -------------------------------------------------------------------------
+
+function listen() {
+  if (!streamUrl || typeof window.EventSource !== "function") return;
+  if (source && source.readyState !== EventSource.CLOSED) return;
+  source = new EventSource(streamUrl);
+  // every (re)connection says the session's revision: a page that missed news catches up
+  source.addEventListener("hello", (event) => {
+    const hello = JSON.parse(event.data);
+    hellos += 1;
+    // the status line (app_status.js) says "online and live" while a stream is open
+    document.dispatchEvent(new CustomEvent("live:open"));
+    if (hello.revision !== undefined ? newer(hello.revision) : hellos > 1) {
+      // a session page compares revisions; the group page, which has none, asks again after a gap
+      refresh(hello.revision);
+    }
+  });
+  source.addEventListener("change", (event) => {
+    const change = JSON.parse(event.data);
+    if (change.board && !told && fragmentsUrl && applyStep(change.board)) return;
+    if (change.what === "resync" || newer(change.revision)) refresh(change.revision, change.what);
+  });
+  source.addEventListener("error", () => {
+    document.dispatchEvent(new CustomEvent("live:closed"));
+    // a dropped connection is retried by the browser itself; a refused one (404, 503) is closed
+    if (source.readyState === EventSource.CLOSED && reopenTimer === null) {
+      reopenTimer = window.setTimeout(() => {
+        reopenTimer = null;
+        listen();
+      }, REOPEN_MS);
+    }
+  });
+}
+
+function follow() {
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState !== "visible") return;
     refresh();
     listen();
   });
 
-  window.setInterval(function () {
-    var pace = source && source.readyState === EventSource.OPEN ? POLL_LIVE_MS : POLL_MS;
-    if (!told && document.visibilityState === "visible" && Date.now() - lastAsked >= pace - 1000) { refresh(); }
+  window.setInterval(() => {
+    const pace = source && source.readyState === EventSource.OPEN ? POLL_LIVE_MS : POLL_MS;
+    if (!told && document.visibilityState === "visible" && Date.now() - lastAsked >= pace - 1000) refresh();
   }, POLL_MS);
 
-  window.addEventListener("pagehide", function () { if (source) { source.close(); } });
-  window.addEventListener("pageshow", function (event) {
+  window.addEventListener("pagehide", () => { if (source) source.close(); });
+  window.addEventListener("pageshow", (event) => {
     // back to a page from the browser's back/forward cache: it may be minutes old
-    if (event.persisted) { refresh(); listen(); }
+    if (event.persisted) {
+      refresh();
+      listen();
+    }
   });
 
   listen();
-})();
+}
+
+if (marker) follow();

@@ -16,210 +16,216 @@
 // changed; the form then asks the server for the coming hand (GET hands/next/, the
 // partials/next_hand.html fragment: the engine's table flow, and the words, never a second copy
 // of them here).
-(function () {
-  "use strict";
+const form = document.getElementById("hand-form");
+const following = Boolean(form && form.dataset.nextUrl);
+const notice = document.getElementById("live-form-notice");
+const question = document.getElementById("live-form-question");
+const title = form && form.querySelector("[data-hand-title]");
+const numberField = form && form.elements.number;
+const inProgress = form && form.elements.in_progress;
+let busy = false;
+let contractChanged = false; // a contract was recorded, completed or thrown in since the last ask
+let leaving = false; // saved: this phone's own hand is on its way, and the page with it
+let again = false;
+let playing = null; // the contract being played, as last heard (null: not asked yet)
+let asked = null; // the answer the open question would move the form to
+let openedAt = 0;
+// a tap already on its way as the question opens must not answer it (nothing moves under a finger)
+const SETTLE_MS = 600;
+// the hand the form enters: its number field, else its title says it, else the form
+let number = following && ((numberField && numberField.value) ||
+  (title ? (title.textContent.match(/\d+/) || [""])[0] : (form.dataset.shownNumber || "")));
 
-  var form = document.getElementById("hand-form");
-  if (!form || !form.dataset.nextUrl || typeof window.fetch !== "function") { return; }
-  var notice = document.getElementById("live-form-notice");
-  var question = document.getElementById("live-form-question");
-  var title = form.querySelector("[data-hand-title]");
-  var numberField = form.elements.number;
-  var inProgress = form.elements.in_progress;
-  var busy = false;
-  var contractChanged = false; // a contract was recorded, completed or thrown in since the last ask
-  var leaving = false; // saved: this phone's own hand is on its way, and the page with it
-  var again = false;
-  var playing = null; // the contract being played, as last heard (null: not asked yet)
-  var asked = null; // the answer the open question would move the form to
-  var openedAt = 0;
-  // a tap already on its way as the question opens must not answer it (nothing moves under a finger)
-  var SETTLE_MS = 600;
-  // the hand the form enters: its number field, else its title says it, else the form
-  var number = (numberField && numberField.value) ||
-    (title ? (title.textContent.match(/\d+/) || [""])[0] : (form.dataset.shownNumber || ""));
+function checked(name) {
+  return [...form.querySelectorAll(`input[name='${name}']`)].filter((input) => input.checked).map((input) => input.value);
+}
 
-  function checked(name) {
-    return Array.prototype.filter.call(form.querySelectorAll("input[name='" + name + "']"), function (input) {
-      return input.checked;
-    }).map(function (input) { return input.value; });
+function seating() {
+  return { dealer: checked("dealer").join(), sittingOut: checked("sitting_out").sort().join() };
+}
+
+// what the server last gave for the dealer and who sits out: moved only while still as given
+let given = following ? seating() : null;
+
+function untouched() {
+  const now = seating();
+  return now.dealer === given.dealer && now.sittingOut === given.sittingOut;
+}
+
+function tick(name, values) {
+  form.querySelectorAll(`input[name='${name}']`).forEach((input) => { input.checked = values.includes(input.value); });
+}
+
+function moveSeating(dealer, sittingOut) {
+  const boxes = form.querySelectorAll("input[name='sitting_out']");
+  const seatingMoved = boxes.length && checked("sitting_out").sort().join() !== sittingOut.slice().sort().join();
+  if (seatingMoved) {
+    tick("sitting_out", sittingOut);
+    const names = form.querySelector("[data-sitting-out-names]");
+    if (names) names.textContent = sittingOut.join(", ");
   }
-
-  // what the server last gave for the dealer and who sits out: moved only while still as given
-  var given = { dealer: checked("dealer").join(), sittingOut: checked("sitting_out").sort().join() };
-
-  function untouched() {
-    return checked("dealer").join() === given.dealer && checked("sitting_out").sort().join() === given.sittingOut;
+  const dealerRadio = dealer && form.querySelector(`input[name='dealer'][value='${CSS.escape(dealer)}']`);
+  // one event, as after one tap: hand_form.js redraws the dealer's line, the preview (htmx) and
+  // the kept draft (drafts.js) follow
+  if (dealerRadio && !dealerRadio.checked) {
+    dealerRadio.checked = true;
+    dealerRadio.dispatchEvent(new Event("input", { bubbles: true }));
+  } else if (seatingMoved) {
+    boxes[0].dispatchEvent(new Event("input", { bubbles: true }));
   }
+  given = seating();
+}
 
-  function tick(name, values) {
-    form.querySelectorAll("input[name='" + name + "']").forEach(function (input) {
-      input.checked = values.indexOf(input.value) >= 0;
-    });
+function say(text) {
+  if (!notice || !text) return;
+  notice.textContent = text;
+  notice.hidden = false;
+}
+
+function lineOf(element) {
+  return element ? element.textContent.replace(/\s+/g, " ").trim() : "";
+}
+
+// --- the question ------------------------------------------------------------------------------
+
+function moveToNext(next) {
+  number = next.number;
+  if (numberField) numberField.value = next.number;
+  if (form.dataset.shownNumber) form.dataset.shownNumber = next.number;
+  if (title && next.title) title.replaceChildren(...next.title);
+  // a hand in progress another phone completed: this form's hand is another, the table's next
+  if (inProgress && inProgress.value && next.contractDone) inProgress.value = "";
+  if (untouched()) moveSeating(next.dealer, next.sittingOut);
+  say(next.moved);
+}
+
+function close() {
+  if (question.open) question.close();
+  asked = null;
+}
+
+function dropDraft() {
+  // the taps drafts.js keeps for this form (under "draft:" and the form's path): answered "the
+  // same hand", they are done with, or they would come back the next time the form opens
+  const path = new URL(form.action, window.location.href).pathname;
+  try { window.localStorage.removeItem(`draft:${path}`); } catch { /* storage turned off */ }
+}
+
+function ask(body, next) {
+  const opening = !question.open;
+  asked = next;
+  question.replaceChildren(document.importNode(body, true));
+  const heading = question.querySelector("[data-question-title]");
+  if (heading) {
+    heading.id = "live-form-question-title";
+    question.setAttribute("aria-labelledby", heading.id);
   }
-
-  function moveSeating(dealer, sittingOut) {
-    var boxes = form.querySelectorAll("input[name='sitting_out']");
-    var seatingMoved = boxes.length && checked("sitting_out").sort().join() !== sittingOut.slice().sort().join();
-    if (seatingMoved) {
-      tick("sitting_out", sittingOut);
-      var names = form.querySelector("[data-sitting-out-names]");
-      if (names) { names.textContent = sittingOut.join(", "); }
-    }
-    var dealerRadio = dealer && form.querySelector("input[name='dealer'][value='" + CSS.escape(dealer) + "']");
-    // one event, as after one tap: hand_form.js redraws the dealer's line, the preview (htmx) and
-    // the kept draft (drafts.js) follow
-    if (dealerRadio && !dealerRadio.checked) {
-      dealerRadio.checked = true;
-      dealerRadio.dispatchEvent(new Event("input", { bubbles: true }));
-    } else if (seatingMoved) {
-      boxes[0].dispatchEvent(new Event("input", { bubbles: true }));
-    }
-    given = { dealer: checked("dealer").join(), sittingOut: checked("sitting_out").sort().join() };
+  if (opening) {
+    openedAt = Date.now();
+    question.showModal();
+    // the safe answer first, for a keyboard and a screen reader: it leaves nothing saved
+    const first = question.querySelector("[data-choice='same']");
+    if (first) first.focus();
   }
+}
 
-  function say(text) {
-    if (!notice || !text) { return; }
-    notice.textContent = text;
-    notice.hidden = false;
+function answer(event) {
+  const choice = event.target.closest("[data-choice]");
+  if (!choice) return;
+  if (Date.now() - openedAt < SETTLE_MS) {
+    event.preventDefault();
+    return;
   }
-
-  function lineOf(element) {
-    return element ? element.textContent.replace(/\s+/g, " ").trim() : "";
+  if (choice.dataset.choice === "same") {
+    leaving = true;
+    dropDraft();
+    return; // the link goes to the board
   }
-
-  // --- the question ------------------------------------------------------------------------------
-
-  function moveToNext(next) {
-    number = next.number;
-    if (numberField) { numberField.value = next.number; }
-    if (form.dataset.shownNumber) { form.dataset.shownNumber = next.number; }
-    if (title && next.title) { title.replaceChildren.apply(title, next.title); }
-    // a hand in progress another phone completed: this form's hand is another, the table's next
-    if (inProgress && inProgress.value && next.contractDone) { inProgress.value = ""; }
-    if (untouched()) { moveSeating(next.dealer, next.sittingOut); }
-    say(next.moved);
+  const next = asked;
+  close();
+  if (choice.dataset.choice === "next" && next) moveToNext(next);
+  const focus = title || form.querySelector("input:not([type=hidden])");
+  if (focus) {
+    if (focus === title) title.tabIndex = -1;
+    focus.focus();
   }
+}
 
-  function close() {
-    if (question.open) { question.close(); }
-    asked = null;
-  }
-
-  function dropDraft() {
-    // the taps drafts.js keeps for this form (under "draft:" and the form's path): answered "the
-    // same hand", they are done with, or they would come back the next time the form opens
-    var path = new URL(form.action, window.location.href).pathname;
-    try { window.localStorage.removeItem("draft:" + path); } catch (error) { /* storage turned off */ }
-  }
-
-  function ask(body, next) {
-    var opening = !question.open;
-    asked = next;
-    question.replaceChildren(document.importNode(body, true));
-    var heading = question.querySelector("[data-question-title]");
-    if (heading) {
-      heading.id = "live-form-question-title";
-      question.setAttribute("aria-labelledby", heading.id);
-    }
-    if (opening) {
-      openedAt = Date.now();
-      question.showModal();
-      // the safe answer first, for a keyboard and a screen reader: it leaves nothing saved
-      var first = question.querySelector("[data-choice='same']");
-      if (first) { first.focus(); }
-    }
-  }
-
-  if (question) {
-    question.addEventListener("click", function (event) {
-      var choice = event.target.closest("[data-choice]");
-      if (!choice) { return; }
-      if (Date.now() - openedAt < SETTLE_MS) { event.preventDefault(); return; }
-      if (choice.dataset.choice === "same") {
-        leaving = true;
-        dropDraft();
-        return; // the link goes to the board
-      }
-      var next = asked;
-      close();
-      if (choice.dataset.choice === "next" && next) { moveToNext(next); }
-      var focus = title || form.querySelector("input:not([type=hidden])");
-      if (focus) {
-        if (focus === title) { title.tabIndex = -1; }
-        focus.focus();
-      }
-    });
-    // Escape is not an answer: the form would stay on a number another hand has now
-    question.addEventListener("cancel", function (event) { event.preventDefault(); });
-  }
-
-  function apply(next) {
-    var data = next.dataset;
-    var body = next.querySelector("[data-asks]");
-    if ("editing" in data) { // a correction: its number and dealer are the hand's own; it is only told
-      say(lineOf(next.querySelector("[data-notice]")));
-      return;
-    }
-    playing = data.playing || "";
-    if (body && question) {
-      var titleText = next.querySelector("[data-title]");
-      ask(body, {
-        number: data.number, dealer: data.dealer, sittingOut: JSON.parse(data.sittingOut || "[]"),
-        title: titleText ? Array.prototype.map.call(titleText.childNodes, function (node) {
-          return document.importNode(node, true);
-        }) : null,
-        moved: lineOf(next.querySelector("[data-moved]")),
-        contractDone: "contractDone" in data,
-      });
-      return;
-    }
-    if (question && question.open) { close(); } // the hand asked about was deleted meanwhile
-    // the same number: an earlier hand changed, so the dealer may have
-    if (data.number === number && untouched()) { moveSeating(data.dealer, JSON.parse(data.sittingOut || "[]")); }
+function apply(next) {
+  const data = next.dataset;
+  const body = next.querySelector("[data-asks]");
+  if ("editing" in data) { // a correction: its number and dealer are the hand's own; it is only told
     say(lineOf(next.querySelector("[data-notice]")));
+    return;
   }
+  playing = data.playing || "";
+  if (body && question) {
+    const titleText = next.querySelector("[data-title]");
+    ask(body, {
+      number: data.number, dealer: data.dealer, sittingOut: JSON.parse(data.sittingOut || "[]"),
+      title: titleText ? [...titleText.childNodes].map((node) => document.importNode(node, true)) : null,
+      moved: lineOf(next.querySelector("[data-moved]")),
+      contractDone: "contractDone" in data,
+    });
+    return;
+  }
+  if (question && question.open) close(); // the hand asked about was deleted meanwhile
+  // the same number: an earlier hand changed, so the dealer may have
+  if (data.number === number && untouched()) moveSeating(data.dealer, JSON.parse(data.sittingOut || "[]"));
+  say(lineOf(next.querySelector("[data-notice]")));
+}
 
-  function askServer(event) {
-    var what = (event && event.detail && event.detail.what) || "";
-    if (what === "contract_changed") { contractChanged = true; }
-    if (leaving) { return; }
-    if (busy) { again = true; return; }
-    busy = true;
-    var url = new URL(form.dataset.nextUrl, window.location.href);
-    if (form.dataset.editing) {
-      url.searchParams.set("editing", form.dataset.editing);
-      url.searchParams.set("version", (form.elements.version && form.elements.version.value) || "");
-    }
-    url.searchParams.set("shown", number);
-    url.searchParams.set("dealer", given.dealer);
-    if (form.dataset.formKind) { url.searchParams.set("form", form.dataset.formKind); }
-    if (inProgress && inProgress.value) { url.searchParams.set("in_progress", inProgress.value); }
-    if (playing !== null) { url.searchParams.set("playing", playing); }
-    if (contractChanged) { url.searchParams.set("what", "contract_changed"); }
-    contractChanged = false;
-    fetch(url.pathname + url.search, { cache: "no-store", credentials: "same-origin" })
-      .then(function (response) {
-        if (!response.ok) { return null; } // a restart, a deleted session: the next change asks again
-        return response.text().then(function (html) {
-          var next = new DOMParser().parseFromString(html, "text/html").getElementById("next-hand");
-          if (next && !leaving) { apply(next); }
-        });
-      })
-      .catch(function () { /* offline: the outbox and drafts.js have the form; the next change asks */ })
-      .then(function () {
-        busy = false;
-        if (again) { again = false; askServer(); }
+function askServer(event) {
+  const what = (event && event.detail && event.detail.what) || "";
+  if (what === "contract_changed") contractChanged = true;
+  if (leaving) return;
+  if (busy) {
+    again = true;
+    return;
+  }
+  busy = true;
+  const url = new URL(form.dataset.nextUrl, window.location.href);
+  if (form.dataset.editing) {
+    url.searchParams.set("editing", form.dataset.editing);
+    url.searchParams.set("version", (form.elements.version && form.elements.version.value) || "");
+  }
+  url.searchParams.set("shown", number);
+  url.searchParams.set("dealer", given.dealer);
+  if (form.dataset.formKind) url.searchParams.set("form", form.dataset.formKind);
+  if (inProgress && inProgress.value) url.searchParams.set("in_progress", inProgress.value);
+  if (playing !== null) url.searchParams.set("playing", playing);
+  if (contractChanged) url.searchParams.set("what", "contract_changed");
+  contractChanged = false;
+  fetch(url.pathname + url.search, { cache: "no-store", credentials: "same-origin" })
+    .then((response) => {
+      if (!response.ok) return null; // a restart, a deleted session: the next change asks again
+      return response.text().then((html) => {
+        const next = new DOMParser().parseFromString(html, "text/html").getElementById("next-hand");
+        if (next && !leaving) apply(next);
       });
-  }
+    })
+    .catch(() => { /* offline: the outbox and drafts.js have the form; the next change asks */ })
+    .then(() => {
+      busy = false;
+      if (again) {
+        again = false;
+        askServer();
+      }
+    });
+}
 
+if (following) {
+  if (question) {
+    question.addEventListener("click", answer);
+    // Escape is not an answer: the form would stay on a number another hand has now
+    question.addEventListener("cancel", (event) => event.preventDefault());
+  }
   // the stream tells of this phone's own save too, while the page is leaving: the form stays as sent
-  form.addEventListener("submit", function (event) {
+  form.addEventListener("submit", (event) => {
     leaving = true;
     // a Save drafts.js held back (a field still empty, offline) leaves the page where it is
-    window.setTimeout(function () { if (event.defaultPrevented) { leaving = false; } }, 0);
+    window.setTimeout(() => { if (event.defaultPrevented) leaving = false; }, 0);
   });
-  window.addEventListener("pageshow", function (event) { if (event.persisted) { leaving = false; } });
-
+  window.addEventListener("pageshow", (event) => { if (event.persisted) leaving = false; });
   document.addEventListener("live:changed", askServer);
-})();
+}

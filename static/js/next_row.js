@@ -7,45 +7,44 @@
 // On a short screen the bar waits at the end of the form until the player's first tap (app.css):
 // on first load it would cover the rows still to answer, the last of them under Save itself.
 
-(function () {
-  const form = document.getElementById("hand-form");
-  if (!form) return;
+const form = document.getElementById("hand-form");
 
-  function shown(row) {
-    return row.getClientRects().length > 0 && getComputedStyle(row).visibility !== "hidden";
-  }
+function shown(row) {
+  return row.getClientRects().length > 0 && getComputedStyle(row).visibility !== "hidden";
+}
 
-  function answered(row) {
-    const choices = row.querySelectorAll("input[type=radio], input[type=checkbox]");
-    if (choices.length) return [...choices].some((input) => input.checked);
-    const box = row.querySelector("input[type=number], input[type=text]");
-    return !box || box.value !== "";
-  }
+function answered(row) {
+  const choices = row.querySelectorAll("input[type=radio], input[type=checkbox]");
+  if (choices.length) return [...choices].some((input) => input.checked);
+  const box = row.querySelector("input[type=number], input[type=text]");
+  return !box || box.value !== "";
+}
 
-  // the rows of the form, outermost only: the called card's suit tabs belong to its row
-  function rows() {
-    return [...form.querySelectorAll("fieldset.field")].filter((row) => shown(row));
-  }
+// the rows of the form, outermost only: the called card's suit tabs belong to its row
+function rows() {
+  return [...form.querySelectorAll("fieldset.field")].filter((row) => shown(row));
+}
 
-  function nextUnanswered(after) {
-    const all = rows();
-    const from = all.indexOf(after);
-    return all.slice(from + 1).find((row) => !answered(row));
-  }
+function nextUnanswered(after) {
+  const all = rows();
+  const from = all.indexOf(after);
+  return all.slice(from + 1).find((row) => !answered(row));
+}
 
-  function keepInView(row) {
-    const bar = form.querySelector(".save-bar");
-    const limit = bar ? bar.getBoundingClientRect().top : window.innerHeight;
-    const box = row.getBoundingClientRect();
-    const gap = 8;
-    if (box.bottom + gap <= limit) return;
-    // the whole row above the bar when it fits the screen, else its heading at the top
-    const by = Math.min(box.bottom + gap - limit, box.top - gap);
-    if (by <= 0) return;
-    const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-    window.scrollBy({ top: by, behavior: still ? "auto" : "smooth" });
-  }
+function keepInView(row) {
+  const bar = form.querySelector(".save-bar");
+  const limit = bar ? bar.getBoundingClientRect().top : window.innerHeight;
+  const box = row.getBoundingClientRect();
+  const gap = 8;
+  if (box.bottom + gap <= limit) return;
+  // the whole row above the bar when it fits the screen, else its heading at the top
+  const by = Math.min(box.bottom + gap - limit, box.top - gap);
+  if (by <= 0) return;
+  const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  window.scrollBy({ top: by, behavior: still ? "auto" : "smooth" });
+}
 
+if (form) {
   // the player's first tap here: on a short screen the Save bar stays at the end of the form
   // until then (app.css), so on first load it covers none of the rows still to answer
   const tapped = (event) => {
@@ -63,4 +62,4 @@
       if (next) keepInView(next);
     });
   });
-})();
+}

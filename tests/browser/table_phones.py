@@ -11,7 +11,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 from .conftest import _unexpected
-from .test_offline import outbox_replay, wait_until_settled
+from .test_offline import OUTBOX, outbox_items, outbox_replay, wait_until_settled
 
 # called cards as the picker takes them: a suit then a rank, or the Joker by name
 CALLS = {"AS": ("S", "A"), "KH": ("H", "K"), "QD": ("D", "Q"), "JC": ("C", "J"), "JOKER": ("joker", None)}
@@ -167,11 +167,10 @@ def sent(page: Page) -> list[dict]:
     outbox_replay(page)
     for _ in range(10):
         try:
-            wait_until_settled(page, "() => window.MightyOutbox ? MightyOutbox.items().then(items => items.every("
-                                     "item => item.state === 'conflict' || item.state === 'refused'))"
-                                     " : Promise.resolve(false)")
+            wait_until_settled(page, f"() => {OUTBOX}.then(items => items.every("
+                                     "item => item.state === 'conflict' || item.state === 'refused'))")
             page.wait_for_load_state()
-            return page.evaluate("MightyOutbox.items()")
+            return outbox_items(page)
         except PlaywrightError as error:
             if "context was destroyed" not in str(error) and "navigat" not in str(error):
                 raise

@@ -46,14 +46,18 @@ VARIANTS = [
                  id="korean-7-redeal-keeps-who-sits-out"),
 ]
 
-# flow.js's answer to each step of each evening, or the message of what it threw
-STEP_EVERY_EVENING = """(evenings) => evenings.map((evening) => evening.steps.map((step) => {
-  try {
-    return MightyFlow.next(evening.rule, evening.seats, step.previous, step.first_dealer);
-  } catch (error) {
-    return {error: String(error.message)};
-  }
-}))"""
+# flow.js's answer to each step of each evening, or the message of what it threw; the module is
+# imported as it is written, from a blob of its text (the blank page has no server behind it)
+STEP_EVERY_EVENING = """async ([source, evenings]) => {
+  const flow = await import(URL.createObjectURL(new Blob([source], {type: "text/javascript"})));
+  return evenings.map((evening) => evening.steps.map((step) => {
+    try {
+      return flow.next(evening.rule, evening.seats, step.previous, step.first_dealer);
+    } catch (error) {
+      return {error: String(error.message)};
+    }
+  }));
+}"""
 
 
 def _entered_hand(rng: random.Random, system, slug: str, options: dict, seats: list[str], state: dict,
@@ -161,8 +165,8 @@ def _needs_made(system) -> bool:
 
 
 def _step_in_the_browser(page, evenings: list[dict]) -> list[list[dict]]:
-    page.add_script_tag(content=FLOW_JS.read_text())
-    return page.evaluate(STEP_EVERY_EVENING, [{k: e[k] for k in ("rule", "seats", "steps")} for e in evenings])
+    evenings = [{k: e[k] for k in ("rule", "seats", "steps")} for e in evenings]
+    return page.evaluate(STEP_EVERY_EVENING, [FLOW_JS.read_text(), evenings])
 
 
 def _disagreements(evenings, stepped) -> list:

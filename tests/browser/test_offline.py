@@ -45,6 +45,14 @@ def open_as_app(page: Page, url: str) -> None:
     page.wait_for_function("navigator.serviceWorker.controller !== null")
 
 
+# the phone's outbox, as the page's own modules import it (static/js/outbox.js): a promise of its entries
+OUTBOX = "import('/static/js/outbox.js').then((outbox) => outbox.items())"
+
+
+def outbox_items(page: Page) -> list[dict]:
+    return page.evaluate(OUTBOX)
+
+
 def wait_until_settled(page: Page, promise: str, arg=None) -> None:
     """Until the promise ``promise`` (a function of ``arg``) gives true: wait_for_function takes a
     promise itself for true, so each poll starts one and looks at what the one before gave."""
@@ -319,7 +327,7 @@ def test_offline_a_half_filled_hand_is_not_queued_and_says_what_is_missing(page,
     notice = page.get_by_test_id("draft-notice")
     expect(notice).to_contain_text("Fill in first:")
     expect(notice).to_contain_text("Points")
-    assert page.evaluate("MightyOutbox.hands().then(hands => hands.length)") == 0
+    assert outbox_items(page) == []
     # and the taps so far are still there after a reload without a connection
     page.reload()
     expect(page.get_by_role("group", name="Declarer").get_by_label("Ann")).to_be_checked()

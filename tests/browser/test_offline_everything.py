@@ -28,9 +28,11 @@ from .steps import (
     tap,
 )
 from .test_offline import (
+    OUTBOX,
     go_offline,
     go_online,
     open_as_app,
+    outbox_items,
     outbox_replay,
     wait_until_kept,
     wait_until_settled,
@@ -68,8 +70,7 @@ def wait_until_sent(page: Page) -> None:
     for _ in range(10):
         try:
             # a page that has just reloaded itself may not have run its scripts yet
-            wait_until_settled(page, "() => window.MightyOutbox ? MightyOutbox.items().then(items => items.length === 0)"
-                                     " : Promise.resolve(false)")
+            wait_until_settled(page, f"() => {OUTBOX}.then(items => items.length === 0)")
             return
         except PlaywrightError as error:
             if "context was destroyed" not in str(error) and "navigat" not in str(error):
@@ -260,7 +261,7 @@ def test_a_correction_another_phone_overtook_waits_as_a_conflict_and_opens_side_
     side_by_side = page.get_by_test_id("edit-conflict")
     expect(side_by_side.get_by_test_id("mine")).to_contain_text("took 13")
     expect(side_by_side.get_by_test_id("theirs")).to_contain_text("took 18")
-    assert page.evaluate("MightyOutbox.items().then(items => items.length)") == 0
+    assert outbox_items(page) == []
     hand.refresh_from_db()
     assert (hand.entry["points"], hand.version) == (18, 2)
 

@@ -28,7 +28,15 @@ from mighty_ledger.pages.views import app
 from mighty_ledger.reads.hands import hand_saved_by
 from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
 
-from .test_offline import go_offline, go_online, open_as_app, outbox_replay, wait_until_kept
+from .test_offline import (
+    OUTBOX,
+    go_offline,
+    go_online,
+    open_as_app,
+    outbox_items,
+    outbox_replay,
+    wait_until_kept,
+)
 from .test_offline_everything import wait_until_sent
 
 pytestmark = pytest.mark.browser
@@ -123,14 +131,14 @@ def landed_kept(page: Page, language: str, board: str) -> None:
     expect(page.get_by_test_id("app-status")).to_contain_text(KEPT[language])
     body = page.locator("body").inner_text()
     assert not any(words in body for words in BROWSER_ERROR), body[:300]
-    assert page.evaluate("MightyOutbox.items().then(items => items.length)") == 1
+    assert len(outbox_items(page)) == 1
 
 
 def waiting_in_the_outbox(page: Page) -> list[dict]:
     """What the outbox holds once the tap just made has been written into it (the page looks
     there first, so that a second tap on the same form is not a second payment)."""
-    page.wait_for_function("MightyOutbox.items().then(items => items.length > 0)")
-    return page.evaluate("MightyOutbox.items()")
+    page.wait_for_function(f"{OUTBOX}.then(items => items.length > 0)")
+    return outbox_items(page)
 
 
 def a_payment_marked_offline(phone, live_server, language: str) -> tuple:
@@ -174,7 +182,7 @@ def test_a_new_hand_whose_save_goes_wrong_lands_on_the_board_waits_and_is_stored
     landed_kept(page, language, live_server.url + base)
     expect(page.get_by_test_id("pending-hand")).to_contain_text("Di")
     # the taps are on the phone, with the form's key and the hand number the form entered
-    (kept,) = page.evaluate("MightyOutbox.items()")
+    (kept,) = outbox_items(page)
     assert kept["meant"] == 2 and ["declarer", "Di"] in kept["fields"]
     assert Hand.objects.filter(session=session).count() == (2 if how in ("cut_after", "timeout") else 1)
 
@@ -198,7 +206,7 @@ def test_a_save_the_server_answers_takes_it_out_of_the_outbox_and_clears_the_dra
     fill_di_alone(page)
     page.get_by_test_id("save-hand").click()
     expect(page.locator("#hand-1")).to_contain_text("Di")
-    assert page.evaluate("MightyOutbox.items().then(items => items.length)") == 0
+    assert outbox_items(page) == []
     assert page.evaluate("Object.keys(localStorage).filter(name => name.startsWith('draft:'))") == []
 
 
@@ -383,7 +391,7 @@ def test_a_refused_payment_can_be_discarded(phone, live_server):
     expect(card.get_by_test_id("refused-message")).not_to_be_empty()
     page.once("dialog", lambda dialog: dialog.accept())
     card.get_by_test_id("discard-refused").click()
-    page.wait_for_function("MightyOutbox.items().then(items => items.length === 0)")
+    page.wait_for_function(f"{OUTBOX}.then(items => items.length === 0)")
     assert Payment.objects.filter(session=session).count() == 1
 
 

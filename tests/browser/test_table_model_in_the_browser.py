@@ -77,7 +77,7 @@ from .table_phones import (
     tap,
 )
 from .test_live_table import asgi_server  # noqa: F401 (a fixture)
-from .test_offline import go_offline, open_as_app, wait_until_settled
+from .test_offline import OUTBOX, go_offline, open_as_app, outbox_items, wait_until_settled
 
 pytestmark = pytest.mark.browser
 
@@ -433,7 +433,7 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
         page.get_by_test_id("save-hand").click()
         page.wait_for_url(self.base)
         expect(page.get_by_test_id("pending-hand")).to_have_count(1)
-        (kept,) = page.evaluate("MightyOutbox.items()")
+        (kept,) = outbox_items(page)
         assert kept["key"] == form.key and kept["meant"] == form.number, kept
         if how == "cut_after" and self.expected(entry, form.number, form.seen, form.key) == "saved":
             self.saved(entry, form.key)  # the server has it; the phone never heard
@@ -485,8 +485,7 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
         if same:
             page.once("dialog", lambda dialog: dialog.accept())
             row.get_by_test_id("discard-refused").click()
-            wait_until_settled(page, "count => MightyOutbox.items().then(items => items.length === count)",
-                               len(phone.conflicts))
+            wait_until_settled(page, f"count => {OUTBOX}.then(items => items.length === count)", len(phone.conflicts))
             return
         row.get_by_test_id("save-as-next").click()
         waiting.key = f"another:{waiting.key}"  # a key of its own: the old one's answer was the question
