@@ -210,18 +210,26 @@ class PaymentQuerySet(models.QuerySet):
 
 
 class Payment(models.Model):
-    """One transfer of a session's settlement, marked as paid at the table.
+    """One transfer of a settlement, marked as paid: a session's, or a club night's.
 
     Payments are money (or points, or chips) changing hands after the game: they
     never enter a session's totals or the statistics. An undo keeps the row
     (``undone_at``) and a revision, like every other change.
+
+    A payment belongs to exactly one of a session (checked against what is owed at that table)
+    or a night (Ed pays Cy for the whole night: checked against what is owed across its tables,
+    reads.nights.night_payment_room), a check constraint says so. One table with two nullable
+    links, rather than a second table of night payments: the group's balance, the key store
+    (``RequestKey.payment``), the export and every list of payments read one kind of row, and
+    a reader of a session's payments (``session.payments``) meets only that session's.
     """
 
     POINTS, MONEY, CHIPS = "points", "money", "chips"
     UNITS = [(POINTS, _("points")), (MONEY, _("money")), (CHIPS, _("chips"))]
 
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="payments")
-    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="payments")
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, null=True, blank=True, related_name="payments")
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, null=True, blank=True, related_name="payments")
     payer = models.CharField(max_length=40)
     payee = models.CharField(max_length=40)
     amount = models.DecimalField(max_digits=12, decimal_places=2)
@@ -236,6 +244,13 @@ class Payment(models.Model):
 
     class Meta:
         ordering = ["created_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(session__isnull=False, night__isnull=True)
+                | models.Q(session__isnull=True, night__isnull=False),
+                name="payment_of_a_session_or_a_night",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.payer} → {self.payee} {self.amount}"
