@@ -1,5 +1,5 @@
-"""Which pages of a group's statistics its phones looked at lately: noted by the page's view,
-read by the redrawing (stats_redrawn.py), which draws them again after each hand.
+"""Which pages of a group's statistics and ratings its phones looked at lately: noted by the
+pages' views, read by the redrawing (stats_redrawn.py), which draws them again after each hand.
 """
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ from django.core.cache import cache
 from mighty_ledger.live import group_looked_at
 from mighty_ledger.live.brokers import LOOK_SECONDS
 
-LOOKED_AT_MOST = 4  # pages kept drawn again per group (links, filters, languages): the last looked at
+LOOKED_AT_MOST = 4  # pages kept drawn again per group (pages, links, filters, languages): the last looked at
 NOTED_AGAIN_SECONDS = 60  # a look noted this recently is not noted or told again: most views only read
 
 
 def looks_key(group_id: int) -> str:
-    """Where the pages of the group's statistics looked at lately are kept."""
+    """Where the pages of the group's statistics and ratings looked at lately are kept."""
     return f"statistics-looked-at:{group_id}"
 
 
@@ -26,7 +26,7 @@ def told_key(group_id: int) -> str:
 
 
 def looked_at(group_id: int, here: str, language: str) -> None:
-    """A phone shows the group's statistics at ``here`` (the page's address, filters as understood)
+    """A phone shows the group's statistics or ratings at ``here`` (the page's address, filters as understood)
     in ``language``: for the next half hour, every change of the group draws that page again. The
     stream processes are told through the broker (``live.group_looked_at``), the pages to draw
     are kept in the cache."""

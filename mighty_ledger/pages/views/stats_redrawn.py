@@ -1,13 +1,14 @@
-"""The group's statistics drawn again when a hand changes, for a group that is looking at them.
+"""The group's statistics and ratings drawn again when a hand changes, for a group that is looking at them.
 
 The statistics page sums every hand of the group and draws some thirty kilobytes of tables and
-chart from them: drawn when a phone asks, the first view after a hand costs many times a page
-from the cache (docs/performance.md). Every view notes which page it was (its address with the
+chart from them; the ratings page rates the new hand and draws the table again: drawn when a
+phone asks, the first view after a hand costs several times a page from the cache
+(docs/performance.md). Every view of either notes which page it was (its address with the
 filters as understood, and the language: ``looked_at``) in the cache, and tells the stream
 processes through the broker that the group is looked at. When one of the group's sessions
 changes, a process serving its streams calls ``redrawn`` on a thread of its own
 (live/redraws.py; the project's ASGI module hands it over): the pages looked at in the last half
-hour are drawn again, through the page's own view, into the shared cache, and the next view of
+hour are drawn again, each through its own view, into the shared cache, and the next view of
 each is read from there.
 
 A group that nobody looks at costs nothing here, and a look keeps its page drawn again for half an
@@ -28,15 +29,17 @@ from django.utils import translation
 
 from mighty_ledger.http.access import access_for
 from mighty_ledger.live.brokers import LOOK_SECONDS
+from mighty_ledger.pages.views.ratings import ratings_page
 from mighty_ledger.pages.views.stats import selection_of, statistics_page
 from mighty_ledger.pages.views.stats_looks import looks_key
 
 CLAIM_SECONDS = 60  # how long a stream process's claim on a change keeps the others from drawing it
-PAGE = "group_stats"
+# the pages drawn again, by the name of their address: each drawn as its view draws it, but for the look
+PAGES = {"group_stats": statistics_page, "group_ratings": ratings_page}
 
 
 def redrawn(group_id: int, session_id: int, revision: int | None, what: str) -> None:
-    """Draw again into the cache the statistics pages of the group looked at in the last half hour,
+    """Draw again into the cache the statistics and ratings pages of the group looked at in the last half hour,
     after a change of one of its sessions (``what`` happened to ``session_id``, now at ``revision``)."""
     looked = cache.get(looks_key(group_id))
     if not looked:
@@ -59,7 +62,7 @@ def _draw(here: str, language: str) -> None:
         match = resolve(path)
     except Resolver404:
         return
-    if match.url_name != PAGE:
+    if match.url_name not in PAGES:
         return
     request = HttpRequest()
     request.method = "GET"
@@ -69,4 +72,4 @@ def _draw(here: str, language: str) -> None:
     with translation.override(language), suppress(Http404):
         request.LANGUAGE_CODE = language
         access = access_for(match.kwargs["token"])
-        statistics_page(request, access, selection_of(request, access))
+        PAGES[match.url_name](request, access, selection_of(request, access))
