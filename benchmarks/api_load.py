@@ -20,7 +20,9 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -100,72 +102,111 @@ def _p(latencies: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def run() -> list[str]:
-    try:
-        import psycopg
+@contextmanager
+def database() -> Iterator[str]:
+    """A PostgreSQL database made for the run, dropped after it: its URL. Raises when PostgreSQL
+    does not answer at ADMIN_URL."""
+    import psycopg
 
-        admin = psycopg.connect(ADMIN_URL, autocommit=True, connect_timeout=3)
-    except Exception as error:  # no server, no driver, no role: the run goes on without this figure
-        return [f"api load: skipped, PostgreSQL not reachable at {ADMIN_URL} ({type(error).__name__})"]
-
+    admin = psycopg.connect(ADMIN_URL, autocommit=True, connect_timeout=3)
     name = f"mighty_bench_{os.getpid()}"
-    database_url = ADMIN_URL.rsplit("/", 1)[0] + f"/{name}"
-    port = _free_port()
-    env = {
+    admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield ADMIN_URL.rsplit("/", 1)[0] + f"/{name}"
+    finally:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.close()
+
+
+def _environment(database_url: str, port: int) -> dict[str, str]:
+    return {
         **{k: v for k, v in os.environ.items() if k not in ("REDIS_URL",)},
         "DJANGO_SETTINGS_MODULE": "benchmarks.settings", "DATABASE_URL": database_url,
         "DEBUG": "false", "SECRET_KEY": secrets.token_urlsafe(50), "ALLOWED_HOSTS": "127.0.0.1",
         "SECURE_SSL_REDIRECT": "false", "SECURE_COOKIES": "false", "RATE_LIMITS_ENABLED": "false",
         "BIND": f"127.0.0.1:{port}", "GUNICORN_ACCESS_LOG": "", "LOG_LEVEL": "WARNING",
     }
-    admin.execute(f'CREATE DATABASE "{name}"')
-    server = None
+
+
+def migrated(database_url: str) -> None:
+    subprocess.run([sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
+                   cwd=ROOT, env=_environment(database_url, 0), check=True)
+
+
+@contextmanager
+def serving(database_url: str, *, app: str = "mighty_ledger.wsgi", extra: dict[str, str] | None = None
+            ) -> Iterator[int]:
+    """gunicorn (gunicorn.conf.py) serving ``app`` on a free loopback port, stopped after: its port."""
+    port = _free_port()
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    server = subprocess.Popen([str(gunicorn), "-c", "gunicorn.conf.py", app], cwd=ROOT,
+                              env={**_environment(database_url, port), **(extra or {})},
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        subprocess.run([sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
-                       cwd=ROOT, env=env, check=True)
-        gunicorn = Path(sys.executable).with_name("gunicorn")
-        server = subprocess.Popen([str(gunicorn), "-c", "gunicorn.conf.py", "mighty_ledger.wsgi"],
-                                  cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         _wait_until_up(port, server)
-
-        status, payload, _ = _request(port, "POST", "/api/v1/groups", {"name": "Load bench", "players": SEATS})
-        if status != 201:
-            raise RuntimeError(f"create group: {status} {payload[:200]!r}")
-        token = json.loads(payload)["edit_token"]
-        sessions = []
-        for _ in range(CLIENTS):
-            status, payload, _ = _request(port, "POST", "/api/v1/sessions",
-                                          {"seats": SEATS, "preset": "pagat-standard"}, token)
-            if status != 201:
-                raise RuntimeError(f"start session: {status} {payload[:200]!r}")
-            sessions.append(json.loads(payload)["id"])
-        hands = [({"id": sid, "json": HAND}, token) for sid in sessions]
-        bare = [({"json": HAND}, None)] * CLIENTS
-
-        # one unmeasured round each: workers import, connect and fill their caches
-        _burst(port, "/api/v1/sessions/{id}/hands", hands, 201)
-        _burst(port, "/bench/bare/", bare, 200)
-        rps, p50, p99, figures = [], [], [], []
-        for _ in range(ROUNDS):
-            ours = _burst(port, "/api/v1/sessions/{id}/hands", hands, 201)
-            base = _burst(port, "/bench/bare/", bare, 200)
-            figures.append((ours, base))
-            rps.append(ours[0] / base[0])
-            p50.append(_p(ours[1], 0.5) / _p(base[1], 0.5))
-            p99.append(_p(ours[1], 0.99) / _p(base[1], 0.99))
-        ours_rps = statistics.median(f[0][0] for f in figures)
-        base_rps = statistics.median(f[1][0] for f in figures)
-        workers = env.get("WEB_CONCURRENCY") or 2 * (os.cpu_count() or 1) + 1
-        return [
-            f"api load ({CLIENTS} clients, gunicorn {workers} workers, PostgreSQL; "
-            f"{ROUNDS} rounds of {CLIENTS * PER_CLIENT} requests each):",
-            f"  hands recorded: {ours_rps:,.0f} req/s vs bare view {base_rps:,.0f} req/s, "
-            f"throughput ratio {statistics.median(rps):.2f}  (target: ≥ 0.25)",
-            f"  latency ratio p50 {statistics.median(p50):.2f}, p99 {statistics.median(p99):.2f} "
-            f"(hands p50 {statistics.median(_p(f[0][1], 0.5) for f in figures) * 1e3:.1f} ms, "
-            f"p99 {statistics.median(_p(f[0][1], 0.99) for f in figures) * 1e3:.1f} ms)",
-        ]
+        yield port
     finally:
         _stop(server)
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.close()
+
+
+def tables(port: int) -> tuple[list, list]:
+    """A group with a session for each client, through the API: the bodies of the hands' bursts
+    (each client on its own session), and of the bare view's."""
+    status, payload, _ = _request(port, "POST", "/api/v1/groups", {"name": "Load bench", "players": SEATS})
+    if status != 201:
+        raise RuntimeError(f"create group: {status} {payload[:200]!r}")
+    token = json.loads(payload)["edit_token"]
+    sessions = []
+    for _ in range(CLIENTS):
+        status, payload, _ = _request(port, "POST", "/api/v1/sessions",
+                                      {"seats": SEATS, "preset": "pagat-standard"}, token)
+        if status != 201:
+            raise RuntimeError(f"start session: {status} {payload[:200]!r}")
+        sessions.append(json.loads(payload)["id"])
+    return [({"id": sid, "json": HAND}, token) for sid in sessions], [({"json": HAND}, None)] * CLIENTS
+
+
+HANDS_PATH, BARE_PATH = "/api/v1/sessions/{id}/hands", "/bench/bare/"
+
+
+def unreachable() -> str | None:
+    """Why PostgreSQL cannot be used at ADMIN_URL (the error's class), or None when it answers."""
+    try:
+        import psycopg
+
+        psycopg.connect(ADMIN_URL, connect_timeout=3).close()
+    except Exception as error:  # no server, no driver, no role: the run goes on without these figures
+        return type(error).__name__
+    return None
+
+
+def run() -> list[str]:
+    if (error := unreachable()) is not None:
+        return [f"api load: skipped, PostgreSQL not reachable at {ADMIN_URL} ({error})"]
+    with database() as database_url:
+        migrated(database_url)
+        with serving(database_url) as port:
+            hands, bare = tables(port)
+            # one unmeasured round each: workers import, connect and fill their caches
+            _burst(port, HANDS_PATH, hands, 201)
+            _burst(port, BARE_PATH, bare, 200)
+            rps, p50, p99, figures = [], [], [], []
+            for _ in range(ROUNDS):
+                ours = _burst(port, HANDS_PATH, hands, 201)
+                base = _burst(port, BARE_PATH, bare, 200)
+                figures.append((ours, base))
+                rps.append(ours[0] / base[0])
+                p50.append(_p(ours[1], 0.5) / _p(base[1], 0.5))
+                p99.append(_p(ours[1], 0.99) / _p(base[1], 0.99))
+    ours_rps = statistics.median(f[0][0] for f in figures)
+    base_rps = statistics.median(f[1][0] for f in figures)
+    workers = os.environ.get("WEB_CONCURRENCY") or 2 * (os.cpu_count() or 1) + 1
+    return [
+        f"api load ({CLIENTS} clients, gunicorn {workers} workers, PostgreSQL; "
+        f"{ROUNDS} rounds of {CLIENTS * PER_CLIENT} requests each):",
+        f"  hands recorded: {ours_rps:,.0f} req/s vs bare view {base_rps:,.0f} req/s, "
+        f"throughput ratio {statistics.median(rps):.2f}  (target: ≥ 0.25)",
+        f"  latency ratio p50 {statistics.median(p50):.2f}, p99 {statistics.median(p99):.2f} "
+        f"(hands p50 {statistics.median(_p(f[0][1], 0.5) for f in figures) * 1e3:.1f} ms, "
+        f"p99 {statistics.median(_p(f[0][1], 0.99) for f in figures) * 1e3:.1f} ms)",
+    ]

@@ -17,7 +17,7 @@ import os
 import statistics
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass
 
 
@@ -72,6 +72,40 @@ def compare(name: str, ours: Callable[[], object], baseline: Callable[[], object
     return Comparison(name, statistics.median(ours_times), statistics.median(base_times),
                       statistics.median(ratios))
 
+
+def with_and_without(name: str, ours: Callable[[], object], baseline: Callable[[], object],
+                     off: Callable[[], AbstractContextManager], *, ours_off: Callable[[], object] | None = None,
+                     rounds: int = 7, calls: int = 200, before_ours: Callable[[], object] | None = None,
+                     before_baseline: Callable[[], object] | None = None,
+                     clock: Callable[[], float] = time.thread_time) -> tuple[Comparison, Comparison]:
+    """``ours`` against ``baseline`` with a mechanism, and with it switched off (inside ``off()``,
+    which also runs ``ours_off`` in place of ``ours`` when given: what the app does without it),
+    against the same baseline, always measured with the mechanism on. Each round measures both
+    sides (in turn first), each followed by the baseline it is divided by; on one core, after a
+    round that is not counted."""
+    plain = ours_off or ours
+
+    def side(which: str) -> float:
+        if which == "with":
+            return per_call(ours, calls, before_ours, clock=clock)
+        with off():
+            return per_call(plain, calls, before_ours, clock=clock)
+
+    times: dict[str, list[float]] = {"with": [], "without": []}
+    bases: dict[str, list[float]] = {"with": [], "without": []}
+    with one_core():
+        for which in times:  # not counted: what only the first round pays
+            side(which)
+            per_call(baseline, calls, before_baseline, clock=clock)
+        for index in range(rounds):
+            for which in ("with", "without") if index % 2 == 0 else ("without", "with"):
+                times[which].append(side(which))
+                bases[which].append(per_call(baseline, calls, before_baseline, clock=clock))
+    return tuple(
+        Comparison(f"{name}, {which}", statistics.median(times[which]), statistics.median(bases[which]),
+                   statistics.median(a / b if b else float("inf") for a, b in zip(times[which], bases[which],
+                                                                                   strict=True)))
+        for which in ("with", "without"))
 
 @contextmanager
 def one_core() -> Iterator[None]:
