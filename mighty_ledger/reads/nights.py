@@ -40,7 +40,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
 
-from django.db.models import Count, Max, Q, Sum
+from django.db import connections
+from django.db.models import Count
 from django.http import Http404
 from django.utils import timezone
 
@@ -71,25 +72,66 @@ def group_nights(group: Group):
     return Night.objects.filter(group=group, deleted_at__isnull=True).order_by("-played_on", "-id")
 
 
-def night_stamped(group: Group, night_id: int, *, now: datetime | None = None) -> tuple[Night, str]:
-    """The group's live night ``night_id`` (404 for any other) and a stamp that moves with all
-    its pages show: the night itself (a round drawn, a player come or gone, a swap), each of its
-    tables (a hand, a payment, a table deleted or restored: a session's revision only grows) and
-    the end of a timed round. One query, for pages drawn once per change of the night."""
+@dataclass(frozen=True)
+class NightStamp:
+    """What the night's pages show moves with: the night's own revision (a round drawn, a player
+    come or gone, a swap), its tables (drawn, deleted, and their revisions, which only grow: a
+    hand, a payment) and whether the latest round's time is up."""
+
+    night: tuple  # the night's id, creation and revision
+    tables: int
+    tables_gone: int
+    tables_moved: int
+    time_up: bool
+
+    @property
+    def whole(self) -> str:
+        """For a page of the night's progress and standings (the big screen, the night's page)."""
+        return ":".join(map(str, (*self.night, self.tables, self.tables_gone, self.tables_moved, self.time_up)))
+
+    @property
+    def seating(self) -> str:
+        """For a page of who sits where (the places): a hand at a table leaves it as it is."""
+        return ":".join(map(str, (*self.night, self.tables, self.tables_gone)))
+
+
+# The big screen asks for it after every hand at any table, and its answer is otherwise a cache
+# read: composed by the ORM, the statement cost more than the rest of the answer (benchmarks/
+# big_screen.py), so it is written once here, one parametrised statement on Django's default
+# table names.
+NIGHT_STAMP_SQL = """
+    SELECT n.id, n.created_at, n.revision, COUNT(s.id), COUNT(s.deleted_at), COALESCE(SUM(s.revision), 0),
+           CASE WHEN MAX(r.ends_at) <= %s THEN 1 ELSE 0 END
+    FROM mighty_ledger_night n
+    LEFT OUTER JOIN mighty_ledger_nightround r ON r.night_id = n.id
+    LEFT OUTER JOIN mighty_ledger_session s ON s.night_round_id = r.id
+    WHERE n.id = %s AND n.group_id = %s AND n.deleted_at IS NULL
+    GROUP BY n.id, n.created_at, n.revision
+"""
+
+
+def night_stamp(group: Group, night_id: int, *, now: datetime | None = None) -> NightStamp:
+    """The stamp of the group's live night ``night_id`` (404 for any other): one query."""
     if not is_row_id(night_id):
         raise Http404("No such night in this group.")
-    night = (Night.objects.filter(group=group, pk=night_id, deleted_at__isnull=True)
-             .annotate(tables_drawn=Count("rounds__tables"), tables_moved=Sum("rounds__tables__revision"),
-                       tables_gone=Count("rounds__tables", filter=Q(rounds__tables__deleted_at__isnull=False)),
-                       latest_end=Max("rounds__ends_at"))
-             .first())
-    if night is None:
+    connection = connections[Night.objects.db]
+    with connection.cursor() as cursor:
+        cursor.execute(NIGHT_STAMP_SQL, [connection.ops.adapt_datetimefield_value(now or timezone.now()),
+                                         night_id, group.pk])
+        row = cursor.fetchone()
+    if row is None:
         raise Http404("No such night in this group.")
-    time_up = night.latest_end is not None and (now or timezone.now()) >= night.latest_end
-    stamp = ":".join(str(part) for part in (
-        night.pk, night.created_at.timestamp(), night.revision, night.tables_drawn, night.tables_gone,
-        night.tables_moved or 0, time_up))
-    return night, stamp
+    night_id, created_at, revision, tables, gone, moved, time_up = row
+    # a datetime from PostgreSQL, its text from SQLite: either names this night's creation, without a space
+    created = created_at.timestamp() if isinstance(created_at, datetime) else str(created_at).replace(" ", "T")
+    return NightStamp((night_id, created, revision), tables, gone, int(moved), bool(time_up))
+
+
+def night_stamped(group: Group, night_id: int, *, now: datetime | None = None) -> tuple[Night, str]:
+    """The group's live night ``night_id`` (404 for any other) and its stamp (``NightStamp.whole``),
+    for pages drawn once per change of the night: two queries."""
+    stamp = night_stamp(group, night_id, now=now)
+    return group_night(group, night_id), stamp.whole
 
 
 def night_system(night: Night) -> System:
