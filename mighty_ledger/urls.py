@@ -32,4 +32,6 @@ urlpatterns = [
     path("", include("mighty_ledger.pages.views.stats_urls")),
     # the rating table, seasons, and the invitation to the table by QR code
     path("", include("mighty_ledger.pages.views.ratings_urls")),
+    # a club night: its page, the draw, the big screen, one settlement
+    path("", include("mighty_ledger.pages.views.nights_urls")),
 ]

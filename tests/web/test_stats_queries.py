@@ -85,8 +85,9 @@ def test_the_stats_api(session, django_assert_num_queries):
 
 def test_a_season_of_twenty_sessions(client, season, django_assert_num_queries):
     token = season.view_token
-    with django_assert_num_queries(4):
-        # 1. the group by its link; 2. its players; 3. its sessions; 4. the payments standing (the balance)
+    with django_assert_num_queries(5):
+        # 1. the group by its link; 2. its players; 3. its sessions; 4. its club nights; 5. the payments
+        # standing (the balance)
         assert client.get(reverse("group_page", args=[token])).status_code == 200
     with django_assert_num_queries(7):
         # 1. the group by its link; 2. the player; 3. the live sessions to choose from; 4. the seasons;

@@ -15,7 +15,9 @@ from mighty_ledger.http.request_keys import once_per_form_key
 from mighty_ledger.pages.forms import GroupCreateForm, PlayerAddForm
 from mighty_ledger.pages.views.conditional import conditional as _conditional
 from mighty_ledger.pages.views.links import edit_access, view_access
+from mighty_ledger.pages.views.nights import tonights_places
 from mighty_ledger.pages.views.stats import group_page_extras
+from mighty_ledger.reads import nights as night_reads
 from scoring.problems import InvalidInput
 
 
@@ -41,8 +43,13 @@ def group_page(request: HttpRequest, token: str) -> HttpResponse:
     access = view_access(token)
     group = access.group
     overview = reads.group_overview(group)
-    return _conditional(request, f"{group.name}|{access.right}|{overview.stamp}", lambda: render(request, "table/group.html", {
-        "access": access, "group": group, "players": overview.players,
+    # the group's club nights, and who sits where in tonight's latest round (a round drawn or a swap
+    # moves a night's revision)
+    nights = list(night_reads.group_nights(group))
+    stamp = f"{group.name}|{access.right}|{overview.stamp}|" + ",".join(f"{n.pk}.{n.revision}" for n in nights)
+    return _conditional(request, stamp, lambda: render(request, "table/group.html", {
+        "access": access, "group": group, "players": overview.players, "nights": nights,
+        "tonight": tonights_places(access, nights),
         "sessions": overview.sessions, "deleted_sessions": overview.deleted_sessions,
         "history": overview.season,
         "created": request.GET.get("created") == "1",

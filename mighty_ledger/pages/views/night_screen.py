@@ -1,0 +1,143 @@
+"""The night's big screen: a page for a TV or projector, read from across the room, with no
+controls; and its body, which the page asks for again on each change of the group.
+
+The body is the same for every screen of the night in one language, so it is drawn once per
+change of the night (reads.nights.night_stamped: the night's revision and its tables') and kept
+in the cache: a screen asking after a hand costs the link's query, the stamp's and a cache read.
+Drawn when a screen asks, the first view after each hand would read the rounds, the progress and
+the standings of every table; so, as for the statistics (stats_redrawn.py), a screen's view notes
+that the night is looked at, the stream processes hear it through the broker, and after each
+change of the group's sessions the one that hears it first draws the bodies looked at in the last
+half hour again (``redrawn``, on its own thread: live/redraws.py), before any screen asks.
+
+The page follows the group's event stream with htmx's SSE extension (reconnecting by itself)
+and polls slowly besides; each answer replaces the body whole, so a screen left on for hours
+keeps one copy of it.
+"""
+
+from __future__ import annotations
+
+import time
+from contextlib import suppress
+
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.cache import patch_cache_control
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
+from django.views.decorators.http import require_GET
+
+from mighty_ledger.http.access import access_for
+from mighty_ledger.http.cache import COPY_OF_A_REVISION_SECONDS
+from mighty_ledger.live import group_looked_at
+from mighty_ledger.live.brokers import LOOK_SECONDS
+from mighty_ledger.models import Group, Night
+from mighty_ledger.pages.views.links import view_access
+from mighty_ledger.reads import nights
+
+# the screen asks for its body this often besides its stream: a stream gone without a word, the end
+# of a timed round (no write tells it), a player come or gone
+POLL_SECONDS = 30
+SCREENS_LOOKED_AT_MOST = 8  # bodies kept drawn again per group (nights, languages): the last looked at
+NOTED_AGAIN_SECONDS = 60  # a look noted this recently is not noted or told again
+CLAIM_SECONDS = 60  # how long a stream process's claim on a change keeps the others from drawing it
+
+
+def screen_key(stamp: str, language: str) -> str:
+    return f"night-screen:{stamp}:{language}"
+
+
+def looks_key(group_id: int) -> str:
+    """Where the big screens of the group looked at lately are kept: (link, night, language) → when."""
+    return f"night-screens-looked-at:{group_id}"
+
+
+def _told_key(group_id: int) -> str:
+    return f"night-screens-look-told:{group_id}"
+
+
+def _drawn(night: Night) -> str:
+    """The body as it stands: every round's progress, where everyone sits, the standings."""
+    overview = nights.night_overview(night)
+    current = overview.current
+    standings = nights.night_standings(night, overview.rounds)
+    playing = current is not None and any(t.hands or t.playing for t in current.tables)
+    return render_to_string("partials/night_screen_body.html", {
+        "night": night, "overview": overview, "current": current, "standings": standings,
+        # the draw stands on the screen from the moment it is made until the first hand of the round
+        "draw_shown": current is not None and not playing and not current.finished,
+        "places": sorted(overview.places.items()),
+        "time_up": current is not None and current.ends_at is not None and current.finished,
+    })
+
+
+def screen_body(group: Group, night_id: int, language: str) -> str:
+    """The body for the night's state now, from the cache; drawn and kept when it is not there."""
+    key = screen_key(nights.night_stamp(group, night_id).whole, language)
+    body = cache.get(key)
+    if body is None:
+        body = _drawn(nights.group_night(group, night_id))
+        cache.set(key, body, COPY_OF_A_REVISION_SECONDS)
+    return body
+
+
+def looked_at(group_id: int, token: str, night_id: int, language: str) -> None:
+    """A screen shows the night in ``language``: for the next half hour every change of the group
+    draws its body again. The stream processes are told through the broker once a minute."""
+    key = looks_key(group_id)
+    looked: dict[tuple[str, int, str], float] = cache.get(key) or {}
+    now = time.time()
+    if looked.get((token, night_id, language), 0.0) > now - NOTED_AGAIN_SECONDS:
+        return
+    looked[(token, night_id, language)] = now
+    latest = sorted(looked.items(), key=lambda item: item[1])[-SCREENS_LOOKED_AT_MOST:]
+    cache.set(key, dict(latest), LOOK_SECONDS)
+    if cache.add(_told_key(group_id), True, NOTED_AGAIN_SECONDS):
+        group_looked_at(group_id)
+
+
+def redrawn(group_id: int, session_id: int, revision: int | None, what: str) -> None:
+    """After a change of one of the group's sessions, draw again into the cache the bodies of the big
+    screens looked at in the last half hour (a night the change is not part of finds its own drawn)."""
+    looked = cache.get(looks_key(group_id))
+    if not looked:
+        return
+    # every stream process with a screen or a phone of the group heard it: the first to claim it draws
+    if not cache.add(f"night-screen-redrawn:{group_id}:{session_id}:{revision}:{what}", True, CLAIM_SECONDS):
+        return
+    since = time.time() - LOOK_SECONDS
+    for (token, night_id, language), when in looked.items():
+        if when < since:
+            continue
+        # a link rotated or a night deleted since the look: nothing to draw
+        with translation.override(language), suppress(Http404):
+            screen_body(access_for(token).group, night_id, language)
+
+
+@require_GET
+def night_screen(request: HttpRequest, token: str, night_id: int) -> HttpResponse:
+    """The big screen: the page around the body, which follows the group live."""
+    access = view_access(token)
+    language = get_language()
+    body = screen_body(access.group, night_id, language)
+    night = nights.group_night(access.group, night_id)
+    looked_at(access.group.pk, access.token, night_id, language)
+    response = render(request, "table/night_screen.html", {
+        "access": access, "night": night, "body": mark_safe(body), "poll_seconds": POLL_SECONDS})
+    patch_cache_control(response, no_store=True)
+    return response
+
+
+@require_GET
+def night_screen_live(request: HttpRequest, token: str, night_id: int) -> HttpResponse:
+    """The big screen's body, what the screen asks for on each change: the same bytes for every
+    screen of the night in a language, drawn once per change."""
+    access = view_access(token)
+    language = get_language()
+    response = HttpResponse(screen_body(access.group, night_id, language))
+    looked_at(access.group.pk, access.token, night_id, language)
+    patch_cache_control(response, no_store=True)
+    return response
