@@ -8,7 +8,7 @@ import sys
 
 # each module has run() -> list of lines; later modules may need Django or services
 BENCHMARKS = [
-    "benchmarks.engine", "benchmarks.scoreboard", "benchmarks.recompute", "benchmarks.api_load", "benchmarks.stats", "benchmarks.ratings", "benchmarks.size",
+    "benchmarks.engine", "benchmarks.scoreboard", "benchmarks.recompute", "benchmarks.api_load", "benchmarks.stats", "benchmarks.ratings", "benchmarks.big_screen", "benchmarks.size",
     "benchmarks.sheet_import",
     "benchmarks.live_fanout", "benchmarks.phones", "benchmarks.stream_capacity",
     # last: each mechanism beside the figures above it holds, with it and switched off

@@ -51,15 +51,24 @@ def bulk_session(group, *, seats: list[str], hands: int, title: str = ""):
     totals from the same ledger replay the services use, so the rows are what
     hand_record would have stored.
     """
-    from mighty_ledger import reads, services
-    from mighty_ledger.models import Hand
-    from scoring.ledger import replay
+    from mighty_ledger import services
 
     known = set(group.players.values_list("name", flat=True))
     for name in seats:
         if name not in known:
             services.player_add(group=group, name=name)
     session = services.session_start(group=group, seats=seats, preset="pagat-standard", title=title)
+    return bulk_hands(session, hands)
+
+
+def bulk_hands(session, hands: int):
+    """``hands`` recorded hands in a fresh session of pagat's standard system (a club night's table,
+    seated by the draw), written as ``bulk_session`` writes them."""
+    from mighty_ledger import reads, services
+    from mighty_ledger.models import Hand
+    from scoring.ledger import replay
+
+    seats = list(session.seats)
     made = {"dealer": seats[-1], "declarer": seats[0], "contract": {"points": 15, "trump": "D"},
             "partner_call": {"type": "card", "cards": ["AS"]}, "partners": [seats[2]], "points": 16}
     entries = [made, {**made, "points": 12}]
