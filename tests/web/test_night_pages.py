@@ -393,3 +393,17 @@ def test_the_big_screen_follows_the_group_and_polls_besides(client, night):
 
     assert f'sse-connect="{reverse("group_events", args=[night.group.view_token])}"' in page_text
     assert 'hx-trigger="sse:change, sse:hello, every 30s"' in page_text and 'hx-swap="innerHTML"' in page_text
+
+
+def test_a_player_who_sits_a_round_out_is_told_so(client, night):
+    # Chicago's five-player tables seat no other size: of eleven, one sits each round out
+    eleven = night_services.night_create(group=night.group, players=FIFTEEN[:11], preset="chicago-5p", seed=5)
+    drawn(eleven)
+    out = nights.night_rounds(eleven)[-1].sitting_out[0]
+
+    places = client.get(page(eleven, "night_places")).text
+    night_page_text = client.get(page(eleven)).text
+
+    line = re.search(rf'data-place-of="{out}" data-place-session=""[^>]*>(.*?)</div>', places, re.S)[1]
+    assert "Round 1: you sit out this round." in line and "Go to table" not in line
+    assert "Sitting out this round:" in night_page_text and out in night_page_text
