@@ -97,6 +97,11 @@ def payment_scope(session_id: int) -> str:
     return f"session:{session_id}:payments"
 
 
+def night_payment_scope(night_id: int) -> str:
+    """A club night's own payments (a transfer for the whole night), whichever face marks them."""
+    return f"night:{night_id}:payments"
+
+
 def completion_scope(contract_id: int) -> str:
     return f"contract:{contract_id}:complete"
 

@@ -14,6 +14,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
+from django.db.models import Q
+
 from mighty_ledger.models import Payment, Session
 from mighty_ledger.reads import SessionSettlement, session_settlement
 from scoring.settle import (
@@ -71,6 +73,11 @@ def group_balance(sessions: Iterable[Session], payments: Iterable[Payment]) -> l
             transfers = [Transfer(t.frm, t.to, as_counted(t.amount, step)) for t in transfers]
             balances.append(Balance(unit, currency, owed, transfers))
     return balances
+
+
+def in_unit(balances: Iterable[Balance], unit: str, currency: str) -> Balance | None:
+    """The balance in one unit (and currency, for money), or None when nothing is owed in it."""
+    return next((b for b in balances if (b.unit, b.currency) == (unit, currency)), None)
 
 
 def payment_unit_of(settlement: SessionSettlement) -> str:
@@ -145,6 +152,20 @@ def marked_since(session: Session, *, after: int, payer: str, payee: str, amount
 def standing_payments(sessions: Sequence[Session]) -> list[Payment]:
     """The payments still counted for these sessions, in one query."""
     return list(Payment.objects.standing().filter(session_id__in=[s.pk for s in sessions]))
+
+
+def night_payments(night, sessions: Sequence[Session]) -> list[Payment]:
+    """The payments still counted for a club night: its own (``Payment.night``) and those marked
+    on its live tables (``sessions``), oldest first, in one query."""
+    return list(Payment.objects.standing().filter(Q(night=night) | Q(session_id__in=[s.pk for s in sessions])))
+
+
+def group_payments(group_id: int, sessions: Sequence[Session]) -> list[Payment]:
+    """The payments still counted in the group's balance, in one query: these sessions' and every
+    club night's of the group. A night's payment settles its tables, which stay the group's
+    sessions even when the night is deleted (services.nights.night_delete), so it stays too."""
+    return list(Payment.objects.standing().filter(
+        Q(session_id__in=[s.pk for s in sessions]) | Q(night__isnull=False, group_id=group_id)))
 
 
 def session_payments(session: Session) -> list[Payment]:

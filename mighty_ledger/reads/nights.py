@@ -21,8 +21,10 @@ those sessions hold; nothing is scored again. What the night decides, and where 
   (1, 2, 2, 4) and are listed by name.
 - **Settlement.** Every table's settlement in what the night is played for (money at the stake,
   else chips, else points), added up per player, less the payments marked on any of the night's
-  tables, and settled in the fewest transfers among all the players: ``reads.balance`` and
-  ``scoring.settle`` do the sums, as for a group's balance.
+  tables and the night's own (a transfer for the whole night, ``Payment.night``), and settled in
+  the fewest transfers among all the players: ``reads.balance`` and ``scoring.settle`` do the
+  sums, as for a group's balance. A payment of the night is checked against what is left of it
+  (reads/night_payments.py), as a table's is against the table's.
 
 One module because every read of a night starts from its rounds as ``night_rounds`` reads them
 (two queries) and hands them on: a page that shows the progress, the standings and the
@@ -198,6 +200,12 @@ def night_rounds(night: Night) -> list[RoundTables]:
 def night_sessions(rounds: Sequence[RoundTables]) -> list[Session]:
     """The live sessions of the night's tables, round by round, table by table."""
     return [table.session for r in rounds for table in r.tables if not table.deleted]
+
+
+def night_names(night: Night, sessions: Sequence[Session]) -> list[str]:
+    """Everyone of the night: those seated at its tables, in seat order, then those present who
+    have not played yet."""
+    return [*dict.fromkeys([*(name for s in sessions for name in s.seats), *night.players])]
 
 
 # --- a round's progress ---------------------------------------------------------------------
@@ -391,7 +399,7 @@ def night_standings(night: Night, rounds: Sequence[RoundTables] | None = None) -
     rounds = night_rounds(night) if rounds is None else rounds
     sessions = night_sessions(rounds)
     played = hands_played(sessions)
-    names = dict.fromkeys([*(n for s in sessions for n in s.seats), *night.players])
+    names = night_names(night, sessions)
     points = dict.fromkeys(names, 0)
     hands = dict.fromkeys(names, 0)
     placed = dict.fromkeys(names, Fraction(0))
@@ -465,7 +473,7 @@ class NightSettlement:
     totals: dict[str, object]  # each player's result over every table in ``unit``, before payments
     pot: object  # deal-miss fines still in the pots of the tables
     outstanding: list[Transfer]  # the fewest transfers among all the players, net of payments
-    payments: list[Payment]  # standing, on any of the night's tables
+    payments: list[Payment]  # standing: the night's own and those on any of its tables, oldest first
     tables: tuple[TableSettlement, ...]
 
 
@@ -479,20 +487,15 @@ def night_unit(night: Night) -> tuple[str, str]:
 
 def night_settlement(night: Night, rounds: Sequence[RoundTables] | None = None) -> NightSettlement:
     """Every table's settlement added up per player and settled among all of them, net of the
-    payments marked on the night's tables; with each table's own settlement beside it. One query
-    for the payments, and one per table for its own."""
+    payments marked on the night's tables and of the night's own; with each table's own
+    settlement beside it. One query for the payments, and one per table for its own."""
     rounds = night_rounds(night) if rounds is None else rounds
     sessions = night_sessions(rounds)
     unit, currency = night_unit(night)
-    payments = balance.standing_payments(sessions)
-
-    def amounts(balances: list[balance.Balance]) -> tuple[dict, list[Transfer]]:
-        found = next((b for b in balances if (b.unit, b.currency) == (unit, currency)), None)
-        return (found.amounts, found.transfers) if found else ({}, [])
-
-    before, _ = amounts(balance.group_balance(sessions, []))
-    _, outstanding = amounts(balance.group_balance(sessions, payments))
-    names = [*dict.fromkeys([*(n for s in sessions for n in s.seats), *night.players])]
+    payments = balance.night_payments(night, sessions)
+    before = balance.in_unit(balance.group_balance(sessions, []), unit, currency)
+    after = balance.in_unit(balance.group_balance(sessions, payments), unit, currency)
+    totals = before.amounts if before else {}
     tables = []
     for r in rounds:
         for table in r.tables:
@@ -500,5 +503,5 @@ def night_settlement(night: Night, rounds: Sequence[RoundTables] | None = None) 
                 settlement = session_settlement(table.session, per_hand=False)
                 tables.append(TableSettlement(r.number, table, settlement,
                                               balance.session_outstanding(table.session, settlement)))
-    return NightSettlement(unit, currency, {name: before.get(name, 0) for name in names},
-                           before.get(POT, 0), outstanding, payments, tuple(tables))
+    return NightSettlement(unit, currency, {name: totals.get(name, 0) for name in night_names(night, sessions)},
+                           totals.get(POT, 0), after.transfers if after else [], payments, tuple(tables))

@@ -53,9 +53,25 @@ def _payments_moved_on(session: Session) -> None:
     announce(session, "payments_changed")
 
 
-def _payment_snapshot(payment) -> dict:
-    return {"payer": payment.payer, "payee": payment.payee, "amount": str(payment.amount),
-            "unit": payment.unit, "currency": payment.currency, "undone": payment.undone_at is not None}
+def payment_snapshot(payment) -> dict:
+    """A payment as its revisions keep it (a night's names its night)."""
+    snapshot = {"payer": payment.payer, "payee": payment.payee, "amount": str(payment.amount),
+                "unit": payment.unit, "currency": payment.currency, "undone": payment.undone_at is not None}
+    return snapshot if payment.night_id is None else {**snapshot, "night": payment.night_id}
+
+
+def amount_problems(amount: Decimal) -> list[Problem]:
+    """What is wrong with an amount paid, as the column keeps it (10 digits, 2 decimals)."""
+    if not isinstance(amount, Decimal) or not amount.is_finite() or amount <= 0:
+        return [Problem("amount", "not_positive", _("The amount must be more than 0."))]
+    if amount >= Decimal(10) ** 10 or amount.normalize().as_tuple().exponent < -2:
+        return [Problem("amount", "bad_amount", _("The amount can have at most 10 digits and 2 decimals."))]
+    return []
+
+
+def payment_fingerprint(*, payer: str, payee: str, amount: Decimal) -> str:
+    """The payment a one-time key made, as a repeat must ask for it again."""
+    return fingerprint_of("payment", {"payer": payer, "payee": payee, "amount": format(amount.normalize(), "f")})
 
 
 @transaction.atomic
@@ -83,14 +99,11 @@ def payment_record(*, session: Session, payer: str, payee: str, amount: Decimal,
         problems.append(Problem("payee", "unknown_seat", _("Say who was paid: one of the seats.")))
     if payer == payee and payer in seats:
         problems.append(Problem("payee", "same_seat", _("A player cannot pay themselves.")))
-    if not isinstance(amount, Decimal) or not amount.is_finite() or amount <= 0:
-        problems.append(Problem("amount", "not_positive", _("The amount must be more than 0.")))
-    elif amount >= Decimal(10) ** 10 or amount.normalize().as_tuple().exponent < -2:
-        problems.append(Problem("amount", "bad_amount", _("The amount can have at most 10 digits and 2 decimals.")))
+    problems.extend(amount_problems(amount))
     if problems:
         raise InvalidInput(problems)
     session = locked(session)  # a session deleted meanwhile takes no payment: SessionGone, a 404
-    fingerprint = fingerprint_of("payment", {"payer": payer, "payee": payee, "amount": format(amount.normalize(), "f")})
+    fingerprint = payment_fingerprint(payer=payer, payee=payee, amount=amount)
     if (earlier := made_before("payment", payment_scope(session.pk), idempotency_key, fingerprint)) is not None:
         return earlier, False
     # read under the lock: two phones marking the same transfer see each other's payment
@@ -107,7 +120,7 @@ def payment_record(*, session: Session, payer: str, payee: str, amount: Decimal,
         currency=session.currency if unit == Payment.MONEY else "", by=by.label,
     )
     key_made(scope=payment_scope(session.pk), key=idempotency_key, fingerprint=fingerprint, payment=payment)
-    revise(session=session, subject="payment", action=Revision.CREATED, by=by, after=_payment_snapshot(payment))
+    revise(session=session, subject="payment", action=Revision.CREATED, by=by, after=payment_snapshot(payment))
     return payment, True
 
 
@@ -118,10 +131,10 @@ def payment_undo(*, payment, by: Actor = SYSTEM):
     current = Payment.objects.select_for_update().get(pk=payment.pk)
     if current.undone_at is not None:
         raise invalid("payment", "already_undone", _("This payment was already undone."))
-    before = _payment_snapshot(current)
+    before = payment_snapshot(current)
     _payments_moved_on(current.session)
     current.undone_at = timezone.now()
     current.save(update_fields=["undone_at"])
     revise(session=current.session, subject="payment", action=Revision.DELETED, by=by,
-            before=before, after=_payment_snapshot(current))
+            before=before, after=payment_snapshot(current))
     return current

@@ -349,6 +349,6 @@ def group_page_extras(access: Access, sessions: list[Session]) -> dict:
     """The season's chart and what is still owed across sessions, for the group page (one query)."""
     return {
         "season_chart": season_chart(sessions),
-        "balances": balance.group_balance(sessions, balance.standing_payments(sessions)),
+        "balances": balance.group_balance(sessions, balance.group_payments(access.group.pk, sessions)),
         "stats_url": reverse("group_stats", args=[access.token]),
     }
