@@ -1,4 +1,4 @@
-"""A club night: made, its rounds drawn, players come and gone, two players swapped.
+"""A club night: made, its rounds drawn, players come and gone, two players swapped, deleted.
 
 Each function is one transaction with the night's row locked, so two organizers drawing at
 the same moment draw one round. The draw is ``scoring.draw``'s, from the night's seed and the
@@ -14,12 +14,14 @@ from datetime import timedelta
 from decimal import Decimal
 
 from django.db import transaction
+from django.db.models import F
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from mighty_ledger.models import Group, Night, NightRound, Revision
+from mighty_ledger.live import session_changed
+from mighty_ledger.models import Group, Night, NightRound, Revision, Session
 from mighty_ledger.reads import nights, playing_now
 from mighty_ledger.services.changes import SYSTEM, Actor, announce, invalid, locked, revise
 from mighty_ledger.services.groups import name_normalised, player_add, session_start
@@ -76,8 +78,8 @@ class NightGone(Http404):
         super().__init__(_("This night was deleted meanwhile; nothing was changed."))
 
 
-def _locked(night: Night) -> Night:
-    """The night as it is now, its row locked until commit."""
+def night_locked(night: Night) -> Night:
+    """The night as it is now, its row locked until commit; NightGone (a 404) once deleted."""
     try:
         return Night.objects.select_for_update().get(pk=night.pk, group_id=night.group_id, deleted_at__isnull=True)
     except Night.DoesNotExist:
@@ -183,7 +185,7 @@ def night_round_draw(*, night: Night, by: Actor = SYSTEM) -> NightRound:
     Refused with RoundInProgress while a table of the round before has not finished, and with
     InvalidInput when too few are present to fill a table.
     """
-    night = _locked(night)
+    night = night_locked(night)
     rounds = nights.night_rounds(night)
     if rounds:
         progress = nights.round_progress(night, rounds[-1])
@@ -234,7 +236,7 @@ def _moved_on(night: Night, *changed: str) -> None:
 def night_player_add(*, night: Night, name: str, by: Actor = SYSTEM) -> Night:
     """A player arrives: added to the group if new to it, and drawn from the next round on (the
     round being played keeps its seats)."""
-    night = _locked(night)
+    night = night_locked(night)
     stored = _in_group(night.group, name, "name", by)
     if stored in night.players:
         raise invalid("name", "already_present", _("{name} is already playing tonight.").format(name=stored))
@@ -249,7 +251,7 @@ def night_player_add(*, night: Night, name: str, by: Actor = SYSTEM) -> Night:
 def night_player_remove(*, night: Night, name: str, by: Actor = SYSTEM) -> Night:
     """A player leaves: no longer drawn from the next round on. Their tables so far, and their
     standing, stay; a table of the round being played keeps its seats."""
-    night = _locked(night)
+    night = night_locked(night)
     wanted = name_normalised(name) if isinstance(name, str) else name
     stored = next((present for present in night.players if name_normalised(present) == wanted), None)
     if stored is None:
@@ -269,7 +271,7 @@ def night_swap_players(
     its tables begin: each takes the other's seat (or sits out in the other's place). Refused with
     RoundStarted when a table concerned has a hand (even deleted) or a hand being played, or the
     round named is an earlier one; a round never drawn is Http404."""
-    night = _locked(night)
+    night = night_locked(night)
     rounds = nights.night_rounds(night)
     if round_number is not None and not 1 <= round_number <= len(rounds):
         raise Http404(_("There is no round {round} in this night.").format(round=round_number))
@@ -312,3 +314,29 @@ def night_swap_players(
         "night": night.pk, "number": latest.number, "swapped": pair, "tables": changed})
     return latest.round
 
+
+
+@transaction.atomic
+def night_delete(*, night: Night, by: Actor = SYSTEM) -> Night:
+    """Delete a night: its tables' sessions and their hands stay, as the group's history (each
+    now a session of its own, on the group page as any other), unlinked from the night; its
+    rounds and its own payments stay with it. A payment of the night keeps counting in the
+    group's balance (reads.balance.group_payments): the money changed hands all the same.
+
+    The night's revision records where each table was (round, table, session), so nothing is
+    silently lost.
+    """
+    night = night_locked(night)
+    tables = list(Session.objects.select_for_update().filter(night_round__night=night)
+                  .order_by("pk").values_list("pk", "night_round__number", "night_table", "group_id", "revision"))
+    # a table's pages show the night it belongs to: they are drawn again
+    Session.objects.filter(pk__in=[pk for pk, *_ in tables]).update(
+        night_round=None, night_table=None, revision=F("revision") + 1)
+    for pk, _round, _table, group_id, revision in tables:
+        session_changed(session_id=pk, group_id=group_id, revision=revision + 1, what="night_deleted")
+    night.deleted_at = timezone.now()
+    _moved_on(night, "deleted_at")
+    revise(group=night.group, subject="night", action=Revision.DELETED, by=by, before={
+        "night": night.pk, "title": night.title, "played_on": night.played_on.isoformat(),
+        "tables": [{"round": number, "table": table, "session": pk} for pk, number, table, *_ in tables]})
+    return night
