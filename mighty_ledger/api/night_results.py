@@ -1,8 +1,9 @@
 """A club night's results over the API: ``GET /api/v1/nights/{id}/standings`` →
 ``{"players": [{"name", "points", "hands", "rank"}]}`` ranked, and ``GET …/settlement`` →
 ``{"totals": {name: number}, "outstanding": [{"from", "to", "amount"}]}`` over every table, net
-of payments (a public contract: docs/api.md, "Club nights"). Read from reads/nights.py, which
-says how the standings count and how the night settles.
+of the payments marked at its tables and of the night's own (a public contract: docs/api.md,
+"Club nights"). Read from reads/nights.py, which says how the standings count and how the
+night settles.
 """
 
 from __future__ import annotations
@@ -91,8 +92,10 @@ class NightSettlementView(LinkView):
         pot = NumberField(help_text="Deal-miss fines still in the tables' pots; settled as the party 'pot'.")
         outstanding = OutstandingTransferSerializer(many=True, help_text=(
             "The fewest transfers among all the players that settle the night, net of the payments marked on its "
-            "tables; amounts as exact decimal strings."))
-        payments = PaymentSerializer(many=True, help_text="The payments marked on the night's tables, not undone.")
+            "tables and of the night's own (POST /api/v1/nights/{id}/payments); amounts as exact decimal strings."))
+        payments = PaymentSerializer(many=True, help_text=(
+            "The payments counted, not undone, oldest first: the night's own (\"night\" set) and those marked on "
+            "its tables (\"session\" set)."))
         tables = TableSettlementSerializer(many=True, help_text="Each table's own settlement, round by round.")
 
     @extend_schema(operation_id="night_settlement", tags=["nights"], parameters=[NIGHT_ID],

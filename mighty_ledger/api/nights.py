@@ -5,7 +5,8 @@ A public contract (docs/api.md, "Club nights"): ``POST /api/v1/nights`` → ``{"
 ``POST …/rounds`` → ``{"number", "seed", "tables": [{"session", "seats"}], "sitting_out"}`` or 409
 ``round_in_progress``; ``POST`` and ``DELETE …/players``. Each table's hands go through
 ``POST /api/v1/sessions/{session}/hands``; the standings and the settlement are in
-night_results.py. Views parse, call one service (services/nights.py) or read (reads/nights.py),
+night_results.py, the night's own payments in night_payments.py. ``DELETE`` a night: its tables
+stay, as sessions of the group. Views parse, call one service (services/nights.py) or read (reads/nights.py),
 and serialise.
 """
 
@@ -200,6 +201,15 @@ class NightDetailView(LinkView):
                    summary="A night with its rounds, each table's progress and where everyone sits")
     def get(self, request, night_id: int):
         return Response(night_json(self, nights.group_night(self.access.group, night_id)))
+
+    @extend_schema(operation_id="delete_night", tags=["nights"], parameters=[NIGHT_ID], request=None,
+                   responses={204: None, **WRITE_ERRORS},
+                   summary="Delete a night: its tables stay as sessions of the group, no longer linked to it",
+                   description="Every table's session and its hands stay, as the group's history; the night's own "
+                   "payments keep counting in the group's balance. A night already deleted is 404.")
+    def delete(self, request, night_id: int):
+        night_services.night_delete(night=nights.group_night(self.access.group, night_id), by=self.access.actor("api"))
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 # --- rounds ---------------------------------------------------------------------------------

@@ -210,6 +210,9 @@ class PaymentSerializer(serializers.Serializer):
     currency = serializers.CharField(allow_blank=True)
     created_at = serializers.DateTimeField()
     undone = serializers.BooleanField()
+    session = serializers.IntegerField(allow_null=True, help_text="The session it was marked against; null for a night's.")
+    night = serializers.IntegerField(allow_null=True, help_text=(
+        "The club night it was marked against, as one transfer for the whole night; null for a session's."))
 
     def get_fields(self):
         # "from" is a Python keyword: the field is added under its public name
@@ -221,6 +224,7 @@ def payment_json(payment: Payment) -> dict:
         "id": payment.pk, "from": payment.payer, "to": payment.payee, "amount": str(payment.amount),
         "unit": payment.unit, "currency": payment.currency,
         "created_at": payment.created_at.isoformat(), "undone": payment.undone_at is not None,
+        "session": payment.session_id, "night": payment.night_id,
     }
 
 
@@ -273,7 +277,7 @@ class PaymentsView(LinkView):
             except services.PaymentBeyondOwed as beyond:
                 raise _beyond_owed(beyond) from None
             except InvalidInput as error:
-                raise InvalidInput([_as_requested(problem) for problem in error.problems]) from None
+                raise InvalidInput([as_requested(problem) for problem in error.problems]) from None
             return Made(payment_json(payment), replayed=not created)
 
         # a retried "paid" must not count twice
@@ -284,7 +288,8 @@ class PaymentsView(LinkView):
 _REQUEST_FIELDS = {"payer": "from", "payee": "to"}
 
 
-def _as_requested(problem: Problem) -> Problem:
+def as_requested(problem: Problem) -> Problem:
+    """A payment's problem under the field the request named (``from``, ``to``)."""
     return dataclasses.replace(problem, field=_REQUEST_FIELDS.get(problem.field, problem.field))
 
 

@@ -78,6 +78,8 @@ CREATES = {
     "add_night_player": (lambda s, c: {"name": "Flo"}, Player),
     # a swap makes no row of its own: one revision records it
     "swap_night_players": (lambda s, c: {"players": ["Ann", "Bo"]}, Revision),
+    # the night has no round yet: every payment of it is beyond what is owed, so it says it is meant
+    "record_night_payment": (lambda s, c: {"from": "Bo", "to": "Ann", "amount": "100", "overpay": True}, Payment),
 }
 
 
