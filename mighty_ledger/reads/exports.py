@@ -5,8 +5,11 @@ The document holds every row as stored: hands keep their entry and the result
 the engine computed when they were saved, so an import never re-scores
 anything and a rules fix cannot change the history it restores. Deleted
 sessions and hands come along (they can still be restored), and so do each
-session's payments (undone ones too) and hands in progress, and the revisions. Database ids are only references inside the document; an import
-gives the rows new ones.
+session's payments (undone ones too) and hands in progress, and the revisions. Club nights
+come along with their rounds and their own payments, deleted ones too; a session that is a
+night's table names its round (``night_round``, the round's id in the document) beside its
+``night_table``. Database ids are only references inside the document; an import gives the
+rows new ones.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ from mighty_ledger.models import (
     Contract,
     Group,
     Hand,
+    Night,
+    NightRound,
     Payment,
     Player,
     Revision,
@@ -41,11 +46,14 @@ def _own_fields(model: type[models.Model], *skip: str) -> list[models.Field]:
 
 GROUP_FIELDS = _own_fields(Group, "edit_token", "view_token")
 PLAYER_FIELDS = _own_fields(Player, "group")
-SESSION_FIELDS = _own_fields(Session, "group")
+# a night's table names its round by the round's id in the document ("night_round")
+SESSION_FIELDS = _own_fields(Session, "group", "night_round")
 HAND_FIELDS = _own_fields(Hand, "session")
 REVISION_FIELDS = _own_fields(Revision, "group", "session", "hand")
 SEASON_FIELDS = _own_fields(Season, "group")
-PAYMENT_FIELDS = _own_fields(Payment, "group", "session")
+PAYMENT_FIELDS = _own_fields(Payment, "group", "session", "night")
+NIGHT_FIELDS = _own_fields(Night, "group")
+NIGHT_ROUND_FIELDS = _own_fields(NightRound, "night")
 CONTRACT_FIELDS = _own_fields(Contract, "session", "hand")
 
 
@@ -63,9 +71,13 @@ def _row(obj: models.Model, fields: list[models.Field]) -> dict:
 
 
 def _by_session(sessions: list[Session], rows: Iterable[models.Model]) -> dict[int, list]:
-    grouped: dict[int, list] = {session.id: [] for session in sessions}
+    return _by(sessions, rows, "session_id")
+
+
+def _by(owners: list[models.Model], rows: Iterable[models.Model], link: str) -> dict[int, list]:
+    grouped: dict[int, list] = {owner.id: [] for owner in owners}
     for row in rows:
-        grouped[row.session_id].append(row)
+        grouped[getattr(row, link)].append(row)
     return grouped
 
 
@@ -79,6 +91,9 @@ def group_export(group: Group, *, include_tokens: bool) -> dict:
     hands_by_session = _by_session(sessions, Hand.objects.filter(session__group=group).order_by("session_id", "number"))
     payments_by_session = _by_session(sessions, Payment.objects.filter(session__group=group).order_by("id"))
     contracts_by_session = _by_session(sessions, Contract.objects.filter(session__group=group).order_by("id"))
+    nights = list(Night.objects.filter(group=group).order_by("id"))
+    rounds_by_night = _by(nights, NightRound.objects.filter(night__group=group).order_by("id"), "night_id")
+    payments_by_night = _by(nights, Payment.objects.filter(night__group=group).order_by("id"), "night_id")
     document = {
         "format": FORMAT,
         "version": VERSION,
@@ -86,10 +101,20 @@ def group_export(group: Group, *, include_tokens: bool) -> dict:
         "group": _row(group, GROUP_FIELDS),
         "players": [_row(p, PLAYER_FIELDS) for p in group.players.order_by("id")],
         "seasons": [_row(s, SEASON_FIELDS) for s in group.seasons.order_by("id")],
+        "nights": [
+            {
+                "id": night.id,
+                **_row(night, NIGHT_FIELDS),
+                "rounds": [{"id": r.id, **_row(r, NIGHT_ROUND_FIELDS)} for r in rounds_by_night[night.id]],
+                "payments": [_row(p, PAYMENT_FIELDS) for p in payments_by_night[night.id]],
+            }
+            for night in nights
+        ],
         "sessions": [
             {
                 "id": session.id,
                 **_row(session, SESSION_FIELDS),
+                "night_round": session.night_round_id,
                 "hands": [{"id": h.id, **_row(h, HAND_FIELDS)} for h in hands_by_session[session.id]],
                 "payments": [_row(p, PAYMENT_FIELDS) for p in payments_by_session[session.id]],
                 # a completed hand in progress names the hand it became

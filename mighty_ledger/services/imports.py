@@ -11,6 +11,8 @@ from mighty_ledger.models import (
     Contract,
     Group,
     Hand,
+    Night,
+    NightRound,
     Payment,
     Player,
     Revision,
@@ -24,6 +26,8 @@ from mighty_ledger.reads.exports import (
     FORMAT,
     GROUP_FIELDS,
     HAND_FIELDS,
+    NIGHT_FIELDS,
+    NIGHT_ROUND_FIELDS,
     PAYMENT_FIELDS,
     PLAYER_FIELDS,
     REVISION_FIELDS,
@@ -64,9 +68,21 @@ def group_import(*, document: dict, new_tokens: bool = False) -> Group:
     # documents exported before seasons existed have none
     Season.objects.bulk_create(_load(Season, SEASON_FIELDS, row, group=group) for row in document.get("seasons", []))
 
+    # documents exported before club nights came along have none (and their tables no round)
+    round_ids = {}
+    for row in document.get("nights", []):
+        night = _load(Night, NIGHT_FIELDS, row, group=group)
+        night.save()
+        rounds = NightRound.objects.bulk_create(_load(NightRound, NIGHT_ROUND_FIELDS, r, night=night) for r in row["rounds"])
+        round_ids |= {r["id"]: made.id for r, made in zip(row["rounds"], rounds, strict=True)}
+        Payment.objects.bulk_create(_load(Payment, PAYMENT_FIELDS, p, group=group, night=night) for p in row["payments"])
+
     session_ids, hand_ids = {}, {}
     for row in document["sessions"]:
-        session = _load(Session, SESSION_FIELDS, row, group=group)
+        # a table whose round did not come along (an older document) is a session of its own
+        night_round = round_ids.get(row.get("night_round"))
+        session = _load(Session, SESSION_FIELDS, {**row, "night_table": row.get("night_table") if night_round else None},
+                        group=group, night_round_id=night_round)
         session.save()
         session_ids[row["id"]] = session.id
         hands = Hand.objects.bulk_create(
