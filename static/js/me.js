@@ -18,9 +18,14 @@ function groupOf() {
   return card ? card.dataset.meCard : "";
 }
 
-function chosen() {
+// the name this phone's player chose in the group, or "" (static/js/night_place.js asks it too)
+export function chosenIn(group) {
   const store = storage();
-  return store ? store.getItem(PREFIX + groupOf()) || "" : "";
+  return store ? store.getItem(PREFIX + group) || "" : "";
+}
+
+function chosen() {
+  return chosenIn(groupOf());
 }
 
 function choose(name) {

@@ -3,23 +3,15 @@
 // table's scoreboard, or that they sit the round out.
 //
 // The page carries everyone's place (templates/partials/night_places.html); this shows the line
-// of the name chosen under "This phone is me" on a scoreboard, which stays on this phone (kept in
-// its localStorage under the group, as static/js/me.js keeps it) and is never sent. On the board
-// of the table itself the line says so instead of offering the way there. Without JavaScript the
-// fold with everyone's place is still there.
-const PREFIX = "mighty-ledger:me:";
-
-function chosen(group) {
-  try {
-    return window.localStorage.getItem(PREFIX + group) || "";
-  } catch {
-    return "";
-  }
-}
+// of the name chosen under "This phone is me" on a scoreboard, which stays on this phone
+// (static/js/me.js keeps it) and is never sent. On the board of the table itself the line says
+// so instead of offering the way there. Without JavaScript the fold with everyone's place is
+// still there.
+import { chosenIn } from "./me.js";
 
 function show() {
   for (const card of document.querySelectorAll("[data-night-places]")) {
-    const me = chosen(card.dataset.nightPlaces);
+    const me = chosenIn(card.dataset.nightPlaces);
     const board = card.closest("[data-night-board]");
     const here = board ? board.dataset.nightBoard : "";
     let found = false;
