@@ -206,6 +206,9 @@ def test_fifteen_players_three_tables_three_rounds(asgi_server, phones, language
     transfers = organizer.get_by_test_id("night-transfers").locator("li[data-from]")
     assert transfers.count() == len(nights.night_settlement(night).outstanding) > 0
     expect(organizer.get_by_test_id("table-settlement")).to_have_count(9)
+    # one transfer paid for the whole night, in one tap
+    transfers.first.get_by_test_id("night-mark-paid").click()
+    expect(organizer.get_by_test_id("night-payments").locator("li")).to_have_count(1)
     axe_clean(organizer, f"night-settlement-{language}", found)
 
     # the group page shows this phone's own seat too, and the night; the start form is axe-clean

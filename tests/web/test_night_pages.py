@@ -340,8 +340,8 @@ def test_the_settlement_is_net_of_the_payments_marked_at_the_tables(client, nigh
 
     text = client.get(page(night, "night_settle")).text
 
-    assert "after the payments marked at the tables" in text
-    assert "1 payment marked at the tables" in text
+    assert "after the payments marked so far" in text
+    assert "1 payment marked" in text and "at round 1, table 1" in text
 
 
 def test_the_pages_speak_korean(client, night):
@@ -407,3 +407,53 @@ def test_a_player_who_sits_a_round_out_is_told_so(client, night):
     line = re.search(rf'data-place-of="{out}" data-place-session=""[^>]*>(.*?)</div>', places, re.S)[1]
     assert "Round 1: you sit out this round." in line and "Go to table" not in line
     assert "Sitting out this round:" in night_page_text and out in night_page_text
+
+
+def test_a_transfer_is_marked_paid_for_the_whole_night_and_undone(client, night):
+    drawn(night)
+    play_some(night, random.Random(12), 3)
+    transfer = nights.night_settlement(night).outstanding[0]
+    mark = reverse("night_payment_mark", args=[night.group.edit_token, night.pk])
+    settle = page(night, "night_settle")
+    assert 'data-testid="night-mark-paid"' in client.get(settle).text
+
+    marked = client.post(mark, {"payer": transfer.frm, "payee": transfer.to, "amount": str(transfer.amount),
+                                "request_key": "a-night-payment-key-1"})
+
+    assert marked.status_code == 302 and marked["Location"] == settle
+    settled = nights.night_settlement(night)
+    assert (transfer.frm, transfer.to) not in {(t.frm, t.to) for t in settled.outstanding}
+    text = client.get(settle).text
+    assert "for the whole night" in text
+    payment = next(p for p in settled.payments if p.night_id == night.pk)
+    # the same form sent again marks nothing more
+    client.post(mark, {"payer": transfer.frm, "payee": transfer.to, "amount": str(transfer.amount),
+                       "request_key": "a-night-payment-key-1"})
+    assert len([p for p in nights.night_settlement(night).payments if p.night_id]) == 1
+
+    undone = client.post(reverse("night_payment_undo", args=[night.group.edit_token, night.pk, payment.pk]))
+
+    assert undone.status_code == 302
+    assert (transfer.frm, transfer.to) in {(t.frm, t.to) for t in nights.night_settlement(night).outstanding}
+
+
+def test_more_than_the_night_owes_is_asked_about_first(client, night):
+    drawn(night)
+    play_some(night, random.Random(13), 3)
+    transfer = nights.night_settlement(night).outstanding[0]
+
+    asked = client.post(reverse("night_payment_mark", args=[night.group.edit_token, night.pk]),
+                        {"payer": transfer.frm, "payee": transfer.to, "amount": str(transfer.amount + 100)})
+
+    assert asked.status_code == 409 and 'data-testid="payment-beyond-owed"' in asked.text
+    assert 'name="overpay" value="1"' in asked.text
+    assert not [p for p in nights.night_settlement(night).payments if p.night_id]
+
+
+def test_the_view_link_marks_nothing(client, night):
+    drawn(night)
+    play_some(night, random.Random(14), 3)
+
+    assert 'data-testid="night-mark-paid"' not in client.get(page(night, "night_settle", view=True)).text
+    assert client.post(reverse("night_payment_mark", args=[night.group.view_token, night.pk]),
+                       {"payer": "P00", "payee": "P01", "amount": "1"}).status_code == 403

@@ -42,6 +42,7 @@ from mighty_ledger.reads import groups, nights, payees
 from mighty_ledger.services import nights as night_services
 from scoring.presets import get_preset
 from scoring.problems import InvalidInput
+from scoring.settle import POT
 
 # what the start form keeps when it is drawn again for another system (its rule controls are that system's)
 KEPT_FOR_ANOTHER_SYSTEM = ("played_on", "title", "preset", "round_ends", "minutes_per_round", "standings",
@@ -223,21 +224,27 @@ def night_player_remove(request: HttpRequest, token: str, night_id: int) -> Http
 # --- one settlement for the night -------------------------------------------------------------
 
 
+def settle_page(request: HttpRequest, access: Access, night: Night, *, status: int = 200, **shown) -> HttpResponse:
+    """The night's settlement: each player's result over every table, what is still owed across
+    the night with "Mark as paid" (edit link), the payments counted, each table's own result."""
+    # how the players like to be paid, beside each transfer (edit link only, as on a table's settlement)
+    pay = payees.group_pay_handles(access.group, can_edit=access.can_edit)
+    settled = nights.night_settlement(night)
+    return render(request, "table/night_settle.html", {
+        "access": access, "night": night, "settled": settled, "pay": pay, "pot": POT,
+        # a payment marked at a table says which round and table
+        "tables_by_session": {table.table.session.pk: table for table in settled.tables},
+        "players": sorted(settled.totals.items(), key=lambda item: (-item[1], item[0])), **shown,
+    }, status=status)
+
+
 @require_GET
 def night_settle(request: HttpRequest, token: str, night_id: int) -> HttpResponse:
     access = view_access(token)
     night, stamp = nights.night_stamped(access.group, night_id)
-    # how the players like to be paid, beside each transfer (edit link only, as on a table's settlement)
     pay = payees.group_pay_handles(access.group, can_edit=access.can_edit)
-
-    def page() -> HttpResponse:
-        settled = nights.night_settlement(night)
-        return render(request, "table/night_settle.html", {
-            "access": access, "night": night, "settled": settled, "pay": pay,
-            "players": sorted(settled.totals.items(), key=lambda item: (-item[1], item[0])),
-        })
-
-    return conditional(request, f"{stamp}|{access.right}|{payees.pay_stamp(pay)}", page)
+    return conditional(request, f"{stamp}|{access.right}|{payees.pay_stamp(pay)}",
+                       lambda: settle_page(request, access, night))
 
 
 # --- where each player sits ------------------------------------------------------------------
