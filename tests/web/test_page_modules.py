@@ -20,7 +20,7 @@ TEMPLATES = {path.relative_to(ROOT / "templates").as_posix(): path.read_text()
 # `import { a, b } from "./name.js";`, on one line or several
 IMPORT = re.compile(r'^import\s[^;]*?\sfrom\s"\./([\w.]+)";', re.M)
 SCRIPT = re.compile(r"<script\b[^>]*\bsrc=\"\{% static '([^']+)' %\}\"[^>]*>")
-PRELOAD = re.compile(r"<link rel=\"modulepreload\" href=\"\{% static '([^']+)' %\}\">")
+PRELOAD = re.compile(r"<link rel=\"modulepreload\" href=\"\{% static '([^']+)' %\}\"[^>]*>")
 
 
 def imports(name: str) -> set[str]:
@@ -55,8 +55,12 @@ def test_every_import_names_a_module_that_is_there():
             assert imported in MODULES, f"{name} imports {imported}"
 
 
-def test_what_the_base_pages_modules_import_is_asked_for_beside_them():
+def test_what_the_base_pages_modules_import_is_asked_for_beside_them_after_the_stylesheets():
     base = TEMPLATES["base.html"]
+    # a module is fetched at high priority unless told otherwise, and Lighthouse then counts every
+    # one of them into the first paint (docs/performance.md, "Phone pages")
+    for tag in re.findall(r"<(?:script type=\"module\"|link rel=\"modulepreload\")[^>]*>", base):
+        assert 'fetchpriority="low"' in tag, tag
     loaded = {path.removeprefix("js/") for path in SCRIPT.findall(base) + PRELOAD.findall(base)}
     for template, text in TEMPLATES.items():
         own = {path.removeprefix("js/") for path in SCRIPT.findall(text) if path.startswith("js/")}
