@@ -13,7 +13,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from mighty_ledger.models.nights import Night, NightRound  # noqa: F401 (Night: one import for all tables)
+from mighty_ledger.models.nights import Night, NightRound
 
 
 def new_token() -> str:
