@@ -25,6 +25,7 @@ from tests.live.test_statistics_redrawn import (
     STATISTICS,
     _a_hand,
     _drawn_afresh,
+    _each_drawn_ahead,
     _look,
     _redrawn,
     _seated,
@@ -71,20 +72,11 @@ async def test_the_statistics_and_the_ratings_looked_at_are_both_drawn_again(ope
     table = await _the_table(open_stream, session)
     looks = [(_statistics_url(session), "en"), (_ratings_url(session), "en"),
              (_ratings_url(session, view=False, query=f"period=s{session.pk}"), "ko")]
-    for url, language in looks:
-        await _look(url, language)
 
-    await _a_hand(table, session)
+    pages = await _each_drawn_ahead(table, session, looks)
 
-    pages = []
-    for url, language in looks:
-        page, drawn = await _look(url, language)
-        assert drawn == [], url
-        pages.append(page)
     assert 'data-testid="stats-hands">2<' in pages[0]
     assert "레이팅" in pages[2]
-    for (url, language), page in zip(looks, pages, strict=True):
-        assert page == await _drawn_afresh(url, language)
 
 
 @sync_to_async

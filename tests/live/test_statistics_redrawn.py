@@ -112,11 +112,9 @@ async def test_the_statistics_looked_at_come_from_the_cache_after_the_next_hand(
     assert page == await _drawn_afresh(url)
 
 
-async def test_every_page_looked_at_is_drawn_again_with_its_link_filters_and_language(open_stream):
-    session = await _seated()
-    table = await _the_table(open_stream, session)
-    looks = [(_statistics_url(session), "en"), (_statistics_url(session, view=False), "ko"),
-             (_statistics_url(session, query=f"period=s{session.pk}"), "en")]
+async def _each_drawn_ahead(table, session, looks: list[tuple[str, str]]) -> list[str]:
+    """Each (url, language) looked at, then a hand: each next look is read from the cache, and is the
+    page the view draws with nothing kept. The pages, in the order of ``looks``."""
     for url, language in looks:
         await _look(url, language)
 
@@ -127,9 +125,20 @@ async def test_every_page_looked_at_is_drawn_again_with_its_link_filters_and_lan
         page, drawn = await _look(url, language)
         assert drawn == [], url
         pages.append(page)
-    assert "통계" in pages[1]
     for (url, language), page in zip(looks, pages, strict=True):
         assert page == await _drawn_afresh(url, language)
+    return pages
+
+
+async def test_every_page_looked_at_is_drawn_again_with_its_link_filters_and_language(open_stream):
+    session = await _seated()
+    table = await _the_table(open_stream, session)
+    looks = [(_statistics_url(session), "en"), (_statistics_url(session, view=False), "ko"),
+             (_statistics_url(session, query=f"period=s{session.pk}"), "en")]
+
+    pages = await _each_drawn_ahead(table, session, looks)
+
+    assert "통계" in pages[1]
 
 
 async def test_a_group_that_has_not_looked_is_not_drawn(open_stream):
