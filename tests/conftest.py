@@ -55,6 +55,24 @@ def session(db):
 
 
 @pytest.fixture
+def evening(db):
+    """pagat example 1 at ₩100 a point: Ann (declarer) and Cy (partner) are owed, Bo, Di and Ed owe.
+    A module that means another evening defines its own under the same name."""
+    from tests.factories import HandFactory, SessionFactory
+
+    session = SessionFactory(stake_per_point=100, currency="KRW")
+    HandFactory(session=session)
+    return session
+
+
+@pytest.fixture
+def no_rate_limits(settings):
+    """Many requests from one test client at once: no rate limit counts them against each other."""
+    settings.RATE_LIMITS_ENABLED = False
+    settings.ALLOWED_HOSTS = ["testserver"]
+
+
+@pytest.fixture
 def keep_test_connection():
     """For requests sent through the WSGI app (schemathesis), as Django's test client does: a
     request's end must not close the test's connection (its transaction is rolled back at the end)."""

@@ -1,3 +1,5 @@
+from decimal import Decimal
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -81,3 +83,9 @@ def assert_error_shape(response, status: int, code: str | None = None) -> list[d
     if code is not None:
         assert code in [problem["code"] for problem in body["errors"]], body
     return body["errors"]
+
+
+def owed_by_bo_to_ann(session) -> Decimal:
+    """What Bo still owes Ann in ``session``, as its settlement counts it."""
+    money = Api(session.group.view_token).client.get(f"/api/v1/sessions/{session.pk}/settlement").json()["money"]
+    return min(-Decimal(money["Bo"]), Decimal(money["Ann"]))

@@ -45,6 +45,11 @@ def at_once(count: int, request) -> list:
     return responses
 
 
+def codes(responses) -> list[int]:
+    """The status codes of ``at_once``'s responses, sorted: which answer came first does not matter."""
+    return sorted(response.status_code for response in responses)
+
+
 def test_twenty_phones_posting_at_once_get_hands_one_to_twenty():
     session = SessionFactory()
     token = session.group.edit_token

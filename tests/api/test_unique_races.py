@@ -22,21 +22,11 @@ from mighty_ledger.models import Group, Player, Season, Session
 from tests.factories import SEATS, SessionFactory
 
 from .conftest import Api
-from .test_concurrency import at_once
+from .test_concurrency import at_once, codes
 
-pytestmark = [pytest.mark.postgres_only, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.postgres_only, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("no_rate_limits")]
 
 TEN = 10
-
-
-@pytest.fixture(autouse=True)
-def _no_rate_limits(settings):
-    settings.RATE_LIMITS_ENABLED = False
-    settings.ALLOWED_HOSTS = ["testserver"]
-
-
-def codes(responses) -> list[int]:
-    return sorted(response.status_code for response in responses)
 
 
 def assert_refusals_in_the_error_shape(responses, code: str) -> None:

@@ -7,23 +7,11 @@ from decimal import Decimal
 import pytest
 
 from mighty_ledger.models import Payment
+from tests.api.conftest import owed_by_bo_to_ann
 from tests.factories import HandFactory, SessionFactory
 from tests.web.form_pages import mark_forms
 
 from .conftest import Api, assert_error_shape
-
-
-@pytest.fixture
-def evening(db):
-    # pagat example 1 at ₩100 a point: Ann (declarer) and Cy (partner) are owed, Bo, Di and Ed owe
-    session = SessionFactory(stake_per_point=100, currency="KRW")
-    HandFactory(session=session)
-    return session
-
-
-def owed_by_bo_to_ann(session) -> Decimal:
-    money = Api(session.group.view_token).client.get(f"/api/v1/sessions/{session.pk}/settlement").json()["money"]
-    return min(-Decimal(money["Bo"]), Decimal(money["Ann"]))
 
 
 def pay(session, body):

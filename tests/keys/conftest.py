@@ -6,14 +6,12 @@ requests with one key at the same moment (test_at_once.py), a connection cut mid
 from __future__ import annotations
 
 from datetime import timedelta
-from decimal import Decimal
 
 import pytest
 from django.utils import timezone
 
 from mighty_ledger.models import RequestKey
-from tests.api.conftest import Api, assert_error_shape, hands_url
-from tests.factories import HandFactory, SessionFactory
+from tests.api.conftest import Api, assert_error_shape, hands_url, owed_by_bo_to_ann
 
 __all__ = ["Api", "a_day_passes", "assert_error_shape", "hands_url", "owed_by_bo_to_ann"]
 
@@ -21,19 +19,6 @@ __all__ = ["Api", "a_day_passes", "assert_error_shape", "hands_url", "owed_by_bo
 @pytest.fixture
 def edit(session):
     return Api(session.group.edit_token)
-
-
-@pytest.fixture
-def evening(db):
-    # pagat example 1 at ₩100 a point: Ann (declarer) and Cy (partner) are owed, Bo, Di and Ed owe
-    session = SessionFactory(stake_per_point=100, currency="KRW")
-    HandFactory(session=session)
-    return session
-
-
-def owed_by_bo_to_ann(session) -> Decimal:
-    money = Api(session.group.view_token).client.get(f"/api/v1/sessions/{session.pk}/settlement").json()["money"]
-    return min(-Decimal(money["Bo"]), Decimal(money["Ann"]))
 
 
 def a_day_passes() -> None:

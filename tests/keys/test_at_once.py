@@ -18,25 +18,15 @@ from django.urls import reverse
 
 from mighty_ledger.http import request_keys
 from mighty_ledger.models import Group, Hand, Player, Season, Session
-from tests.api.test_concurrency import at_once
+from tests.api.test_concurrency import at_once, codes
 from tests.factories import MADE_15_DIAMONDS, SEATS, SessionFactory
 
 from .conftest import Api, assert_error_shape, hands_url
 from .test_forms import hand_form_data
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("no_rate_limits")]
 
 TEN = 10
-
-
-@pytest.fixture(autouse=True)
-def _no_rate_limits(settings):
-    settings.RATE_LIMITS_ENABLED = False
-    settings.ALLOWED_HOSTS = ["testserver"]
-
-
-def codes(responses) -> list[int]:
-    return sorted(response.status_code for response in responses)
 
 
 # --- the API ------------------------------------------------------------------------------------

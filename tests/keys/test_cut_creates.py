@@ -31,7 +31,7 @@ from mighty_ledger.http import request_keys
 from mighty_ledger.models import Group, Hand, Player, Season, Session
 from tests.factories import MADE_15_DIAMONDS, SEATS, SessionFactory
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("no_rate_limits")]
 
 KILL = "SELECT pg_terminate_backend(pg_backend_pid())"
 
@@ -172,12 +172,6 @@ CREATES = [
            lambda answer, s, season: answer.status_code == 302
            and answer["Location"] == f"/g/{s.group.edit_token}/seasons/"),
 ]
-
-
-@pytest.fixture(autouse=True)
-def _no_rate_limits(settings):
-    settings.RATE_LIMITS_ENABLED = False
-    settings.ALLOWED_HOSTS = ["testserver"]
 
 
 def cuts(statements: int, commits: int) -> list:
