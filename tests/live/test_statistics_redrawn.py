@@ -92,7 +92,6 @@ async def _a_hand(stream, session) -> None:
 def _at(monkeypatch, seconds: float) -> None:
     """The clocks that tell how old a look is, ``seconds`` from now."""
     wall, monotonic = time.time() + seconds, time.monotonic() + seconds
-    monkeypatch.setattr(stats_redrawn, "time", SimpleNamespace(time=lambda: wall))
     monkeypatch.setattr(stats_looks, "time", SimpleNamespace(time=lambda: wall))
     monkeypatch.setattr(brokers, "time", SimpleNamespace(monotonic=lambda: monotonic))
 

@@ -17,7 +17,6 @@ keeps one copy of it.
 
 from __future__ import annotations
 
-import time
 from contextlib import suppress
 
 from django.core.cache import cache
@@ -32,18 +31,15 @@ from django.views.decorators.http import require_GET
 
 from mighty_ledger.http.access import access_for
 from mighty_ledger.http.cache import COPY_OF_A_REVISION_SECONDS
-from mighty_ledger.live import group_looked_at
-from mighty_ledger.live.brokers import LOOK_SECONDS
 from mighty_ledger.models import Group, Night
 from mighty_ledger.pages.views.links import view_access
+from mighty_ledger.pages.views.stats_looks import looks_to_draw, note_look
 from mighty_ledger.reads import nights
 
 # the screen asks for its body this often besides its stream: a stream gone without a word, the end
 # of a timed round (no write tells it), a player come or gone
 POLL_SECONDS = 30
 SCREENS_LOOKED_AT_MOST = 8  # bodies kept drawn again per group (nights, languages): the last looked at
-NOTED_AGAIN_SECONDS = 60  # a look noted this recently is not noted or told again
-CLAIM_SECONDS = 60  # how long a stream process's claim on a change keeps the others from drawing it
 
 
 def screen_key(stamp: str, language: str) -> str:
@@ -87,31 +83,15 @@ def screen_body(group: Group, night_id: int, language: str) -> str:
 def looked_at(group_id: int, token: str, night_id: int, language: str) -> None:
     """A screen shows the night in ``language``: for the next half hour every change of the group
     draws its body again. The stream processes are told through the broker once a minute."""
-    key = looks_key(group_id)
-    looked: dict[tuple[str, int, str], float] = cache.get(key) or {}
-    now = time.time()
-    if looked.get((token, night_id, language), 0.0) > now - NOTED_AGAIN_SECONDS:
-        return
-    looked[(token, night_id, language)] = now
-    latest = sorted(looked.items(), key=lambda item: item[1])[-SCREENS_LOOKED_AT_MOST:]
-    cache.set(key, dict(latest), LOOK_SECONDS)
-    if cache.add(_told_key(group_id), True, NOTED_AGAIN_SECONDS):
-        group_looked_at(group_id)
+    note_look(group_id, (token, night_id, language), kept_at=looks_key(group_id), told_at=_told_key(group_id),
+              most=SCREENS_LOOKED_AT_MOST)
 
 
 def redrawn(group_id: int, session_id: int, revision: int | None, what: str) -> None:
     """After a change of one of the group's sessions, draw again into the cache the bodies of the big
     screens looked at in the last half hour (a night the change is not part of finds its own drawn)."""
-    looked = cache.get(looks_key(group_id))
-    if not looked:
-        return
-    # every stream process with a screen or a phone of the group heard it: the first to claim it draws
-    if not cache.add(f"night-screen-redrawn:{group_id}:{session_id}:{revision}:{what}", True, CLAIM_SECONDS):
-        return
-    since = time.time() - LOOK_SECONDS
-    for (token, night_id, language), when in looked.items():
-        if when < since:
-            continue
+    change = f"night-screen-redrawn:{group_id}:{session_id}:{revision}:{what}"
+    for token, night_id, language in looks_to_draw(looks_key(group_id), change):
         # a link rotated or a night deleted since the look: nothing to draw
         with translation.override(language), suppress(Http404):
             screen_body(access_for(token).group, night_id, language)

@@ -19,21 +19,17 @@ change; the first to claim it draws.
 
 from __future__ import annotations
 
-import time
 from contextlib import suppress
 
-from django.core.cache import cache
 from django.http import Http404, HttpRequest, QueryDict
 from django.urls import Resolver404, resolve
 from django.utils import translation
 
 from mighty_ledger.http.access import access_for
-from mighty_ledger.live.brokers import LOOK_SECONDS
 from mighty_ledger.pages.views.ratings import ratings_page
 from mighty_ledger.pages.views.stats import selection_of, statistics_page
-from mighty_ledger.pages.views.stats_looks import looks_key
+from mighty_ledger.pages.views.stats_looks import looks_key, looks_to_draw
 
-CLAIM_SECONDS = 60  # how long a stream process's claim on a change keeps the others from drawing it
 # the pages drawn again, by the name of their address: each drawn as its view draws it, but for the look
 PAGES = {"group_stats": statistics_page, "group_ratings": ratings_page}
 
@@ -41,16 +37,9 @@ PAGES = {"group_stats": statistics_page, "group_ratings": ratings_page}
 def redrawn(group_id: int, session_id: int, revision: int | None, what: str) -> None:
     """Draw again into the cache the statistics and ratings pages of the group looked at in the last half hour,
     after a change of one of its sessions (``what`` happened to ``session_id``, now at ``revision``)."""
-    looked = cache.get(looks_key(group_id))
-    if not looked:
-        return
-    # every stream process with phones of the table heard the change: the first to claim it draws
-    if not cache.add(f"statistics-redrawn:{group_id}:{session_id}:{revision}:{what}", True, CLAIM_SECONDS):
-        return
-    since = time.time() - LOOK_SECONDS
-    for (here, language), when in looked.items():
-        if when >= since:
-            _draw(here, language)
+    change = f"statistics-redrawn:{group_id}:{session_id}:{revision}:{what}"
+    for here, language in looks_to_draw(looks_key(group_id), change):
+        _draw(here, language)
 
 
 def _draw(here: str, language: str) -> None:
