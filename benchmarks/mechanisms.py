@@ -206,10 +206,10 @@ def _phones(held: list[Held]) -> list[str]:
     return lines
 
 
-# --- the statistics: the first view after a hand ÷ a scoreboard from its cache (≤ 2) -------------
+# --- the statistics and ratings: the first view after a hand ÷ a scoreboard from its cache (≤ 2) -
 
 
-def _statistics(held: list[Held]) -> list[str]:
+def _group_pages(held: list[Held]) -> list[str]:
     from django.core.cache import cache
     from django.db import connections
     from django.test import Client
@@ -223,15 +223,18 @@ def _statistics(held: list[Held]) -> list[str]:
     from .group_pages import HANDS, MADE, SESSIONS
     from .phones import Phone, Table
 
-    group = services.group_create(name="Mechanisms: statistics")
+    group = services.group_create(name="Mechanisms: the group's pages")
     sessions = [bulk_session(group, seats=SEATS, hands=HANDS) for _ in range(SESSIONS)]
     tonight = sessions[-1]
-    page_url = reverse("group_stats", args=[group.view_token])
-    board_url = reverse("session_board", args=[group.view_token, sessions[0].pk])
     client = Client()
+    board_url = reverse("session_board", args=[group.view_token, sessions[0].pk])
+    pages = {name: reverse(name, args=[group.view_token]) for name in ("group_stats", "group_ratings")}
 
-    def the_page():
-        _checked(client.get(page_url))
+    def the_statistics():
+        _checked(client.get(pages["group_stats"]))
+
+    def the_ratings():
+        _checked(client.get(pages["group_ratings"]))
 
     def scoreboard():
         _checked(client.get(board_url))
@@ -241,9 +244,10 @@ def _statistics(held: list[Held]) -> list[str]:
     heard = Table()
     phone = Phone(application, reverse("session_events", args=[group.edit_token, tonight.pk]), "board=en", heard)
     loop.run_until_complete(phone.open())
-    # the group looks at the page now that a phone's stream is open, so that its process hears it
+    # the group looks at both pages now that a phone's stream is open, so that its process hears it
     cache.delete_many([looks_key(group.pk), told_key(group.pk)])
-    the_page()
+    the_statistics()
+    the_ratings()
 
     def a_hand_followed():
         services.hand_record(session=tonight, entry=MADE)
@@ -251,17 +255,19 @@ def _statistics(held: list[Held]) -> list[str]:
         loop.run_until_complete(heard.until(1))
         loop.run_until_complete(on_the_redraw_thread(lambda: None))  # the drawing handed on as it was heard
 
-    figure = "statistics after a hand ÷ scoreboard"
-    lines = []
+    lines, options = [], {"rounds": 7, "calls": 10, "before_ours": a_hand_followed}
     for mechanism in (NOTHING, "redraws", "drawn_once", "statements"):
-        lines += _pair(held, mechanism, figure, "≤ 2", the_page, scoreboard, rounds=7, calls=10,
-                       before_ours=a_hand_followed)
+        lines += _pair(held, mechanism, "statistics after a hand ÷ scoreboard", "≤ 2", the_statistics,
+                       scoreboard, **options)
+    for mechanism in (NOTHING, "redraws", "drawn_once"):
+        lines += _pair(held, mechanism, "ratings after a hand ÷ scoreboard", "≤ 2", the_ratings, scoreboard,
+                       **options)
     loop.run_until_complete(phone.close())
     for on_its_thread in (on_the_steps_thread, on_the_redraw_thread):
         loop.run_until_complete(on_its_thread(connections.close_all))
     loop.close()
     for mechanism in (NOTHING, "drawn_once", "statements"):
-        lines += _pair(held, mechanism, "statistics seen before ÷ scoreboard", "≤ 2", the_page, scoreboard,
+        lines += _pair(held, mechanism, "statistics seen before ÷ scoreboard", "≤ 2", the_statistics, scoreboard,
                        rounds=7, calls=20)
     return lines
 
@@ -333,7 +339,7 @@ def run() -> list[str]:
     held: list[Held] = []
     lines = ["mechanisms: each figure with the mechanism and with it switched off (benchmarks/switches.py), "
              "against the same baseline, rounds side by side"]
-    for part in (_scoreboard, _phones, _statistics, _api_load):
+    for part in (_scoreboard, _phones, _group_pages, _api_load):
         lines += part(held)
     lines += ["mechanisms, the brokers: the live fan-out through PostgreSQL NOTIFY (make bench's own run: Redis)",
               *_notify()]

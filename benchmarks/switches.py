@@ -202,13 +202,10 @@ _NO_ROW_KEPT = _NoRowKept()
 
 
 def _row_cache() -> list:
-    # the module that draws the board's rows, the only reader of the cache there: the views' own
-    # (pages/views/board_rows.py), or the template tag that drew them before it
-    try:
-        from mighty_ledger.pages.views import board_rows as drawing
-    except ImportError:
-        from mighty_ledger.pages.templatetags import ledger as drawing
-    return [(drawing, "cache", _NO_ROW_KEPT)]
+    from mighty_ledger.pages.views import board_rows
+
+    # drawn_rows is the only reader of the cache in its module
+    return [(board_rows, "cache", _NO_ROW_KEPT)]
 
 
 # --- no statistics drawn on the stream process ----------------------------------------------------
