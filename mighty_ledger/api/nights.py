@@ -39,7 +39,7 @@ from mighty_ledger.api.base import (
 from mighty_ledger.api.exceptions import errors_body, problem
 from mighty_ledger.api.idempotency import Made, create_once, once_responses
 from mighty_ledger.api.ledger import web_url
-from mighty_ledger.api.serializers import ErrorsSerializer
+from mighty_ledger.api.serializers import ErrorsSerializer, played_for_fields
 from mighty_ledger.reads import nights
 from mighty_ledger.services import nights as night_services
 
@@ -100,11 +100,7 @@ class NightSerializer(serializers.Serializer):
     standings = serializers.ChoiceField(choices=list(night_services.STANDINGS_OPTIONS))
     mixing = serializers.ChoiceField(choices=list(night_services.MIXING_OPTIONS))
     seed = serializers.IntegerField()
-    stake_per_point = serializers.DecimalField(max_digits=12, decimal_places=2, allow_null=True)
-    currency = serializers.CharField(allow_blank=True)
-    rounding_unit = serializers.DecimalField(max_digits=12, decimal_places=2, allow_null=True)
-    chips_start = serializers.IntegerField(allow_null=True)
-    chips_per_point = serializers.IntegerField(allow_null=True)
+    stake_per_point, currency, rounding_unit, chips_start, chips_per_point = played_for_fields()
     revision = serializers.IntegerField(help_text="Moves on with every change to the night (a round drawn, a player come or gone, a swap).")
     created_at = serializers.DateTimeField()
     rounds = RoundSerializer(many=True, help_text="Every round drawn so far, oldest first.")

@@ -281,6 +281,20 @@ def hand_json(hand: Hand) -> dict:
     }
 
 
+def played_for_fields() -> tuple[serializers.Field, ...]:
+    """What a session or a club night is played for, as the API shows it: stake_per_point, currency,
+    rounding_unit, chips_start and chips_per_point, in that order. Fields made here, rather than a
+    base serializer, keep their place among the fields of the serializer that names them (a base
+    serializer's fields would come first in its JSON)."""
+    return (
+        serializers.DecimalField(max_digits=12, decimal_places=2, allow_null=True),
+        serializers.CharField(allow_blank=True),
+        serializers.DecimalField(max_digits=12, decimal_places=2, allow_null=True),
+        serializers.IntegerField(allow_null=True),
+        serializers.IntegerField(allow_null=True),
+    )
+
+
 class SessionOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     title = serializers.CharField(allow_blank=True)
@@ -290,11 +304,7 @@ class SessionOutputSerializer(serializers.Serializer):
     overrides = serializers.DictField()
     system_options = serializers.DictField(help_text="Every option of the system, frozen when the session started.")
     first_dealer = serializers.CharField()
-    stake_per_point = serializers.DecimalField(max_digits=12, decimal_places=2, allow_null=True)
-    currency = serializers.CharField(allow_blank=True)
-    rounding_unit = serializers.DecimalField(max_digits=12, decimal_places=2, allow_null=True)
-    chips_start = serializers.IntegerField(allow_null=True)
-    chips_per_point = serializers.IntegerField(allow_null=True)
+    stake_per_point, currency, rounding_unit, chips_start, chips_per_point = played_for_fields()
     totals = serializers.DictField(child=serializers.IntegerField())
     pot = serializers.IntegerField()
     hand_count = serializers.IntegerField(help_text="Hands and events numbered so far, deleted ones included.")
