@@ -27,10 +27,10 @@ from mighty_ledger.services.changes import SYSTEM, Actor, announce, invalid, mad
 from mighty_ledger.services.groups import name_normalised
 from mighty_ledger.services.nights import night_locked
 from mighty_ledger.services.payments import (
-    PaymentBeyondOwed,
     amount_problems,
     payment_fingerprint,
     payment_snapshot,
+    refuse_beyond_room,
 )
 from scoring.problems import InvalidInput, Problem
 
@@ -87,11 +87,8 @@ def night_payment_record(*, night: Night, payer: str, payee: str, amount: Decima
     if problems:
         raise InvalidInput(problems)
     room = night_payment_room(night, payer=payer, payee=payee, rounds=rounds)
-    if amount % room.step:
-        raise invalid("amount", "not_whole", _("This night counts in steps of {step}: the amount must be a whole "
-                                               "number of them.").format(step=format(room.step.normalize(), "f")))
-    if amount > room.owed and not overpay:
-        raise PaymentBeyondOwed(payer=payer, payee=payee, amount=amount, owed=room.owed)
+    refuse_beyond_room(room, payer=payer, payee=payee, amount=amount, overpay=overpay, in_steps=_(
+        "This night counts in steps of {step}: the amount must be a whole number of them."))
     unit, _currency = nights.night_unit(night)
     _payments_moved_on(night, sessions)
     payment = Payment.objects.create(

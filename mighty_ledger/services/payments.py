@@ -74,6 +74,16 @@ def payment_fingerprint(*, payer: str, payee: str, amount: Decimal) -> str:
     return fingerprint_of("payment", {"payer": payer, "payee": payee, "amount": format(amount.normalize(), "f")})
 
 
+def refuse_beyond_room(room, *, payer: str, payee: str, amount: Decimal, overpay: bool, in_steps: str) -> None:
+    """A payment checked against what is still owed (``room``, a session's or a night's): a part of
+    the settlement's step is refused (``in_steps`` says so, with ``{step}``), more than is owed or the
+    wrong way round raises PaymentBeyondOwed unless ``overpay`` says the player confirmed it."""
+    if amount % room.step:
+        raise invalid("amount", "not_whole", in_steps.format(step=format(room.step.normalize(), "f")))
+    if amount > room.owed and not overpay:
+        raise PaymentBeyondOwed(payer=payer, payee=payee, amount=amount, owed=room.owed)
+
+
 @transaction.atomic
 def payment_record(*, session: Session, payer: str, payee: str, amount: Decimal, overpay: bool = False,
                    idempotency_key: str | None = None, by: Actor = SYSTEM) -> tuple[Payment, bool]:
@@ -108,11 +118,8 @@ def payment_record(*, session: Session, payer: str, payee: str, amount: Decimal,
         return earlier, False
     # read under the lock: two phones marking the same transfer see each other's payment
     room = payment_room(session, payer=payer, payee=payee)
-    if amount % room.step:
-        raise invalid("amount", "not_whole", _("This session counts in steps of {step}: the amount must be a "
-                                               "whole number of them.").format(step=format(room.step.normalize(), "f")))
-    if amount > room.owed and not overpay:
-        raise PaymentBeyondOwed(payer=payer, payee=payee, amount=amount, owed=room.owed)
+    refuse_beyond_room(room, payer=payer, payee=payee, amount=amount, overpay=overpay, in_steps=_(
+        "This session counts in steps of {step}: the amount must be a whole number of them."))
     unit = payment_unit(session)
     _payments_moved_on(session)
     payment = Payment.objects.create(
