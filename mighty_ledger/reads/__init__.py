@@ -34,7 +34,7 @@ from django.db import connections
 
 from mighty_ledger.http import link_query
 from mighty_ledger.http.link_query import Columns
-from mighty_ledger.models import Contract, Group, Hand, Player, Revision, Session
+from mighty_ledger.models import Contract, Group, Hand, Night, Payment, Player, Revision, Session
 from scoring.flow import PreviousHand, TableState, needs_the_hand_before, next_hand
 from scoring.ledger import LedgerEntry
 from scoring.settle import Settlement, Stakes, Transfer, hand_transfers, settle_session, to_money
@@ -67,12 +67,21 @@ def system_of(session: Session) -> System:
     return system_from(session.system_options)
 
 
-def stakes_of(session: Session) -> Stakes:
+def stakes_of(played: Session | Night) -> Stakes:
+    """What a session is played for, or a club night (each of its tables takes the night's stakes)."""
     return Stakes(
-        stake_per_point=session.stake_per_point, currency=session.currency,
-        rounding_unit=session.rounding_unit, chips_start=session.chips_start,
-        chips_per_point=session.chips_per_point,
+        stake_per_point=played.stake_per_point, currency=played.currency,
+        rounding_unit=played.rounding_unit, chips_start=played.chips_start,
+        chips_per_point=played.chips_per_point,
     )
+
+
+def payment_unit_of(stakes: Stakes) -> str:
+    """What a settlement at ``stakes`` counts, so what its payments count: money, chips or points
+    (the settlement's own test: a stake of 0 settles in chips or points)."""
+    if stakes.for_money:
+        return Payment.MONEY
+    return Payment.CHIPS if stakes.for_chips else Payment.POINTS
 
 
 # --- who deals next ------------------------------------------------------------

@@ -11,12 +11,11 @@ from decimal import Decimal
 
 from mighty_ledger.http.access import is_row_id
 from mighty_ledger.models import Night, Payment
-from mighty_ledger.reads import balance
+from mighty_ledger.reads import balance, stakes_of
 from mighty_ledger.reads.nights import (
     RoundTables,
     night_rounds,
     night_sessions,
-    night_stakes,
     night_unit,
 )
 from scoring.settle import most_payable
@@ -32,7 +31,7 @@ def night_payment_room(night: Night, *, payer: str, payee: str,
     sessions = night_sessions(night_rounds(night) if rounds is None else rounds)
     unit, currency = night_unit(night)
     left = balance.in_unit(balance.group_balance(sessions, balance.night_payments(night, sessions)), unit, currency)
-    step = Decimal(night_stakes(night).unit) if unit == Payment.MONEY else Decimal(1)
+    step = Decimal(stakes_of(night).unit) if unit == Payment.MONEY else Decimal(1)
     return balance.PaymentRoom(Decimal(most_payable(left.amounts if left else {}, payer, payee)), step)
 
 

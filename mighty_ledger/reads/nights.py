@@ -49,11 +49,19 @@ from django.utils import timezone
 
 from mighty_ledger.http.access import is_row_id
 from mighty_ledger.models import Contract, Group, Hand, Night, NightRound, Payment, Session
-from mighty_ledger.reads import SessionSettlement, balance, ratings, session_settlement, system_of
+from mighty_ledger.reads import (
+    SessionSettlement,
+    balance,
+    payment_unit_of,
+    ratings,
+    session_settlement,
+    stakes_of,
+    system_of,
+)
 from mighty_ledger.reads.stats import Filters
 from scoring import draw
 from scoring.presets import get_preset
-from scoring.settle import POT, Stakes, Transfer, currency_code
+from scoring.settle import POT, Transfer, currency_code
 from scoring.systems import System
 
 # --- the night and its rounds ---------------------------------------------------------------
@@ -139,12 +147,6 @@ def night_stamped(group: Group, night_id: int, *, now: datetime | None = None) -
 def night_system(night: Night) -> System:
     """The night's system: its preset with its rule changes (each table freezes its own)."""
     return get_preset(night.preset).system(night.overrides)
-
-
-def night_stakes(night: Night) -> Stakes:
-    return Stakes(stake_per_point=night.stake_per_point, currency=night.currency,
-                  rounding_unit=night.rounding_unit, chips_start=night.chips_start,
-                  chips_per_point=night.chips_per_point)
 
 
 def night_table_sizes(night: Night) -> draw.TableSizes:
@@ -479,10 +481,8 @@ class NightSettlement:
 
 def night_unit(night: Night) -> tuple[str, str]:
     """What the night settles in, as a payment records it, and its currency code (money only)."""
-    stakes = night_stakes(night)
-    if stakes.for_money:
-        return Payment.MONEY, currency_code(night.currency)
-    return (Payment.CHIPS if stakes.for_chips else Payment.POINTS), ""
+    unit = payment_unit_of(stakes_of(night))
+    return unit, (currency_code(night.currency) if unit == Payment.MONEY else "")
 
 
 def night_settlement(night: Night, rounds: Sequence[RoundTables] | None = None) -> NightSettlement:

@@ -22,7 +22,7 @@ from django.utils.translation import ngettext
 
 from mighty_ledger.live import session_changed
 from mighty_ledger.models import Group, Night, NightRound, Revision, Session
-from mighty_ledger.reads import nights, playing_now
+from mighty_ledger.reads import nights, playing_now, stakes_of
 from mighty_ledger.services.changes import SYSTEM, Actor, announce, invalid, locked, revise
 from mighty_ledger.services.groups import name_normalised, player_add, session_start
 from scoring import draw
@@ -213,8 +213,7 @@ def night_round_draw(*, night: Night, by: Actor = SYSTEM) -> NightRound:
             group=night.group, seats=list(seats), preset=night.preset,
             overrides={**night.overrides, **draw.seating_options(len(seats), system, family)},
             played_on=night.played_on, title=_table_title(night, drawn.number, number),
-            stake_per_point=night.stake_per_point, currency=night.currency, rounding_unit=night.rounding_unit,
-            chips_start=night.chips_start, chips_per_point=night.chips_per_point, by=by,
+            **dataclasses.asdict(stakes_of(night)), by=by,
         )
         session.night_round, session.night_table = new, number
         session.save(update_fields=["night_round", "night_table"])

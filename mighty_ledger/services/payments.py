@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from mighty_ledger.http.request_keys import key_made, payment_scope
 from mighty_ledger.models import Payment, Revision, Session
-from mighty_ledger.reads import stakes_of
+from mighty_ledger.reads import payment_unit_of, stakes_of
 from mighty_ledger.reads.balance import payment_room
 from mighty_ledger.services.changes import (
     SYSTEM,
@@ -39,11 +39,7 @@ class PaymentBeyondOwed(Exception):
 
 def payment_unit(session: Session) -> str:
     """What a session's settlement counts, so what its payments count: money, chips or points."""
-
-    stakes = stakes_of(session)  # the settlement's own test: a stake of 0 settles in chips or points
-    if stakes.for_money:
-        return Payment.MONEY
-    return Payment.CHIPS if stakes.for_chips else Payment.POINTS
+    return payment_unit_of(stakes_of(session))
 
 
 def _payments_moved_on(session: Session) -> None:
