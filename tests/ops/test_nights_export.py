@@ -16,7 +16,7 @@ from mighty_ledger.models import Group, Night, NightRound, Payment, Session
 from mighty_ledger.reads import nights
 from mighty_ledger.services import nights as night_services
 from mighty_ledger.services.night_payments import night_payment_record, night_payment_undo
-from tests.web.night_tables import finish_round, play_some
+from tests.web.night_tables import pay_at_the_first_table, second_round_under_way
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kay"]
 
@@ -57,16 +57,10 @@ def club_group(db) -> Group:
     night = night_services.night_create(group=group, players=PLAYERS, preset="pagat-standard", seed=7,
                                         hands_per_round=5, stake_per_point=Decimal(100), currency="KRW",
                                         title="금요일 밤")
-    night_services.night_round_draw(night=night)
-    finish_round(night, rng)
-    night_services.night_round_draw(night=night)
-    play_some(night, rng, 2)
+    second_round_under_way(night, rng, 2)
+    pay_at_the_first_table(night)
     settled = nights.night_settlement(night)
-    table = settled.tables[0]
-    at_table = next(t for t in table.outstanding.transfers if table.outstanding.markable(t))
-    services.payment_record(session=table.table.session, payer=at_table.frm, payee=at_table.to,
-                            amount=Decimal(at_table.amount))
-    transfer = nights.night_settlement(night).outstanding[0]
+    transfer = settled.outstanding[0]
     night_payment_record(night=night, payer=transfer.frm, payee=transfer.to, amount=transfer.amount,
                          idempotency_key="phone-3-night-pay")
     mistaken, _ = night_payment_record(night=night, payer=transfer.to, payee=transfer.frm, amount=Decimal(100),

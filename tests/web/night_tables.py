@@ -4,10 +4,12 @@ table would, with whoever deals and sits out next as the session says."""
 from __future__ import annotations
 
 import random
+from decimal import Decimal
 
 from mighty_ledger import reads, services
 from mighty_ledger.models import Hand, Session
 from mighty_ledger.reads import nights
+from mighty_ledger.services import nights as night_services
 
 TRUMPS = ["S", "H", "D", "C", "NT"]
 
@@ -50,3 +52,19 @@ def play_some(night, rng: random.Random, hands: int) -> None:
         for _ in range(hands):
             play(session, rng)
             session.refresh_from_db()
+
+
+def second_round_under_way(night, rng: random.Random, hands: int) -> None:
+    """The first round drawn and played to its end, the second drawn and ``hands`` played at each of its tables."""
+    night_services.night_round_draw(night=night)
+    finish_round(night, rng)
+    night_services.night_round_draw(night=night)
+    play_some(night, rng, hands)
+
+
+def pay_at_the_first_table(night) -> None:
+    """The first transfer of the first table's settlement that can be marked, marked as paid at that table."""
+    table = nights.night_settlement(night).tables[0]
+    transfer = next(t for t in table.outstanding.transfers if table.outstanding.markable(t))
+    services.payment_record(session=table.table.session, payer=transfer.frm, payee=transfer.to,
+                            amount=Decimal(transfer.amount))

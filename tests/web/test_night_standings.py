@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 from datetime import timedelta
-from decimal import Decimal
 from fractions import Fraction
 
 import pytest
@@ -23,7 +22,13 @@ from mighty_ledger.reads import nights
 from mighty_ledger.services import nights as night_services
 from scoring.problems import InvalidInput
 from scoring.settle import fewest_transfers
-from tests.web.night_tables import finish_round, play, play_some
+from tests.web.night_tables import (
+    finish_round,
+    pay_at_the_first_table,
+    play,
+    play_some,
+    second_round_under_way,
+)
 
 NAMES = [f"P{index:02d}" for index in range(11)]  # 11 at pagat: a table of 5 and one of 6
 
@@ -60,11 +65,7 @@ def expected_from_hands(night: Night) -> tuple[dict, dict, dict]:
 @pytest.mark.parametrize("option", [Night.POINTS, Night.PER_HAND, Night.PLACEMENT])
 def test_the_standings_are_the_sum_of_the_tables_hands(option):
     night = night_of(standings=option)
-    rng = random.Random(option)
-    night_services.night_round_draw(night=night)
-    finish_round(night, rng)
-    night_services.night_round_draw(night=night)
-    play_some(night, rng, 4)
+    second_round_under_way(night, random.Random(option), 4)
     # a hand deleted at a table counts no more
     services.hand_delete(hand=Session.objects.filter(night_round__night=night).live().first().hands.live().last())
 
@@ -215,16 +216,8 @@ def test_a_swap_before_the_first_hand_changes_both_tables_seats_and_none_after()
                          ids=["points", "money", "chips"])
 def test_the_settlement_is_the_fewest_transfers_over_every_tables_result_net_of_payments(stakes):
     night = night_of(hands_per_round=5, **stakes)
-    rng = random.Random(5)
-    night_services.night_round_draw(night=night)
-    finish_round(night, rng)
-    night_services.night_round_draw(night=night)
-    play_some(night, rng, 3)
-    settled = nights.night_settlement(night)
-    table = settled.tables[0]
-    transfer = next(t for t in table.outstanding.transfers if table.outstanding.markable(t))
-    services.payment_record(session=table.table.session, payer=transfer.frm, payee=transfer.to,
-                            amount=Decimal(transfer.amount))
+    second_round_under_way(night, random.Random(5), 3)
+    pay_at_the_first_table(night)
 
     settled = nights.night_settlement(night)
 
