@@ -149,20 +149,31 @@ def serving(database_url: str, *, app: str = "mighty_ledger.wsgi", extra: dict[s
         _stop(server)
 
 
-def tables(port: int) -> tuple[list, list]:
-    """A group with a session for each client, through the API: the bodies of the hands' bursts
-    (each client on its own session), and of the bare view's."""
-    status, payload, _ = _request(port, "POST", "/api/v1/groups", {"name": "Load bench", "players": SEATS})
+def group_made(port: int, name: str) -> dict:
+    """A group of the five SEATS made through the API: its JSON (with its edit and view tokens)."""
+    status, payload, _ = _request(port, "POST", "/api/v1/groups", {"name": name, "players": SEATS})
     if status != 201:
         raise RuntimeError(f"create group: {status} {payload[:200]!r}")
-    token = json.loads(payload)["edit_token"]
+    return json.loads(payload)
+
+
+def sessions_started(port: int, token: str, count: int) -> list[int]:
+    """``count`` sessions of the SEATS started through the API with the group's edit ``token``: their ids."""
     sessions = []
-    for _ in range(CLIENTS):
+    for _ in range(count):
         status, payload, _ = _request(port, "POST", "/api/v1/sessions",
                                       {"seats": SEATS, "preset": "pagat-standard"}, token)
         if status != 201:
             raise RuntimeError(f"start session: {status} {payload[:200]!r}")
         sessions.append(json.loads(payload)["id"])
+    return sessions
+
+
+def tables(port: int) -> tuple[list, list]:
+    """A group with a session for each client, through the API: the bodies of the hands' bursts
+    (each client on its own session), and of the bare view's."""
+    token = group_made(port, "Load bench")["edit_token"]
+    sessions = sessions_started(port, token, CLIENTS)
     return [({"id": sid, "json": HAND}, token) for sid in sessions], [({"json": HAND}, None)] * CLIENTS
 
 

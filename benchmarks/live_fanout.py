@@ -33,7 +33,17 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from .api_load import ADMIN_URL, HAND, SEATS, _free_port, _p, _request, _stop, _wait_until_up
+from .api_load import (
+    ADMIN_URL,
+    HAND,
+    _free_port,
+    _p,
+    _request,
+    _stop,
+    _wait_until_up,
+    group_made,
+    sessions_started,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/15")
@@ -191,24 +201,11 @@ def run() -> list[str]:
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log)
         _wait_until_up(api_port, api)
 
-        status, payload, _ = _request(api_port, "POST", "/api/v1/groups", {"name": "Live bench", "players": SEATS})
-        if status != 201:
-            raise RuntimeError(f"create group: {status} {payload[:200]!r}")
-        group = json.loads(payload)
+        group = group_made(api_port, "Live bench")
         token, view_token = group["edit_token"], group["view_token"]
-        sessions = []
-        for _ in range(SESSIONS):
-            status, payload, _ = _request(api_port, "POST", "/api/v1/sessions",
-                                          {"seats": SEATS, "preset": "pagat-standard"}, token)
-            if status != 201:
-                raise RuntimeError(f"start session: {status} {payload[:200]!r}")
-            sessions.append(json.loads(payload)["id"])
+        sessions = sessions_started(api_port, token, SESSIONS)
         # the bursts write into sessions of their own first (nobody watching), then into watched ones
-        unwatched = []
-        for _ in range(CLIENTS):
-            status, payload, _ = _request(api_port, "POST", "/api/v1/sessions",
-                                          {"seats": SEATS, "preset": "pagat-standard"}, token)
-            unwatched.append(json.loads(payload)["id"])
+        unwatched = sessions_started(api_port, token, CLIENTS)
         bursts_alone = [(f"/api/v1/sessions/{sid}/hands", token) for sid in unwatched]
         bursts_watched = [(f"/api/v1/sessions/{sid}/hands", token) for sid in sessions[:CLIENTS]]
 

@@ -14,7 +14,6 @@ on paper; the ratios that are targets are in live_fanout and phones.
 
 from __future__ import annotations
 
-import json
 import multiprocessing
 import os
 import secrets
@@ -24,7 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .api_load import ADMIN_URL, SEATS, _free_port, _request, _wait_until_up
+from .api_load import ADMIN_URL, _free_port, _wait_until_up, group_made, sessions_started
 from .live_fanout import _rss_kb, _servers_gone, _wait_for_stream, _watchers
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -111,17 +110,8 @@ def run() -> list[str]:
             cwd=ROOT, env={**env, "SERVE_ROLE": "streams"}, stdout=subprocess.DEVNULL, stderr=log)
         _wait_until_up(api_port, api)
 
-        status, payload, _ = _request(api_port, "POST", "/api/v1/groups", {"name": "Streams", "players": SEATS})
-        if status != 201:
-            raise RuntimeError(f"create group: {status} {payload[:200]!r}")
-        group = json.loads(payload)
-        tables = []
-        for _ in range(STEPS[-1] // PHONES_PER_TABLE):
-            status, payload, _ = _request(api_port, "POST", "/api/v1/sessions",
-                                          {"seats": SEATS, "preset": "pagat-standard"}, group["edit_token"])
-            if status != 201:
-                raise RuntimeError(f"start session: {status} {payload[:200]!r}")
-            tables.append(json.loads(payload)["id"])
+        group = group_made(api_port, "Streams")
+        tables = sessions_started(api_port, group["edit_token"], STEPS[-1] // PHONES_PER_TABLE)
         paths = [(sid, f"/g/{group['view_token']}/s/{sid}/events/") for sid in tables for _ in range(PHONES_PER_TABLE)]
 
         _wait_for_stream(stream_port, paths[0][1])
