@@ -69,6 +69,11 @@ def test_what_the_base_pages_modules_import_is_asked_for_beside_them_after_the_s
             assert not missing, f"{template}: {name} imports {sorted(missing)}, asked for only once it is read"
 
 
+def test_the_service_worker_imports_the_outbox_where_the_static_files_are():
+    # the worker is served from the site's root (/sw.js), not beside the outbox: it names the folder
+    assert f'from "/{settings.STATIC_URL.strip("/")}/js/outbox.js";' in MODULES["sw.js"]
+
+
 def test_in_production_a_module_imports_its_neighbours_by_their_hashed_names(settings, tmp_path):
     # the app's own files only (the admin's and the API docs' are collected as they always were)
     settings.STATIC_ROOT = tmp_path
