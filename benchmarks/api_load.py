@@ -103,13 +103,13 @@ def _p(latencies: list[float], q: float) -> float:
 
 
 @contextmanager
-def database() -> Iterator[str]:
+def database(suffix: str = "") -> Iterator[str]:
     """A PostgreSQL database made for the run, dropped after it: its URL. Raises when PostgreSQL
     does not answer at ADMIN_URL."""
     import psycopg
 
     admin = psycopg.connect(ADMIN_URL, autocommit=True, connect_timeout=3)
-    name = f"mighty_bench_{os.getpid()}"
+    name = f"mighty_bench_{os.getpid()}{suffix}"
     admin.execute(f'CREATE DATABASE "{name}"')
     try:
         yield ADMIN_URL.rsplit("/", 1)[0] + f"/{name}"
@@ -135,8 +135,9 @@ def migrated(database_url: str) -> None:
 
 @contextmanager
 def serving(database_url: str, *, app: str = "mighty_ledger.wsgi", extra: dict[str, str] | None = None
-            ) -> Iterator[int]:
-    """gunicorn (gunicorn.conf.py) serving ``app`` on a free loopback port, stopped after: its port."""
+            ) -> Iterator[tuple[int, int]]:
+    """gunicorn (gunicorn.conf.py) serving ``app`` on a free loopback port, stopped after: its port,
+    and its master's process id."""
     port = _free_port()
     gunicorn = Path(sys.executable).with_name("gunicorn")
     server = subprocess.Popen([str(gunicorn), "-c", "gunicorn.conf.py", app], cwd=ROOT,
@@ -144,7 +145,7 @@ def serving(database_url: str, *, app: str = "mighty_ledger.wsgi", extra: dict[s
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         _wait_until_up(port, server)
-        yield port
+        yield port, server.pid
     finally:
         _stop(server)
 
@@ -196,7 +197,7 @@ def run() -> list[str]:
         return [f"api load: skipped, PostgreSQL not reachable at {ADMIN_URL} ({error})"]
     with database() as database_url:
         migrated(database_url)
-        with serving(database_url) as port:
+        with serving(database_url) as (port, _pid):
             hands, bare = tables(port)
             # one unmeasured round each: workers import, connect and fill their caches
             _burst(port, HANDS_PATH, hands, 201)

@@ -10,7 +10,10 @@ each figure, a control: the same pair of measures with nothing switched off, who
 differ only by the noise of the machine.
 
 Where a mechanism also moves a figure that has no target (the phones that fetch instead of
-applying a step, a phone's poll), that figure is printed beside it, marked so.
+applying a step, a phone's poll), that figure is printed beside it, marked so. The API's
+throughput through HTTP moves with whatever else the two cores run, far more than the control
+allows to read a mechanism from it, so beside it each server's CPU a hand is counted: its
+gunicorn's processes and the PostgreSQL backends of its own database, from /proc.
 
 The three live brokers are not switched: each is how the changes travel in one kind of
 deployment (docs/operations.md), so the live fan-out's targets are measured through NOTIFY
@@ -276,10 +279,14 @@ def _group_pages(held: list[Held]) -> list[str]:
 
 
 def _api_load(held: list[Held]) -> list[str]:
+    import psycopg
+
     from .api_load import (
         ADMIN_URL,
         BARE_PATH,
+        CLIENTS,
         HANDS_PATH,
+        PER_CLIENT,
         _burst,
         database,
         migrated,
@@ -291,30 +298,78 @@ def _api_load(held: list[Held]) -> list[str]:
     if (error := unreachable()) is not None:
         return [f"mechanisms, api load: skipped, PostgreSQL not reachable at {ADMIN_URL} ({error})"]
     lines, figure = [], "API hand POSTs ÷ bare view"
-    with database() as database_url:
-        migrated(database_url)
+    # each server on a database of its own, so that the CPU of its PostgreSQL backends is told apart
+    with (database() as with_url, database("_plain") as plain_url,
+          psycopg.connect(ADMIN_URL, autocommit=True) as admin):
+        for url in (with_url, plain_url):
+            migrated(url)
         for mechanism in (NOTHING, "append", "link_query"):
             named = mechanism or CONTROL
-            with (serving(database_url) as port,
-                  serving(database_url, app="benchmarks.off_wsgi", extra={"BENCH_SWITCHED_OFF": mechanism}) as off):
+            with (serving(with_url) as (port, pid),
+                  serving(plain_url, app="benchmarks.off_wsgi", extra={"BENCH_SWITCHED_OFF": mechanism}) as (
+                      off, off_pid)):
                 hands, bare = tables(port)
-                hands_off, _ = tables(off)
-                _burst(port, HANDS_PATH, hands, 201)  # not counted: workers import, connect and fill caches
-                _burst(off, HANDS_PATH, hands_off, 201)
+                sides = {"with": (port, _Served(pid, with_url, admin), hands),
+                         "without": (off, _Served(off_pid, plain_url, admin), tables(off)[0])}
+                for at, _served, bodies in sides.values():  # not counted: workers import, connect, fill caches
+                    _burst(at, HANDS_PATH, bodies, 201)
                 _burst(port, BARE_PATH, bare, 200)
                 ratios: dict[str, list[float]] = {"with": [], "without": []}
+                cpu: dict[str, list[float]] = {"with": [], "without": []}
                 for index in range(API_ROUNDS):
-                    sides = [("with", port, hands), ("without", off, hands_off)]
-                    for side, at, bodies in sides if index % 2 == 0 else sides[::-1]:
-                        # each side's hands, then the bare view (on the app's own server) it is divided by
+                    for side in ("with", "without") if index % 2 == 0 else ("without", "with"):
+                        at, served, bodies = sides[side]
+                        before = served.cpu()
                         hands_per_second = _burst(at, HANDS_PATH, bodies, 201)[0]
+                        cpu[side].append(served.spent_since(before) / (CLIENTS * PER_CLIENT))
+                        # then the bare view (on the app's own server) it is divided by
                         ratios[side].append(hands_per_second / _burst(port, BARE_PATH, bare, 200)[0])
             with_it, without_it = (statistics.median(ratios[side]) for side in ("with", "without"))
+            cpu_with, cpu_without = (statistics.median(cpu[side]) * 1e3 for side in ("with", "without"))
             held.append(Held(named, figure, "≥ 0.25", with_it, without_it))
+            held.append(Held(named, "API: CPU a hand, app and database (ms)", "", cpu_with, cpu_without))
             lines.append(f"{figure} (throughput), {named}: {with_it:.2f} with, {without_it:.2f} without; "
                          f"without ÷ with, round by round: "
-                         f"{statistics.median(b / a for a, b in zip(*ratios.values(), strict=True)):.2f}")
+                         f"{statistics.median(b / a for a, b in zip(*ratios.values(), strict=True)):.2f}; "
+                         f"CPU a hand (gunicorn and its PostgreSQL backends): {cpu_with:.2f} ms with, "
+                         f"{cpu_without:.2f} ms without")
     return lines
+
+
+class _Served:
+    """A gunicorn's processes and its database's PostgreSQL backends: the CPU they have spent."""
+
+    TICK = os.sysconf("SC_CLK_TCK")
+
+    def __init__(self, master: int, database_url: str, admin) -> None:
+        self.master, self.database, self.admin = master, database_url.rsplit("/", 1)[1], admin
+
+    def cpu(self) -> dict[int, float]:
+        """Seconds of CPU by process: the master, its workers, the backends serving its database."""
+        backends = [pid for (pid,) in self.admin.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = %s", [self.database])]
+        spent = {}
+        for pid in [self.master, *_children(self.master), *backends]:
+            if (fields := _stat(pid)) is not None:
+                spent[pid] = (int(fields[11]) + int(fields[12])) / self.TICK  # utime, stime
+        return spent
+
+    def spent_since(self, before: dict[int, float]) -> float:
+        return sum(seconds - before.get(pid, 0.0) for pid, seconds in self.cpu().items())
+
+
+def _stat(pid: int) -> list[str] | None:
+    """The fields of /proc/<pid>/stat after the command's name (state first), or None when gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
+def _children(parent: int) -> list[int]:
+    return [int(pid) for pid in os.listdir("/proc")
+            if pid.isdigit() and (fields := _stat(int(pid))) is not None and int(fields[1]) == parent]
 
 
 # --- the brokers: the live fan-out through NOTIFY, beside make bench's through Redis --------------
