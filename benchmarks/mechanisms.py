@@ -108,7 +108,7 @@ def _scoreboard(held: list[Held]) -> list[str]:
         client.get("/bench/bare/")
 
     lines = []
-    for mechanism in (NOTHING, "drawn_once", "row_cache", "link_query"):
+    for mechanism in (NOTHING, "drawn_once", "link_query"):
         lines += _pair(held, mechanism, "scoreboard ÷ bare view", "≤ 3", scoreboard, bare, rounds=11, calls=40)
     return lines
 
@@ -175,7 +175,7 @@ def _phones(held: list[Held]) -> list[str]:
         "rounds": 11, "calls": 16, "clock": time.process_time, "before_ours": forget_the_hands_alone}
     lines = _pair(held, "steps", figure, "≤ 2", the_table, the_hand_alone,
                   ours_off=the_table_without_steps, **options)
-    for mechanism in (NOTHING, "kept_answers", "row_cache", "statements", "link_query"):
+    for mechanism in (NOTHING, "kept_answers", "statements", "link_query"):
         lines += _pair(held, mechanism, figure, "≤ 2", the_table, the_hand_alone, **options)
     forget_the_hands_alone()
     loop.run_until_complete(asyncio.gather(*(phone.close() for phone in streams)))
@@ -187,7 +187,7 @@ def _phones(held: list[Held]) -> list[str]:
         the_hand()
         every_phone_fetches()
 
-    for mechanism in (NOTHING, "kept_answers", "row_cache"):
+    for mechanism in (NOTHING, "kept_answers"):
         lines += _pair(held, mechanism, f"{PHONES} phones fetching ÷ the POST alone", "", the_table_fetching,
                        the_hand, rounds=5, calls=8)
     # a phone's poll, holding the regions' ETag after a step nobody fetched: 304

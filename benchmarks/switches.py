@@ -13,7 +13,6 @@ without it, written here.
   PostgreSQL too (mighty_ledger/services/appending.py).
 - ``kept_answers``: every live fragments' request goes the full way (http/kept_answers.py).
 - ``drawn_once``: the pages drawn for each visitor (pages/views/conditional.py).
-- ``row_cache``: every board row drawn whenever its board is (pages/views/board_rows.py).
 - ``redraws``: the stream process draws no statistics page (live/redraws.py).
 - ``steps``: a new hand's event carries no step on the board (live/steps.py): the phones fetch
   the board's live regions, as they do after any other change.
@@ -25,8 +24,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from unittest import mock
 
-MECHANISMS = ("link_query", "statements", "append", "kept_answers", "drawn_once", "row_cache", "redraws",
-              "steps")
+MECHANISMS = ("link_query", "statements", "append", "kept_answers", "drawn_once", "redraws", "steps")
 
 
 @contextmanager
@@ -183,29 +181,6 @@ def _drawn_every_time(request, key: str, template: str, context: Callable[[], di
     from django.shortcuts import render
 
     return render(request, template, context())
-
-
-# --- no row cache ---------------------------------------------------------------------------------
-
-
-class _NoRowKept:
-    """The cache as the board's rows see it: it never holds one."""
-
-    def get_many(self, keys):
-        return {}
-
-    def set_many(self, mapping, timeout=None):
-        return []
-
-
-_NO_ROW_KEPT = _NoRowKept()
-
-
-def _row_cache() -> list:
-    from mighty_ledger.pages.views import board_rows
-
-    # drawn_rows is the only reader of the cache in its module
-    return [(board_rows, "cache", _NO_ROW_KEPT)]
 
 
 # --- no statistics drawn on the stream process ----------------------------------------------------

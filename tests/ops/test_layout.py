@@ -114,7 +114,7 @@ def test_every_package_says_what_belongs_in_it_and_what_it_may_import(package):
 # --- the read side and the template tags only read --------------------------------------------------
 
 # nothing under these writes: the read side returns data, and a template tag presents what its
-# view hands it (pages/views/board_rows.py draws the board's rows, with their cache, for the tags)
+# view hands it (pages/views/board_rows.py draws the board's rows for the tags)
 READ_ONLY = ("mighty_ledger/reads", "mighty_ledger/pages/templatetags")
 # what a model, a manager or a queryset writes with (and ``update`` with fields named: a dict's
 # takes a mapping)
