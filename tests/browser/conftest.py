@@ -71,7 +71,9 @@ def phones(browser):
             context.add_init_script(init_script)
         if cookies:
             context.add_cookies(list(cookies))
-        context.set_default_timeout(10_000)
+        # two workers each drive a Chromium on the machine's two cores (make test runs the suite on
+        # every core): a page can wait longer for its turn than it ever takes to do its work
+        context.set_default_timeout(20_000)
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))

@@ -272,7 +272,7 @@ def test_two_phones_that_saved_hands_offline_are_asked_and_keep_both_numbered_as
     phones = []
     for _ in range(2):
         context = browser.new_context(viewport=PHONE, locale="en-US")
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(20_000)
         phone = context.new_page()
         open_as_app(phone, board_url(live_server, session))
         wait_until_kept(phone, f"/g/{session.group.edit_token}/s/{session.pk}/hands/new/")

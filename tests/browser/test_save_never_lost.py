@@ -58,7 +58,7 @@ def phone(browser, live_server, monkeypatch):
         locale, viewport = PHONES[language]
         context = browser.new_context(viewport=viewport, locale=locale, device_scale_factor=1)
         context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(20_000)
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))

@@ -126,7 +126,7 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
     def browser_page(self, language: str, locale: str, screen: dict) -> Page:
         context = self.browser.new_context(viewport=screen, locale=locale, device_scale_factor=1)
         context.add_cookies([{"name": "django_language", "value": language, "url": self.server.url}])
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(20_000)
         self.contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: self.errors.append(str(error)))
