@@ -241,21 +241,18 @@ class Board:
         return self.rows[0].number if self.rows else None
 
 
-# what tells one drawn row of the board from another (pages/views/board_rows.py)
-ROW_FIELDS = ("id", "session_id", "number", "version", "kind")
 # a row shows the contract, made or set, the payments and the running totals; not the sentences
 _NOT_SHOWN = ("explanation", "sides")
 
 
 def board_rows(session: Session, *, before: int | None = None) -> tuple[list[Hand], bool]:
-    """The latest BOARD_ROWS hands (before a hand number), oldest first, and whether earlier ones exist.
+    """The latest BOARD_ROWS hands (before a hand number), oldest first, with what a row shows, and
+    whether earlier ones exist.
 
-    Each row holds only what tells its drawn row apart (number, version, kind): after a hand the
-    board draws one new row and reads the others as drawn before, so reading every row's contract,
-    result and totals would be most of what a hand costs it. ``full_rows`` reads the rest of the
-    rows a page draws.
+    Read only to be drawn: the board's region is kept whole per revision (partials/board_region.html),
+    so when it is read at all its rows are drawn, and a page of earlier hands draws every row it reads.
     """
-    hands = session.hands.live().latest_first().only(*ROW_FIELDS)
+    hands = session.hands.live().latest_first().defer(*_NOT_SHOWN)
     if before is not None:
         hands = hands.filter(number__lt=before)
     # one more than shown, to know whether earlier hands exist without counting them
@@ -263,28 +260,12 @@ def board_rows(session: Session, *, before: int | None = None) -> tuple[list[Han
     return rows[:BOARD_ROWS][::-1], len(rows) > BOARD_ROWS
 
 
-def full_rows(rows: list[Hand]) -> list[Hand]:
-    """These board rows with all a row shows, in one query for those that hold less."""
-    light = [row.pk for row in rows if row.get_deferred_fields() - set(_NOT_SHOWN)]
-    if not light:
-        return rows
-    read = Hand.objects.defer(*_NOT_SHOWN).in_bulk(light)
-    return [read.get(row.pk, row) for row in rows]
-
-
 def session_board(session: Session, *, before: int | None = None) -> Board:
     """The scoreboard: the latest hands, the totals in points, money and chips, and who deals next."""
     rows, earlier = board_rows(session, before=before)
-    if rows and before is None:
-        # who deals next follows the latest hand, and after throw-ins (or a void hand) the ones
-        # before it: those rows are read whole (any older one it needs is read when asked for)
-        whole = 2
-        while whole < len(rows) and rows[-whole].kind != Hand.SCORED:
-            whole += 1
-        rows = rows[:-whole] + full_rows(rows[-whole:])
-        last = rows[-1]
-    else:
-        last = last_hand(session)
+    # who deals next follows the latest hand, and after throw-ins (or a void hand) the ones before
+    # it, read from these rows (any older one it needs is read when asked for)
+    last = rows[-1] if rows and before is None else last_hand(session)
     latest = rows if before is None else None  # the latest live hands: a throw-in's opener is read from them
     return _board(session, rows, earlier, last, latest)
 

@@ -72,8 +72,7 @@ def test_the_board_reads_the_opener_of_a_throw_in_from_its_own_rows(django_asser
     HandFactory(session=session, entry=MADE_15_DIAMONDS)
     for _ in range(2):
         HandFactory(session=session, entry={"dealer": "Cy"}, kind=Hand.ALL_PASS)
-    rows, _ = reads.board_rows(session)
-    rows = reads.full_rows(rows)  # as the board holds its latest rows
+    rows, _ = reads.board_rows(session)  # as the board holds its latest rows
     # the rows above the throw-ins hold the hand that decided who opens: no query
     with django_assert_num_queries(0):
         state = reads.next_state(session, rows[-1], rows=rows)

@@ -471,13 +471,11 @@ def test_the_scoreboard_runs_the_same_queries_whatever_the_hands(client, session
     bulk_hands(session, hands)
     path = url("session_board", session)
 
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(3):
         # 1. the session with its group, by the link (its right and the session's revision)
-        # 2. the latest 51 live hands, each only as far as tells its drawn row apart (one more
-        #    than shown, to know if earlier ones exist)
-        # 3. the latest of them whole, which say who deals next
-        # 4. the others whole, to draw their rows (none drawn before: a first view)
-        # 5. the hand in progress, if one is being played
+        # 2. the latest 51 live hands with what a row shows, which also say who deals next (one
+        #    more than shown, to know if earlier ones exist)
+        # 3. the hand in progress, if one is being played
         response = client.get(path)
     assert response.status_code == 200
 

@@ -20,10 +20,10 @@ from mighty_ledger.models import Hand, Session
 
 
 def drawn_rows(rows: list[Hand], *, session: Session, access: Access) -> SafeString:
-    """``rows`` drawn as the board shows them (partials/scoreboard_row.html), in their order; the
-    rows hold only what tells them apart (reads.board_rows), so what each shows is read here."""
+    """``rows`` (read with what a row shows: reads.board_rows, reads.board_step) drawn as the board
+    shows them (partials/scoreboard_row.html), in their order."""
     row = get_template("partials/scoreboard_row.html")
-    drawn = (row.render({"hand": hand, "session": session, "access": access}) for hand in reads.full_rows(rows))
+    drawn = (row.render({"hand": hand, "session": session, "access": access}) for hand in rows)
     return mark_safe("".join(drawn))  # each row escaped by its own template
 
 
