@@ -24,7 +24,7 @@ from playwright.sync_api import Page, Route, expect
 
 from mighty_ledger import services
 from mighty_ledger.models import Contract, Hand, Payment
-from mighty_ledger.pages.views import app
+from mighty_ledger.pages import app_shell
 from mighty_ledger.reads.hands import hand_saved_by
 from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
 
@@ -51,7 +51,7 @@ DI_ALONE = {"declarer": "Di", "contract_points": "14", "contract_trump": "S", "c
 @pytest.fixture
 def phone(browser, live_server, monkeypatch):
     """A phone in ``language`` at its size, with a Save's wait cut to 1.5 s, and no script error."""
-    monkeypatch.setattr(app, "SAVE_TIMEOUT_MS", 1500)
+    monkeypatch.setattr(app_shell, "SAVE_TIMEOUT_MS", 1500)
     contexts, errors = [], []
 
     def make(language: str) -> Page:

@@ -20,6 +20,8 @@ ROOT = Path(__file__).resolve().parents[2]
 FORBIDDEN = {
     "scoring": ("django", "rest_framework", "mighty_ledger"),
     "mighty_ledger.pages": ("mighty_ledger.api",),
+    # a template tag presents what its view hands it: it never calls a view or a service
+    "mighty_ledger.pages.templatetags": ("mighty_ledger.api", "mighty_ledger.pages.views", "mighty_ledger.services"),
     "mighty_ledger.api": ("mighty_ledger.pages",),
     "mighty_ledger.reads": ("mighty_ledger.services", "mighty_ledger.pages", "mighty_ledger.api"),
     "mighty_ledger.services": ("mighty_ledger.pages", "mighty_ledger.api"),
@@ -92,11 +94,14 @@ def test_the_tree_keeps_the_plan():
     ("mighty_ledger/api/bad.py", "from mighty_ledger.pages.views import hands\n", "mighty_ledger.pages.views"),
     ("mighty_ledger/reads/bad.py", "from .. import services\n", "mighty_ledger.services"),
     ("scoring/bad.py", "from django.conf import settings\n", "django.conf"),
+    ("mighty_ledger/pages/templatetags/bad.py", "from mighty_ledger.pages.views import app\n",
+     "mighty_ledger.pages.views"),
 ], ids=["a-page-imports-the-api", "the-api-imports-a-page", "the-read-side-imports-a-service",
-        "the-engine-imports-django"])
+        "the-engine-imports-django", "a-template-tag-imports-a-view"])
 def test_a_deliberate_bad_import_is_caught(tmp_path, where, source, breach):
     # a copy of the layout's folders with one bad module in it, never the real tree
-    for package in ("mighty_ledger/pages/views", "mighty_ledger/api", "mighty_ledger/reads", "scoring"):
+    for package in ("mighty_ledger/pages/views", "mighty_ledger/pages/templatetags", "mighty_ledger/api",
+                    "mighty_ledger/reads", "scoring"):
         (tmp_path / package).mkdir(parents=True, exist_ok=True)
     (tmp_path / where).write_text(source, encoding="utf-8")
 

@@ -3,16 +3,16 @@ a Save waits for the server (the service worker's wait, for the forms the page s
 
 from django import template
 
-from mighty_ledger.pages.views import app
+from mighty_ledger.pages import app_shell
 
 register = template.Library()
 
 
 @register.simple_tag
 def theme_color() -> str:
-    return app.theme_color()
+    return app_shell.theme_color()
 
 
 @register.simple_tag
 def save_timeout_ms() -> int:
-    return app.SAVE_TIMEOUT_MS
+    return app_shell.SAVE_TIMEOUT_MS

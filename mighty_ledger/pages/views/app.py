@@ -2,7 +2,8 @@
 what it shows when a page was never kept on the phone.
 
 - ``manifest``: name, icons and colours for the phone's home screen. The colours are
-  read from static/css/app.css, so the splash screen and the title bar match the page.
+  read from static/css/app.css (pages/app_shell.py), so the splash screen and the title bar
+  match the page.
 - ``service_worker``: static/js/sw.js, served at the site's root so its scope is the
   whole site, after one line of settings: the static files to keep (their hashed names
   in production) and a version that changes whenever one of them does.
@@ -18,7 +19,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from functools import cache
 from pathlib import Path
 
 from django.conf import settings
@@ -36,45 +36,15 @@ from django.views.decorators.http import require_GET, require_safe
 
 from mighty_ledger import reads
 from mighty_ledger.http.access import access_for
+from mighty_ledger.pages import app_shell
 from mighty_ledger.pages.forms import HandForm
 from mighty_ledger.pages.views.in_progress import ContractForm
 
 # written by static/js/app_status.js on a group's pages, for /start only
 LAST_GROUP_COOKIE = "last_group"
-# the brand colour (--color-brand in app.css), should the stylesheet ever lose it
-THEME_FALLBACK = "#1f3b2d"
-BACKGROUND_FALLBACK = "#fbfaf7"
 SERVICE_WORKER = "js/sw.js"
 # the app's own static files (STATICFILES_DIRS), kept at install, minus what is never loaded by a page
 NOT_PRECACHED = {SERVICE_WORKER, "manifest.webmanifest", "icons/app-512.png", "icons/app-maskable-512.png"}
-# how long a Save waits for the server's answer before the outbox keeps it (sw.js, queued_forms.js):
-# a hand is saved in well under a second, and a request still unanswered after this one went
-# nowhere (gunicorn gives up on a request after 30 s); the outbox's retry with the form's key is
-# saved once even when the first one arrives after all
-SAVE_TIMEOUT_MS = 15_000
-
-
-# --- colours ----------------------------------------------------------------------------------
-
-
-@cache
-def _stylesheet_colours() -> dict[str, str]:
-    """The light scheme's custom properties that are colours, as app.css declares them first."""
-    path = finders.find("css/app.css")
-    text = Path(path).read_text(encoding="utf-8") if path else ""
-    colours: dict[str, str] = {}
-    for name, value in re.findall(r"(--[\w-]+)\s*:\s*(#[0-9a-fA-F]{3,8})\b", text):
-        colours.setdefault(name, value)  # the first is the light scheme's; dark mode comes after
-    return colours
-
-
-def theme_color() -> str:
-    colours = _stylesheet_colours()
-    return colours.get("--color-brand", THEME_FALLBACK)
-
-
-def background_color() -> str:
-    return _stylesheet_colours().get("--color-background", BACKGROUND_FALLBACK)
 
 
 # --- the manifest -------------------------------------------------------------------------------
@@ -92,8 +62,8 @@ def manifest(request: HttpRequest) -> HttpResponse:
         "scope": "/",
         "display": "standalone",
         "orientation": "portrait",
-        "background_color": background_color(),
-        "theme_color": theme_color(),
+        "background_color": app_shell.background_color(),
+        "theme_color": app_shell.theme_color(),
         "icons": [
             {"src": static("icons/app-192.png"), "sizes": "192x192", "type": "image/png", "purpose": "any"},
             {"src": static("icons/app-512.png"), "sizes": "512x512", "type": "image/png", "purpose": "any"},
@@ -161,7 +131,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "pages": [reverse("app_offline"), reverse("systems_list")],
         "offline": reverse("app_offline"),
         "start": reverse("app_start"),
-        "saveTimeout": SAVE_TIMEOUT_MS,
+        "saveTimeout": app_shell.SAVE_TIMEOUT_MS,
     }
     config["version"] = _version(source, urls, names)
     body = f"self.APP_SHELL = {json.dumps(config)};\n{source}"
