@@ -9,8 +9,9 @@ bare view, the POST alone, a scoreboard from its cache (benchmarks/measure.py,
 each figure, a control: the same pair of measures with nothing switched off, whose two ratios
 differ only by the noise of the machine.
 
-Where a mechanism also moves a figure that has no target (the phones that fetch instead of
-applying a step, a phone's poll), that figure is printed beside it, marked so. The API's
+Where a mechanism also moves a figure that has no target, that figure is printed beside it,
+marked so; two more with none are measured as the app runs, without a switch: the phones that
+fetch instead of applying a step, and a phone's poll after a step (its 304). The API's
 throughput through HTTP moves with whatever else the two cores run, far more than the control
 allows to read a mechanism from it, so beside it each server's CPU a hand is counted: its
 gunicorn's processes and the PostgreSQL backends of its own database, from /proc.
@@ -175,7 +176,7 @@ def _phones(held: list[Held]) -> list[str]:
         "rounds": 11, "calls": 16, "clock": time.process_time, "before_ours": forget_the_hands_alone}
     lines = _pair(held, "steps", figure, "≤ 2", the_table, the_hand_alone,
                   ours_off=the_table_without_steps, **options)
-    for mechanism in (NOTHING, "kept_answers", "statements", "link_query"):
+    for mechanism in (NOTHING, "statements", "link_query"):
         lines += _pair(held, mechanism, figure, "≤ 2", the_table, the_hand_alone, **options)
     forget_the_hands_alone()
     loop.run_until_complete(asyncio.gather(*(phone.close() for phone in streams)))
@@ -187,9 +188,8 @@ def _phones(held: list[Held]) -> list[str]:
         the_hand()
         every_phone_fetches()
 
-    for mechanism in (NOTHING, "kept_answers"):
-        lines += _pair(held, mechanism, f"{PHONES} phones fetching ÷ the POST alone", "", the_table_fetching,
-                       the_hand, rounds=5, calls=8)
+    lines += _pair(held, NOTHING, f"{PHONES} phones fetching ÷ the POST alone", "", the_table_fetching,
+                   the_hand, rounds=5, calls=8)
     # a phone's poll, holding the regions' ETag after a step nobody fetched: 304
     the_hand()
     stepped_to = re.search(r'data-live-etag="([^"]*)"', phones[0].get(board_url).content.decode()).group(1)
@@ -198,14 +198,8 @@ def _phones(held: list[Held]) -> list[str]:
     def poll():
         _checked(phones[0].get(live_url, HTTP_IF_NONE_MATCH=stepped_to), 304)
 
-    polls = {"with": [], "without": []}
-    for _ in range(5):
-        polls["with"].append(per_call(poll, 50))
-        with switched_off("kept_answers"):
-            polls["without"].append(per_call(poll, 50))
-    with_it, without_it = (statistics.median(polls[side]) * 1e3 for side in ("with", "without"))
-    lines.append(f"a phone's poll after a step (304), kept_answers: {with_it:.2f} ms of CPU with, "
-                 f"{without_it:.2f} ms without (no target)")
+    lines.append(f"a phone's poll after a step (304): "
+                 f"{statistics.median(per_call(poll, 50) for _ in range(5)) * 1e3:.2f} ms of CPU (no target)")
     return lines
 
 

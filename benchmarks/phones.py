@@ -10,7 +10,7 @@ nothing. Every phone holds the edit link, as phones at the table do, and reads E
 
 For comparison, the way a phone catches up that missed an event or has no stream (it fetches the
 board's live regions, ``/g/<token>/s/<id>/live/``, with the ETag it holds: the first phone draws
-them whole, the others get that answer kept before the middleware): the design until the steps
+the board region in them, the others read it from the cache): the design until the steps
 (26 November 2026), when every live phone fetched after every hand (3.75–4.9 × the POST).
 
 CPU time of the whole process (the streams' pool thread draws the step; the event loop relays),
@@ -190,7 +190,7 @@ def run() -> list[str]:
             one_phone_fetches(index)
 
     # a phone's poll after a step, holding the ETag the step gave it: no phone fetched
-    # the regions, so none is kept before the middleware, and the view answers 304
+    # the regions, and the view answers 304 from the link's query alone
     the_hand()
     stepped_to = etag_on(phones[0].get(board_url).content.decode())
 

@@ -6,12 +6,11 @@ Nothing in the product reads a flag: what runs without a mechanism is what the c
 without it, written here.
 
 - ``link_query``: the link's query composed by the ORM per request (as before
-  mighty_ledger/http/link_query.py), for the pages, the API and the kept answers.
+  mighty_ledger/http/link_query.py), for the pages and the API.
 - ``statements``: the reads' other statements written once (the board's step with its link,
   the group's sessions and seasons) through the ORM.
 - ``append``: a new hand written by the ORM (an UPDATE, two INSERTs and the transaction) on
   PostgreSQL too (mighty_ledger/services/appending.py).
-- ``kept_answers``: every live fragments' request goes the full way (http/kept_answers.py).
 - ``drawn_once``: the pages drawn for each visitor (pages/views/conditional.py).
 - ``redraws``: the stream process draws no statistics page (live/redraws.py).
 - ``steps``: a new hand's event carries no step on the board (live/steps.py): the phones fetch
@@ -24,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from unittest import mock
 
-MECHANISMS = ("link_query", "statements", "append", "kept_answers", "drawn_once", "redraws", "steps")
+MECHANISMS = ("link_query", "statements", "append", "drawn_once", "redraws", "steps")
 
 
 @contextmanager
@@ -57,8 +56,7 @@ def _replacements(names: Iterable[str]) -> list[tuple[object, str, object]]:
 def _link_query() -> list:
     from mighty_ledger.http import link_query
 
-    return [(link_query, "group_and_session", _orm_group_and_session), (link_query, "group", _orm_group),
-            (link_query, "session_revision", _orm_session_revision)]
+    return [(link_query, "group_and_session", _orm_group_and_session), (link_query, "group", _orm_group)]
 
 
 def _by_link(token: str, prefix: str = ""):
@@ -85,12 +83,6 @@ def _orm_group(token: str, *, include_deleted: bool = False, alias: str = "defau
 
     groups = Group.objects.using(alias).all() if include_deleted else Group.objects.using(alias).live()
     return next(iter(groups.filter(_by_link(token)).order_by()[:1]), None)
-
-
-def _orm_session_revision(token: str, session_id: int, alias: str = "default"):
-    session = next(iter(_sessions_by_link(token, session_id, alias).select_related("group")
-                        .only("id", "created_at", "revision", "group__edit_token")[:1]), None)
-    return None if session is None else (session, session.group.edit_token == token)
 
 
 # --- the reads' statements written once, through the ORM ------------------------------------------
@@ -153,19 +145,6 @@ def _append() -> list:
     from mighty_ledger.services import appending, hands
 
     return [(hands, "append_hand", appending._append_with_the_orm)]
-
-
-# --- no kept answers ------------------------------------------------------------------------------
-
-
-def _kept_answers() -> list:
-    from mighty_ledger.http.kept_answers import KeptAnswersMiddleware
-
-    return [(KeptAnswersMiddleware, "__call__", _the_full_way)]
-
-
-def _the_full_way(middleware, request):
-    return middleware.get_response(request)
 
 
 # --- pages drawn for each visitor -----------------------------------------------------------------

@@ -84,9 +84,6 @@ MIDDLEWARE = [
     "mighty_ledger.http.middleware.HeadAsGetMiddleware",
     # every 4xx under /api/ in the error shape, Django's own answers included (a Host not allowed)
     "mighty_ledger.http.middleware.ApiErrorShapeMiddleware",
-    # first: the live fragments' answer every later phone at a table gets again, kept whole with
-    # the headers the rest of the stack gave it (mighty_ledger/http/kept_answers.py)
-    "mighty_ledger.http.kept_answers.KeptAnswersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # after whitenoise, so static files keep their long cache and are never counted

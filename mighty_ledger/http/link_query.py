@@ -73,10 +73,8 @@ class _Statements:
     """Every form of the link's query one database runs, written once for it."""
 
     session: Columns  # a session whole
-    stamp: Columns  # what a session's stamp needs: its id, creation and revision
     group: Columns
     with_session: str
-    with_stamp: str  # the stamp, and the group's edit token (which link it is)
     live_group: str
     any_group: str
 
@@ -84,15 +82,11 @@ class _Statements:
 @cache
 def _statements(alias: str) -> _Statements:
     connection = connections[alias]
-    quote = connection.ops.quote_name
     session = Columns(Session, "s", connection)
-    stamp = Columns(Session, "s", connection, only=("id", "created_at", "revision"))
     group = Columns(Group, "g", connection)
     return _Statements(
-        session, stamp, group,
+        session, group,
         with_session=f"SELECT {session.sql}, {group.sql} {_from_links(connection, with_session=True)}",
-        with_stamp=f"SELECT {stamp.sql}, {quote('g')}.{quote('edit_token')} "
-                   f"{_from_links(connection, with_session=True)}",
         live_group=f"SELECT {group.sql} {_from_links(connection, with_session=False)}",
         any_group=f"SELECT {group.sql} {_from_links(connection, with_session=False, live=False)}",
     )
@@ -141,17 +135,6 @@ def linked(row: Sequence, alias: str = "default") -> tuple[Group, Session, Seque
     group = statements.group.instance(row[width:end], connection)
     Session.group.field.set_cached_value(session, group)
     return group, session, row[end:]
-
-
-def session_revision(token: str, session_id: int, alias: str = "default") -> tuple[Session, bool] | None:
-    """The live session ``session_id`` of the live group the token is a link of, holding only its
-    id, creation and revision, and whether the token is the edit link; None when it opens nothing.
-    What a kept answer needs (kept_answers.py), and no more."""
-    statements = _statements(alias)
-    row = _one_row(alias, statements.with_stamp, (token, token, session_id))
-    if row is None:
-        return None
-    return statements.stamp.instance(row[:-1], connections[alias]), row[-1] == token
 
 
 def group(token: str, *, include_deleted: bool = False, alias: str = "default") -> Group | None:

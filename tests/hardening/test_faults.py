@@ -60,11 +60,11 @@ def test_a_page_shows_a_short_try_again_page(session, client):
     assert response["Retry-After"]
 
 
-def test_a_kept_live_answer_is_not_given_while_the_database_is_down(session, client):
-    """The live regions a later phone would get from the kept answer: without the link's check
-    (the database is away) they go the full way, and that way answers 503."""
+def test_the_live_regions_drawn_before_are_not_given_while_the_database_is_down(session, client):
+    """The live regions a later phone would get with their board region from the cache: without
+    the link's check (the database is away) they are 503."""
     live = f"/g/{session.group.view_token}/s/{session.pk}/live/"
-    assert client.get(live).status_code == 200  # kept
+    assert client.get(live).status_code == 200  # drawn
     with connection.execute_wrapper(failing("server closed the connection unexpectedly")):
         response = client.get(live)
 

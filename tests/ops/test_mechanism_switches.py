@@ -58,11 +58,7 @@ def test_the_link_read_the_plain_way_is_the_link_written_once(session):
     plain_group, plain_found = switches._orm_group_and_session(token, session.pk)
     assert (fields(plain_group), fields(plain_found)) == (fields(group), fields(found))
     assert fields(switches._orm_group(token)) == fields(link_query.group(token))
-    stamp, edit = link_query.session_revision(session.group.edit_token, session.pk)
-    plain_stamp, plain_edit = switches._orm_session_revision(session.group.edit_token, session.pk)
-    assert (plain_stamp.stamp(), plain_edit) == (stamp.stamp(), edit) == (session.stamp(), True)
     assert switches._orm_group_and_session("no-such-link", session.pk) is None
-    assert switches._orm_session_revision("no-such-link", session.pk) is None
 
 
 @pytest.mark.django_db

@@ -11,6 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from mighty_ledger import reads, services
+from mighty_ledger.models import Group
 from tests.drawn import Drawn
 from tests.factories import MADE_15_DIAMONDS, SessionFactory, bulk_hands
 
@@ -45,6 +46,8 @@ def test_two_phones_on_one_link_get_the_same_bytes(session):
     assert one.status_code == other.status_code == 200
     assert one.content == other.content and one["ETag"] == other["ETag"]
     assert 'id="hand-3"' in one.text and 'data-live-region="board"' in one.text
+    assert dict(one.items()) == dict(other.items())  # CSP, no-store, no-referrer, ETag, language: alike
+    assert {"Content-Security-Policy", "Referrer-Policy", "ETag", "Cache-Control"} <= set(dict(one.items()))
 
 
 def test_the_fragments_carry_nothing_of_the_visitor(client, session):
@@ -77,6 +80,55 @@ def test_a_phone_holding_the_fragments_gets_304_and_a_write_makes_new_ones(clien
     assert 'id="hand-4"' in changed.text
 
 
+def test_a_phone_holding_the_fragments_gets_304_with_the_same_headers(session):
+    bulk_hands(session, 3)
+    first = Client().get(url("session_live", session))
+    held = Client().get(url("session_live", session), HTTP_IF_NONE_MATCH=first["ETag"])
+    assert held.status_code == 304 and held.content == b""
+    assert held["ETag"] == first["ETag"] and held["Content-Security-Policy"] == first["Content-Security-Policy"]
+    assert held["Cache-Control"] == "no-store"
+
+
+def test_a_phone_that_applied_a_hands_step_polls_for_one_query(session, django_assert_num_queries):
+    """No phone fetched the revision the step brought: its ETag is answered 304 all the same."""
+    from mighty_ledger.pages.views.board_steps import drawn
+
+    bulk_hands(session, 3)
+    Client().get(url("session_live", session))
+    services.hand_record(session=session, entry=dict(MADE_15_DIAMONDS))
+    session.refresh_from_db()
+    # the ETag a phone holds after applying the hand's step
+    stepped = drawn(session.group.edit_token, session.pk, session.revision, "en")["etag"]
+
+    with django_assert_num_queries(1):  # the link's query and nothing more
+        polled = Client().get(url("session_live", session), HTTP_IF_NONE_MATCH=stepped)
+
+    full = Client().get(url("session_live", session))
+    assert polled.status_code == 304 and polled.content == b""
+    assert full.status_code == 200 and polled["ETag"] == full["ETag"] == stepped
+    def shared(answer) -> dict:  # CSP, no-store, no-referrer, the language: what is not of the body
+        return {name: value for name, value in answer.items() if name not in ("Content-Type", "Content-Length")}
+
+    assert shared(polled) == shared(full)
+
+
+def test_a_rotated_link_a_deleted_session_or_group_stop_at_once(session):
+    bulk_hands(session, 3)
+    old = session.group.edit_token
+    Client().get(url("session_live", session))  # drawn under the old link
+    services.group_rotate_link(group=session.group, which="edit")
+    assert Client().get(reverse("session_live", args=[old, session.pk])).status_code == 404
+
+    Client().get(url("session_live", session, view=True))
+    services.session_delete(session=session)
+    assert Client().get(url("session_live", session, view=True)).status_code == 404
+
+    services.session_restore(session=session)
+    Client().get(url("session_live", session, view=True))
+    Group.objects.filter(pk=session.group.pk).update(deleted_at=session.created_at)
+    assert Client().get(url("session_live", session, view=True)).status_code == 404
+
+
 def test_each_link_has_its_own_fragments_with_its_own_links(client, session):
     bulk_hands(session, 3)
 
@@ -95,6 +147,7 @@ def test_the_fragments_follow_the_language(client, session):
     korean = client.get(url("session_live", session), HTTP_ACCEPT_LANGUAGE="ko")
 
     assert english["ETag"] != korean["ETag"] and english.content != korean.content
+    assert korean["Content-Language"] == "ko"
 
 
 def test_the_chart_comes_as_its_frame_drawn_when_in_view(client, session):
@@ -124,12 +177,13 @@ def test_the_chart_is_drawn_once_per_revision_for_every_phone(session, django_as
 
 
 @pytest.mark.parametrize("hands", [5, 300])
-def test_once_drawn_the_fragments_cost_one_query_whatever_the_hands(session, django_assert_num_queries, hands):
+def test_once_drawn_the_fragments_cost_two_queries_whatever_the_hands(session, django_assert_num_queries, hands):
     bulk_hands(session, hands)
     Client().get(url("session_live", session))  # the first phone after the change draws them
 
-    with django_assert_num_queries(1):
+    with django_assert_num_queries(2):
         # 1. the session with its group, by the link (its right and the session's revision)
+        # 2. the hand in progress; the board region of the revision from the cache, no rows read
         response = Client().get(url("session_live", session))
     assert response.status_code == 200 and f'id="hand-{hands}"' in response.text
 

@@ -19,7 +19,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from mighty_ledger import reads
-from mighty_ledger.http import kept_answers
+from mighty_ledger.http import etags
 from mighty_ledger.http.access import access_to, is_link_shaped, is_row_id
 from mighty_ledger.http.cache import ROW_SECONDS
 from mighty_ledger.pages.views.board_rows import drawn_rows
@@ -40,7 +40,7 @@ def drawn(token: str, session_id: int, revision: int, language: str) -> dict | N
     if step is None or step.session.revision != revision:
         return None
     session, access = step.session, access_to(step.group, token, step.session)
-    key = kept_answers.live_fragments_key(session, access.right, token, language, None)
+    key = etags.live_fragments_key(session, access.right, token, language, None)
     board = step.board
     with translation.override(language):
         html = render_to_string("partials/board_step.html", {
@@ -49,4 +49,4 @@ def drawn(token: str, session_id: int, revision: int, language: str) -> dict | N
             # the hand in progress is read whole only when there is one (rarely, as a hand is recorded)
             "playing": reads.playing_now(session) if step.in_progress else None, "part_seconds": ROW_SECONDS,
         })
-    return {"from": revision - 1, "etag": kept_answers.etag_of(key), "html": html}
+    return {"from": revision - 1, "etag": etags.etag_of(key), "html": html}

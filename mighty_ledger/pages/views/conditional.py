@@ -24,7 +24,7 @@ from django.utils.cache import patch_cache_control
 from django.utils.translation import get_language
 
 from mighty_ledger.http.cache import COPY_OF_A_REVISION_SECONDS
-from mighty_ledger.http.kept_answers import held
+from mighty_ledger.http.etags import held
 
 
 def conditional(request: HttpRequest, stamp: str, page: Callable[[], HttpResponse]) -> HttpResponse:

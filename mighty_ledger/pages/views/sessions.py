@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from mighty_ledger import reads, services
-from mighty_ledger.http import kept_answers
+from mighty_ledger.http import etags
 from mighty_ledger.http.access import Access
 from mighty_ledger.http.cache import COPY_OF_A_REVISION_SECONDS, ROW_SECONDS
 from mighty_ledger.http.request_keys import once_per_form_key
@@ -97,7 +97,7 @@ def _board_regions(access: Access, session: Session, before: int | None) -> dict
 
 
 def _fragments_key(access: Access, session: Session, before: int | None) -> str:
-    return kept_answers.live_fragments_key(session, access.right, access.token, get_language(), before)
+    return etags.live_fragments_key(session, access.right, access.token, get_language(), before)
 
 
 def _board_address(name: str, access: Access, session: Session, before: int | None) -> str:
@@ -137,7 +137,7 @@ def session_board(request: HttpRequest, token: str, pk: int) -> HttpResponse:
             "system_name": preset_name(get_preset(session.preset)),
             # on a change the live script fetches the regions alone, holding the ETag of these
             "live_fragments": _board_address("session_live", access, session, before),
-            "live_fragments_etag": kept_answers.etag_of(_fragments_key(access, session, before)),
+            "live_fragments_etag": etags.etag_of(_fragments_key(access, session, before)),
             # showing the latest hands: each new hand's step comes inside the event (board_steps.py)
             "board_steps": before is None,
         }
@@ -155,29 +155,26 @@ def session_live(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     """The scoreboard's live regions, what a live phone fetches when the session changes.
 
     The answer depends only on the session's revision, the link (its right, and its token,
-    which the regions' links carry), the language and the page of earlier hands: it is drawn
-    once per revision for all the phones at the table and read from the cache after, and a
-    phone that holds it gets 304. No CSRF token, request key or cookie is in it; the parts of
-    the page that carry them are not fetched again on a change (docs/operations.md).
+    which the regions' links carry), the language and the page of earlier hands: its board
+    region is drawn once per revision for all the phones at the table and read from the cache
+    after, and a phone that holds it gets 304. No CSRF token, request key or cookie is in it;
+    the parts of the page that carry them are not fetched again on a change (docs/operations.md).
     """
     access = view_access(token, pk)
     session = access.session(pk)
     before = _before(request, session)
-    key = _fragments_key(access, session, before)
-    etag = kept_answers.etag_of(key)
-    if kept_answers.held(request, etag):
+    etag = etags.etag_of(_fragments_key(access, session, before))
+    if etags.held(request, etag):
+        # also a revision no phone fetched: a phone that applied a hand's step holds its ETag
         response = HttpResponseNotModified()
     else:
         # drawn without the request: nothing of this visitor (CSRF token, cookies) can get in. The
-        # board region inside is kept per revision (partials/board_region.html), and this whole
-        # answer is kept by the first middleware for the later phones (http/kept_answers.py)
+        # board region inside is kept per revision (partials/board_region.html)
         response = HttpResponse(render_to_string("partials/board_fragments.html",
                                                  _board_regions(access, session, before)))
     response["ETag"] = etag
     # a capability link's answer: kept by the phone's script, never on disk or in a shared cache
     patch_cache_control(response, no_store=True)
-    # the same answer for every later phone on this link, given before the middleware
-    kept_answers.keep(response, key)
     return response
 
 
