@@ -6,12 +6,15 @@ so their frozen system, running totals and revisions are always consistent.
 
 from __future__ import annotations
 
+import dataclasses
+
 import factory
 from factory.django import DjangoModelFactory
 
 from mighty_ledger import services
 from mighty_ledger.models import Group, Hand, Player, Session
 from scoring.ledger import LedgerEntry, replay
+from scoring.settle import Stakes
 
 SEATS = ["Ann", "Bo", "Cy", "Di", "Ed"]
 
@@ -42,7 +45,8 @@ class PlayerFactory(DjangoModelFactory):
 
 
 class SessionFactory(DjangoModelFactory):
-    """A session seated through ``services.session_start``; missing players are added."""
+    """A session seated through ``services.session_start``; missing players are added. Its stakes
+    are given as the session's columns (``stake_per_point=100, currency="KRW"``)."""
 
     class Meta:
         model = Session
@@ -57,7 +61,8 @@ class SessionFactory(DjangoModelFactory):
         for name in seats:
             if name not in known:
                 services.player_add(group=group, name=name)
-        return services.session_start(group=group, seats=seats, preset=preset, **kwargs)
+        stakes = Stakes(**{name: kwargs.pop(name) for name in (field.name for field in dataclasses.fields(Stakes)) if name in kwargs})
+        return services.session_start(group=group, seats=seats, preset=preset, stakes=stakes, **kwargs)
 
 
 class HandFactory(DjangoModelFactory):

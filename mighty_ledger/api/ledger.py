@@ -52,6 +52,7 @@ from mighty_ledger.api.serializers import (
     TransferSerializer,
     revision_json,
     session_json,
+    stakes_taken,
 )
 from mighty_ledger.api.stats import PaymentSerializer, payment_json
 from mighty_ledger.http.ratelimit import client_address
@@ -245,7 +246,9 @@ class SessionCreateView(LinkView):
                     "send one of them.").format(preset=preset, system=system))])
             preset = preset or system or "pagat-standard"
             refuse_nul(values.get("overrides"), "overrides")
-            session = services.session_start(group=group, preset=preset, by=self.access.actor("api"), **values)
+            stakes = stakes_taken(values)
+            session = services.session_start(group=group, preset=preset, stakes=stakes,
+                                             by=self.access.actor("api"), **values)
             return Made(session_json(session, web_url=web_url(self, session)))
 
         return create_once(request, scope=f"api:group:{group.pk}:sessions", make=make)

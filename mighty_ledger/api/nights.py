@@ -39,7 +39,7 @@ from mighty_ledger.api.base import (
 from mighty_ledger.api.exceptions import errors_body, problem
 from mighty_ledger.api.idempotency import Made, create_once, once_responses
 from mighty_ledger.api.ledger import web_url
-from mighty_ledger.api.serializers import ErrorsSerializer, played_for_fields
+from mighty_ledger.api.serializers import ErrorsSerializer, played_for_fields, stakes_taken
 from mighty_ledger.reads import nights
 from mighty_ledger.services import nights as night_services
 
@@ -181,7 +181,9 @@ class NightCreateView(LinkView):
             values = {name: value for name, value in params.validated_data.items() if value is not None}
             refuse_nul(values.get("overrides"), "overrides")
             preset = values.pop("preset", "pagat-standard")
-            night = night_services.night_create(group=group, preset=preset, by=self.access.actor("api"), **values)
+            stakes = stakes_taken(values)
+            night = night_services.night_create(group=group, preset=preset, stakes=stakes,
+                                                by=self.access.actor("api"), **values)
             return Made(night_json(self, night))
 
         return create_once(request, scope=f"api:group:{group.pk}:nights", make=make)

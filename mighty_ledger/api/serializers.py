@@ -8,11 +8,14 @@ serializers are nested in the view.
 
 from __future__ import annotations
 
+import dataclasses
+
 from rest_framework import serializers
 
 from mighty_ledger import reads
 from mighty_ledger.models import Hand, Revision, Session
 from scoring.hand import CONTRACT_FIELDS, RESULT_FIELDS
+from scoring.settle import Stakes
 
 TRUMPS = ["S", "H", "D", "C", "NT"]
 
@@ -293,6 +296,13 @@ def played_for_fields() -> tuple[serializers.Field, ...]:
         serializers.IntegerField(allow_null=True),
         serializers.IntegerField(allow_null=True),
     )
+
+
+def stakes_taken(values: dict) -> Stakes:
+    """The stakes a session's or a night's input sends (named as played_for_fields names them),
+    taken out of ``values``; those not sent are Stakes' own defaults (points alone)."""
+    return Stakes(**{field.name: values.pop(field.name)
+                     for field in dataclasses.fields(Stakes) if field.name in values})
 
 
 class SessionOutputSerializer(serializers.Serializer):

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import unicodedata
-from decimal import Decimal
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -26,7 +25,7 @@ from mighty_ledger.services.changes import (
 from scoring.presets import get_preset
 from scoring.problems import InvalidInput, Problem
 from scoring.seats import RESERVED_FOR_THE_POT
-from scoring.settle import POT
+from scoring.settle import POT, Stakes
 from scoring.systems import system_as_options
 
 
@@ -138,6 +137,15 @@ def player_add(*, group: Group, name: str, by: Actor = SYSTEM) -> Player:
 
 # --- sessions -------------------------------------------------------------------
 
+# a session or a night played for nothing but its points
+POINTS_ONLY = Stakes()
+
+
+def stake_columns(stakes: Stakes) -> dict:
+    """What a session or a club night stores of its stakes (reads.stakes_of reads them back): a
+    column for each of Stakes' fields, named as they are."""
+    return dataclasses.asdict(stakes)
+
 
 @transaction.atomic
 def session_start(
@@ -149,14 +157,10 @@ def session_start(
     first_dealer: str | None = None,
     played_on=None,
     title: str = "",
-    stake_per_point: Decimal | None = None,
-    currency: str = "",
-    rounding_unit: Decimal | None = None,
-    chips_start: int | None = None,
-    chips_per_point: int | None = None,
+    stakes: Stakes = POINTS_ONLY,
     by: Actor = SYSTEM,
 ) -> Session:
-    """Seat the players and freeze the scoring system for the evening."""
+    """Seat the players and freeze the scoring system for the evening, played for ``stakes``."""
     system = get_preset(preset).system(overrides or {})
     problems = []
     # a seat typed with another spelling of a player's name is that player, as stored
@@ -186,9 +190,7 @@ def session_start(
     session = Session.objects.create(
         group=group, seats=list(seats), preset=preset, overrides=overrides or {},
         system_options=system_as_options(system), first_dealer=first_dealer,
-        played_on=played_on or timezone.localdate(), title=title,
-        stake_per_point=stake_per_point, currency=currency, rounding_unit=rounding_unit,
-        chips_start=chips_start, chips_per_point=chips_per_point,
+        played_on=played_on or timezone.localdate(), title=title, **stake_columns(stakes),
         totals=dict.fromkeys(seats, 0),
     )
     revise(group=group, session=session, subject="session", action=Revision.CREATED, by=by,

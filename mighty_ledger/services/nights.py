@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 import secrets
 from datetime import timedelta
-from decimal import Decimal
 
 from django.db import transaction
 from django.db.models import F
@@ -24,10 +23,17 @@ from mighty_ledger.live import session_changed
 from mighty_ledger.models import Group, Night, NightRound, Revision, Session
 from mighty_ledger.reads import nights, playing_now, stakes_of
 from mighty_ledger.services.changes import SYSTEM, Actor, announce, invalid, locked, revise
-from mighty_ledger.services.groups import name_normalised, player_add, session_start
+from mighty_ledger.services.groups import (
+    POINTS_ONLY,
+    name_normalised,
+    player_add,
+    session_start,
+    stake_columns,
+)
 from scoring import draw
 from scoring.presets import get_preset
 from scoring.problems import InvalidInput, Problem
+from scoring.settle import Stakes
 
 STANDINGS_OPTIONS = (Night.POINTS, Night.PER_HAND, Night.PLACEMENT)
 MIXING_OPTIONS = (Night.MIX, Night.BY_STANDINGS)
@@ -126,16 +132,13 @@ def night_create(
     seed: int | None = None,
     title: str = "",
     played_on=None,
-    stake_per_point: Decimal | None = None,
-    currency: str = "",
-    rounding_unit: Decimal | None = None,
-    chips_start: int | None = None,
-    chips_per_point: int | None = None,
+    stakes: Stakes = POINTS_ONLY,
     by: Actor = SYSTEM,
 ) -> Night:
-    """A night for the players present (any not yet in the group are added to it). Without
-    ``hands_per_round`` or ``minutes_per_round``, a round is two deals per seat at the system's
-    table size (10 hands at a table of five). Without ``seed``, one is drawn."""
+    """A night for the players present (any not yet in the group are added to it), each of its
+    tables played for ``stakes``. Without ``hands_per_round`` or ``minutes_per_round``, a round is
+    two deals per seat at the system's table size (10 hands at a table of five). Without ``seed``,
+    one is drawn."""
     try:
         system = get_preset(preset).system(overrides or {})
     except InvalidInput as error:
@@ -165,8 +168,7 @@ def night_create(
         group=group, players=present, preset=preset, overrides=overrides or {},
         hands_per_round=hands_per_round, minutes_per_round=minutes_per_round, standings=standings,
         mixing=mixing, seed=seed, title=name_normalised(title)[:80], played_on=played_on or timezone.localdate(),
-        stake_per_point=stake_per_point, currency=currency, rounding_unit=rounding_unit,
-        chips_start=chips_start, chips_per_point=chips_per_point,
+        **stake_columns(stakes),
     )
     revise(group=group, subject="night", action=Revision.CREATED, by=by,
            after={"night": night.pk, "players": present, "preset": preset, "seed": seed})
@@ -213,7 +215,7 @@ def night_round_draw(*, night: Night, by: Actor = SYSTEM) -> NightRound:
             group=night.group, seats=list(seats), preset=night.preset,
             overrides={**night.overrides, **draw.seating_options(len(seats), system, family)},
             played_on=night.played_on, title=_table_title(night, drawn.number, number),
-            **dataclasses.asdict(stakes_of(night)), by=by,
+            stakes=stakes_of(night), by=by,
         )
         session.night_round, session.night_table = new, number
         session.save(update_fields=["night_round", "night_table"])

@@ -17,6 +17,7 @@ from mighty_ledger.reads.night_payments import night_payment_room
 from mighty_ledger.services import nights as night_services
 from mighty_ledger.services.night_payments import night_payment_record, night_payment_undo
 from scoring.problems import InvalidInput
+from scoring.settle import Stakes
 from tests.api.test_concurrency import at_once
 from tests.keys.conftest import a_day_passes
 from tests.web.night_tables import play
@@ -33,8 +34,8 @@ def night_played(rounds: int = 1) -> Night:
     nothing waits in a pot and every transfer owed is between two players)."""
     group = services.group_create(name="Club")
     night = night_services.night_create(group=group, players=PLAYERS, preset="pagat-standard", seed=38,
-                                        hands_per_round=5, stake_per_point=Decimal(100), currency="KRW",
-                                        rounding_unit=Decimal(100))
+                                        hands_per_round=5,
+                                        stakes=Stakes(Decimal(100), "KRW", rounding_unit=Decimal(100)))
     rng = random.Random(11)
     for _ in range(rounds):
         night_services.night_round_draw(night=night)

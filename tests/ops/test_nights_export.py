@@ -16,6 +16,7 @@ from mighty_ledger.models import Group, Night, NightRound, Payment, Session
 from mighty_ledger.reads import nights
 from mighty_ledger.services import nights as night_services
 from mighty_ledger.services.night_payments import night_payment_record, night_payment_undo
+from scoring.settle import Stakes
 from tests.web.night_tables import pay_at_the_first_table, second_round_under_way
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kay"]
@@ -55,8 +56,7 @@ def club_group(db) -> Group:
     group = services.group_create(name="목요 클럽")
     rng = random.Random(3)
     night = night_services.night_create(group=group, players=PLAYERS, preset="pagat-standard", seed=7,
-                                        hands_per_round=5, stake_per_point=Decimal(100), currency="KRW",
-                                        title="금요일 밤")
+                                        hands_per_round=5, stakes=Stakes(Decimal(100), "KRW"), title="금요일 밤")
     second_round_under_way(night, rng, 2)
     pay_at_the_first_table(night)
     settled = nights.night_settlement(night)

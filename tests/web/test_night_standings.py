@@ -21,7 +21,7 @@ from mighty_ledger.models import Hand, Night, Payment, Session
 from mighty_ledger.reads import nights
 from mighty_ledger.services import nights as night_services
 from scoring.problems import InvalidInput
-from scoring.settle import fewest_transfers
+from scoring.settle import Stakes, fewest_transfers
 from tests.web.night_tables import (
     finish_round,
     pay_at_the_first_table,
@@ -212,10 +212,10 @@ def test_a_swap_before_the_first_hand_changes_both_tables_seats_and_none_after()
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("stakes", [{}, {"stake_per_point": 100, "currency": "KRW"}, {"chips_start": 100}],
+@pytest.mark.parametrize("stakes", [Stakes(), Stakes(stake_per_point=100, currency="KRW"), Stakes(chips_start=100)],
                          ids=["points", "money", "chips"])
 def test_the_settlement_is_the_fewest_transfers_over_every_tables_result_net_of_payments(stakes):
-    night = night_of(hands_per_round=5, **stakes)
+    night = night_of(hands_per_round=5, stakes=stakes)
     second_round_under_way(night, random.Random(5), 3)
     pay_at_the_first_table(night)
 

@@ -93,11 +93,7 @@ class NightStartForm(SessionStartForm):
             "hands_per_round": None if timed else c["hands_per_round"],
             "minutes_per_round": c["minutes_per_round"] if timed else None,
             "standings": c["standings"], "mixing": c["mixing"], "seed": c["seed"],
-            "title": c["title"], "played_on": c["played_on"],
-            "stake_per_point": c["stake_per_point"], "currency": c["currency"],
-            "rounding_unit": c["rounding_unit"] if c["stake_per_point"] is not None else None,
-            "chips_start": c["chips_start"],
-            "chips_per_point": c["chips_per_point"] if c["chips_start"] is not None else None,
+            "title": c["title"], "played_on": c["played_on"], "stakes": self.stakes(),
         }
 
     def add_problems(self, problems: list[Problem]) -> None:

@@ -16,6 +16,7 @@ from mighty_ledger.pages.preset_names import preset_name
 from scoring.describe import OPTION_LABELS, choice_words, option_label
 from scoring.presets import all_presets, get_preset
 from scoring.problems import InvalidInput, Problem
+from scoring.settle import Stakes
 from scoring.systems import System, merge
 
 SESSION_PROBLEM_FIELDS = [
@@ -241,11 +242,17 @@ class SessionStartForm(forms.Form):
         return {
             "seats": c["seats"], "preset": c["preset"], "overrides": c["overrides"],
             "first_dealer": c["first_dealer"] or None, "played_on": c["played_on"], "title": c["title"],
-            "stake_per_point": c["stake_per_point"], "currency": c["currency"],
-            "rounding_unit": c["rounding_unit"] if c["stake_per_point"] is not None else None,
-            "chips_start": c["chips_start"],
-            "chips_per_point": c["chips_per_point"] if c["chips_start"] is not None else None,
+            "stakes": self.stakes(),
         }
+
+    def stakes(self) -> Stakes:
+        """What the evening is played for (a club night's too): a rounding with a stake, chips per
+        point with chips, else neither."""
+        c = self.cleaned_data
+        money, chips = c["stake_per_point"] is not None, c["chips_start"] is not None
+        return Stakes(stake_per_point=c["stake_per_point"], currency=c["currency"],
+                      rounding_unit=c["rounding_unit"] if money else None, chips_start=c["chips_start"],
+                      chips_per_point=c["chips_per_point"] if chips else None)
 
     def add_problems(self, problems: list[Problem]) -> None:
         for problem in problems:
