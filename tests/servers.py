@@ -1,18 +1,29 @@
-"""What the tests that start real servers share: a free loopback port, waiting until the
-server started on it listens (or has died), and the stream server as `make serve` starts it."""
+"""What the tests that start real servers share: a free loopback port, a program the test needs
+(skipped without it, failed under CI=true), a server started in a process group of its own and
+waited for until it answers (or has died), the stream server as `make serve` starts it, and
+`make serve` itself on a PostgreSQL database of its own, as tests/ops/ puts the proxies in front
+of it (tests/ops/proxies.py starts those)."""
 
 from __future__ import annotations
 
 import contextlib
+import http.client
 import os
+import secrets
+import shutil
 import signal
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[1]
+ON_CI = os.environ.get("CI", "").lower() == "true"
+ADMIN_URL = "postgres://postgres@127.0.0.1:5432/postgres"
 
 
 def free_port() -> int:
@@ -21,36 +32,170 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def missing(what: str) -> None:
+    if ON_CI:
+        pytest.fail(f"{what}, and CI needs it")
+    pytest.skip(what)
+
+
+def program(name: str) -> str:
+    found = shutil.which(name) or next(
+        (str(p) for p in (Path("/usr/sbin") / name, Path("/usr/bin") / name) if p.exists()), None)
+    if found is None:
+        missing(f"{name} is not installed (bash scripts/ensure_proxies.sh installs it from Debian)")
+    return found
+
+
+def accepts(port: int) -> bool:
+    """Whether something takes a connection on 127.0.0.1:``port`` now."""
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
+def serves(port: int) -> bool:
+    """Whether the app on 127.0.0.1:``port`` answers a GET / without a server error."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    try:
+        connection.request("GET", "/")
+        return connection.getresponse().status < 500
+    finally:
+        connection.close()
+
+
+def _until(ready: Callable[[], bool], process: subprocess.Popen, seconds: float) -> bool:
+    """True once ``ready()``; False when ``process`` exits first or ``seconds`` pass. A refused or
+    broken connection is only "not yet"."""
+    deadline = time.monotonic() + seconds
+    while True:
+        with contextlib.suppress(OSError, http.client.HTTPException):
+            if ready():
+                return True
+        if process.poll() is not None or time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+
+
 def listening(port: int, server: subprocess.Popen, seconds: float = 60) -> bool:
     """True once something accepts connections on ``port``; False when ``server`` exits first or
     ``seconds`` pass (the caller says why, with what it knows of the server)."""
-    deadline = time.monotonic() + seconds
-    while True:
+    return _until(lambda: accepts(port), server, seconds)
+
+
+class Server:
+    """A server started in a process group of its own, so that stopping it stops every process it
+    started (make, gunicorn's master and workers); its output goes to ``log``."""
+
+    def __init__(self, name: str, command: list[str], log: Path, *, cwd: Path = REPO, env: dict | None = None):
+        self.name, self.log = name, log
+        with log.open("wb") as out:
+            self.process = subprocess.Popen(command, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                            stdin=subprocess.DEVNULL, start_new_session=True)
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")[-4000:]
+
+    def wait_for(self, what: str, ready: Callable[[], bool], seconds: float = 120) -> None:
+        """Until ``ready()``; the test fails, with what the server wrote, if it exits or ``seconds`` pass first."""
+        if not _until(ready, self.process, seconds):
+            state = "exited" if self.process.poll() is not None else f"nothing within {seconds} s"
+            pytest.fail(f"{self.name}: no {what} ({state}):\n{self.output()}")
+
+    def stop(self, grace: float = 30) -> None:
+        """SIGTERM to its whole group, SIGKILL after ``grace`` seconds."""
+        if self.process.returncode is not None:  # reaped already: its group's id may be another's by now
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGTERM)
         try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return True
-        except OSError:
-            if server.poll() is not None or time.monotonic() > deadline:
-                return False
-            time.sleep(0.1)
+            self.process.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+
+
+def stream_processes(port: int) -> dict[int, int]:
+    """The stream server's processes on ``port``, its master and workers: pid → parent pid."""
+    listed = subprocess.run(["ps", "-ww", "-eo", "pid=,ppid=,args="], capture_output=True, text=True).stdout
+    return {int(pid): int(ppid) for pid, ppid, args in (line.split(None, 2) for line in listed.splitlines())
+            if f"--bind 127.0.0.1:{port} " in args and "StreamWorker" in args}
 
 
 @contextlib.contextmanager
 def serving_streams(env: dict[str, str], port: int, log_path: Path) -> Iterator[subprocess.Popen]:
     """`make serve-streams` with ``env`` (its STREAM_BIND on ``port``), its output in ``log_path``;
     stopped, and every process it started with it, when the block ends."""
-    with open(log_path, "wb") as log:
-        server = subprocess.Popen(["make", "--no-print-directory", "serve-streams"], cwd=REPO, env=env,
-                                  stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    server = Server("the stream server", ["make", "--no-print-directory", "serve-streams"], log_path, env=env)
     try:
-        if not listening(port, server):
-            raise RuntimeError("the stream server did not start:\n" + log_path.read_text())
-        yield server
+        server.wait_for("listening port", lambda: accepts(port), seconds=60)
+        yield server.process
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
+        server.stop(grace=20)
+
+
+@dataclass
+class App:
+    """`make serve` on free loopback ports, with a second stream server beside serve's own."""
+
+    web_port: int
+    stream_ports: list[int]  # two stream servers, as deploy/mighty-ledger-streams@.service runs them
+    stream_logs: list[Path]  # what each wrote: uvicorn's access log names each stream it opened
+
+    @property
+    def web(self) -> str:
+        return f"127.0.0.1:{self.web_port}"
+
+    @property
+    def streams(self) -> list[str]:
+        return [f"127.0.0.1:{port}" for port in self.stream_ports]
+
+
+@contextlib.contextmanager
+def serving_app(directory: Path, label: str, *, heartbeat_seconds: int) -> Iterator[App]:
+    """`make serve` (gunicorn's sync workers and the stream server, from the same gunicorn.conf.py)
+    with production's settings behind a TLS proxy, on a PostgreSQL database made for it and dropped
+    after it, and a second stream server started as serve starts the first; its files in ``directory``."""
+    try:
+        import psycopg
+
+        admin = psycopg.connect(ADMIN_URL, autocommit=True, connect_timeout=3)
+    except Exception as error:
+        missing(f"PostgreSQL does not answer at 127.0.0.1:5432 ({type(error).__name__})")
+    # -o: the venv as it is; a pyproject.toml newer than its stamp must not reinstall it mid-test
+    make = [program("make"), "--no-print-directory", "-o", ".venv/.installed"]
+    name = f"mighty_{label}_{os.getpid()}_{secrets.token_hex(3)}"
+    app = App(web_port=free_port(), stream_ports=[free_port(), free_port()],
+              stream_logs=[directory / "serve.log", directory / "streams.log"])
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("REDIS_URL", "LIVE_BROKER", "DJANGO_SETTINGS_MODULE", "MAKEFLAGS", "MFLAGS",
+                          "MAKELEVEL", "DEBUG")}
+    env |= {
+        "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{name}",
+        "SECRET_KEY": secrets.token_urlsafe(50), "ALLOWED_HOSTS": "127.0.0.1",
+        # behind the proxy, as deploy/mighty-ledger-*.service run it
+        "SECURE_PROXY_SSL_HEADER": "HTTP_X_FORWARDED_PROTO,https", "TRUSTED_PROXY": "true",
+        "BIND": app.web, "STREAM_BIND": app.streams[0],
+        # one sync worker: no Redis needed, the changes travel by PostgreSQL's NOTIFY
+        "WEB_CONCURRENCY": "1", "STREAM_WORKERS": "1",
+        "LIVE_HEARTBEAT_SECONDS": str(heartbeat_seconds), "STATIC_ROOT": str(directory / "static"),
+        "XDG_RUNTIME_DIR": str(directory),
+    }
+    admin.execute(f'CREATE DATABASE "{name}"')
+    started: list[Server] = []
+    try:
+        started.append(serve := Server("make serve", [*make, "serve"], app.stream_logs[0], env=env))
+        serve.wait_for("web workers", lambda: serves(app.web_port))
+        serve.wait_for("stream server", lambda: serves(app.stream_ports[0]))
+        # after collectstatic, which serve has run
+        started.append(more := Server("make serve-streams", [*make, "serve-streams"], app.stream_logs[1],
+                                      env=env | {"STREAM_BIND": app.streams[1]}))
+        more.wait_for("second stream server", lambda: serves(app.stream_ports[1]))
+        yield app
+    finally:
+        for server in reversed(started):
+            server.stop()
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.close()

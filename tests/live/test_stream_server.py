@@ -25,7 +25,7 @@ from django.db import connection
 
 from mighty_ledger import services
 from tests.factories import MADE_15_DIAMONDS, SessionFactory
-from tests.servers import free_port, serving_streams
+from tests.servers import free_port, serving_streams, stream_processes
 
 pytestmark = [pytest.mark.postgres_only, pytest.mark.django_db(transaction=True)]
 
@@ -230,29 +230,20 @@ def test_the_stream_server_survives_a_nul_a_database_restart_and_logs_no_link(st
     assert token not in written and session.group.view_token not in written
 
 
-def _processes_on(port: int) -> dict[int, int]:
-    """The stream server's processes on ``port``: pid → parent pid."""
-    import subprocess
-
-    listed = subprocess.run(["ps", "-ww", "-eo", "pid=,ppid=,args="], capture_output=True, text=True).stdout
-    return {int(pid): int(ppid) for pid, ppid, args in (line.split(None, 2) for line in listed.splitlines())
-            if f"--bind 127.0.0.1:{port} " in args and "StreamWorker" in args}
-
-
 def test_a_worker_whose_master_was_killed_exits_and_lets_the_port_go(stream_server, tmp_path):
     """issue 36: the orphaned worker kept the port, and `make serve-streams` could not start again."""
     port = stream_server.port
     session = SessionFactory()
     watching = Stream(port, f"/g/{session.group.view_token}/s/{session.pk}/events/")
     assert watching.next_event()[0] == "hello"  # a phone holds a stream open on the worker
-    processes = _processes_on(port)
+    processes = stream_processes(port)
     (master,) = [pid for pid, parent in processes.items() if parent not in processes]
 
     os.kill(master, signal.SIGKILL)
     killed = time.monotonic()
-    while _processes_on(port) and time.monotonic() - killed < 10:
+    while stream_processes(port) and time.monotonic() - killed < 10:
         time.sleep(0.1)
-    assert not _processes_on(port), "the worker outlived its master"
+    assert not stream_processes(port), "the worker outlived its master"
     assert time.monotonic() - killed < 5
     with pytest.raises(EOFError):
         watching.next_event()  # its stream ended with it: the phone reconnects elsewhere

@@ -1,7 +1,8 @@
-"""The shipped proxies started as an operator starts them, for the tests that put them in front of
-something: deploy/Caddyfile with Caddy's internal CA, deploy/nginx.conf filled in with envsubst as
-its header says, each on free loopback ports, in a directory of the test's that holds every log
-the proxy writes. tests/ops/test_front_door.py starts them the same way in front of `make serve`.
+"""The shipped proxies started as an operator starts them, for every test that puts them in front of
+something (tests/ops/test_front_door.py in front of `make serve`, test_proxy_logs.py in front of
+failing upstreams, test_streams_come_back.py in front of stream servers that die): deploy/Caddyfile
+with Caddy's internal CA, deploy/nginx.conf filled in with envsubst as its header says, each on free
+loopback ports, in a directory of its own that holds every log the proxy writes.
 """
 
 from __future__ import annotations
@@ -11,21 +12,16 @@ import http.client
 import os
 import re
 import shutil
-import signal
 import socket
 import ssl
 import subprocess
-import time
-from dataclasses import dataclass
+import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import pytest
+from tests.servers import REPO, Server, free_port, program
 
-from tests.servers import free_port
-
-ROOT = Path(__file__).resolve().parents[2]
-DEPLOY = ROOT / "deploy"
-ON_CI = os.environ.get("CI", "").lower() == "true"
+DEPLOY = REPO / "deploy"
 
 NGINX_MAIN = """\
 # the main context a Debian host's /etc/nginx/nginx.conf gives; the site is deploy/nginx.conf
@@ -45,37 +41,22 @@ http {{
 """
 
 
-def missing(what: str) -> None:
-    if ON_CI:
-        pytest.fail(f"{what}, and CI needs it")
-    pytest.skip(what)
+class Proxy(Server):
+    """A proxy listening with TLS on ``port``, trusted through ``tls``; ``directory`` holds everything
+    it writes."""
 
-
-def program(name: str) -> str:
-    found = shutil.which(name) or next(
-        (str(p) for p in (Path("/usr/sbin") / name, Path("/usr/bin") / name) if p.exists()), None)
-    if found is None:
-        missing(f"{name} is not installed (bash scripts/ensure_proxies.sh installs it from Debian)")
-    return found
-
-
-@dataclass
-class Proxy:
-    """A proxy running in its own process group; ``directory`` holds everything it writes."""
-
-    name: str
-    port: int
-    tls: ssl.SSLContext
-    directory: Path
-    process: subprocess.Popen | None = None
+    def __init__(self, name: str, command: list[str], directory: Path, port: int, tls: ssl.SSLContext,
+                 env: dict | None = None):
+        super().__init__(name, command, directory / f"{name}.out", cwd=directory, env=env)
+        self.port, self.tls, self.directory = port, tls, directory
 
     def request(self, method: str, path: str, *, headers: dict | None = None, body: bytes | None = None,
-                timeout: float = 30) -> tuple[int, dict[str, str], bytes]:
+                timeout: float = 30) -> tuple[int, http.client.HTTPMessage, bytes]:
         connection = http.client.HTTPSConnection("127.0.0.1", self.port, context=self.tls, timeout=timeout)
         try:
             connection.request(method, path, body=body, headers=headers or {})
             response = connection.getresponse()
-            return response.status, dict(response.getheaders()), response.read()
+            return response.status, response.msg, response.read()
         finally:
             connection.close()
 
@@ -88,17 +69,12 @@ class Proxy:
         except (OSError, ssl.SSLError):
             return False
 
-    def stop(self) -> None:
-        if self.process is None or self.process.poll() is not None:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGTERM)
-        try:
-            # Caddy waits for requests it still holds for long after a stop; what it wrote is written
-            self.process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
+    def output(self) -> str:
+        return self.written()[-4000:]
+
+    def stop(self, grace: float = 5) -> None:
+        # Caddy waits for requests it still holds for long after a stop; what it wrote is written
+        super().stop(grace)
 
     def written(self) -> str:
         """Every file the proxy wrote in its directory, logs and output alike."""
@@ -106,20 +82,32 @@ class Proxy:
                          if path.is_file() and path.suffix in (".log", ".out"))
 
 
-def _start(proxy: Proxy, command: list[str], env: dict | None = None, ready=None) -> Proxy:
-    with (proxy.directory / f"{proxy.name}.out").open("wb") as out:
-        proxy.process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                         start_new_session=True, cwd=proxy.directory, env=env)
-    deadline = time.monotonic() + 60
-    while not (ready or proxy.answers)():
-        if proxy.process.poll() is not None or time.monotonic() > deadline:
+@contextlib.contextmanager
+def proxy_in_front(name: str, web: str, streams: list[str]) -> Iterator[Proxy]:
+    """Caddy or nginx in front of ``web`` and ``streams``, answering over TLS; stopped, and its
+    directory removed, when the block ends."""
+    # not under pytest's private directory: nginx's workers, which drop root's rights, write here
+    directory = Path(tempfile.mkdtemp(prefix=f"mighty-{name}-"))
+    try:
+        proxy = (_caddy if name == "caddy" else _nginx)(directory, web, streams)
+        try:
+            yield proxy
+        finally:
             proxy.stop()
-            pytest.fail(f"{proxy.name} did not start:\n" + proxy.written()[-3000:])
-        time.sleep(0.1)
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def _answering(proxy: Proxy, ready: Callable[[], bool]) -> Proxy:
+    try:
+        proxy.wait_for("TLS answer", ready, seconds=60)
+    except BaseException:
+        proxy.stop()
+        raise
     return proxy
 
 
-def start_caddy(directory: Path, web: str, streams: list[str]) -> Proxy:
+def _caddy(directory: Path, web: str, streams: list[str]) -> Proxy:
     """deploy/Caddyfile as it ships, with MIGHTY_TLS=internal and free ports."""
     caddy = program("caddy")
     port = free_port()
@@ -131,20 +119,21 @@ def start_caddy(directory: Path, web: str, streams: list[str]) -> Proxy:
         "MIGHTY_HTTPS_PORT": str(port), "MIGHTY_HTTP_PORT": str(free_port()),
         "MIGHTY_WEB": web, "MIGHTY_STREAMS": " ".join(streams),
     }
-    proxy = Proxy("caddy", port, ssl.create_default_context(), directory)
+    command = [caddy, "run", "--config", str(DEPLOY / "Caddyfile"), "--adapter", "caddyfile"]
+    proxy = Proxy("caddy", command, directory, port, ssl.create_default_context(), env)
     root = directory / "data" / "caddy" / "pki" / "authorities" / "local" / "root.crt"
 
-    def ready() -> bool:
+    def trusted() -> bool:
+        """Caddy makes its internal CA as it starts: the client trusts that root, as a phone would."""
         if not root.exists():
             return False
         proxy.tls = ssl.create_default_context(cafile=str(root))
         return proxy.answers()
 
-    command = [caddy, "run", "--config", str(DEPLOY / "Caddyfile"), "--adapter", "caddyfile"]
-    return _start(proxy, command, env, ready)
+    return _answering(proxy, trusted)
 
 
-def nginx_site(directory: Path, web: str, streams: list[str]) -> tuple[int, Path]:
+def _nginx_site(directory: Path, web: str, streams: list[str]) -> tuple[int, Path]:
     """deploy/nginx.conf filled in with envsubst as its header says, each stream server beyond the
     first a line of its own, in a main context of its own: the port and the certificate."""
     envsubst, openssl = program("envsubst"), program("openssl")
@@ -162,11 +151,13 @@ def nginx_site(directory: Path, web: str, streams: list[str]) -> tuple[int, Path
         "MIGHTY_TLS_CERT": str(certificate), "MIGHTY_TLS_KEY": str(key),
         "MIGHTY_ACCESS_LOG": str(directory / "access.log"), "MIGHTY_ERROR_LOG": str(directory / "error.log"),
     }
+    # exactly the operator's command from the file's header
     header = (DEPLOY / "nginx.conf").read_text()
     names = re.search(r"envsubst '([^']+)'", header).group(1)
     assert set(names.replace("$", "").split()) == set(site), "the header's envsubst names every variable"
     filled = subprocess.run([envsubst, names], input=header, capture_output=True, text=True, check=True,
                             env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), **site}).stdout
+    assert not [line for line in filled.splitlines() if "${" in line and not line.lstrip().startswith("#")]
     first = re.search(rf"^    server {re.escape(streams[0])}[^;\n]*;\n", filled, re.M).group(0)
     more = "".join(first.replace(streams[0], stream) for stream in streams[1:])
     (directory / "mighty-ledger.conf").write_text(filled.replace(first, first + more))
@@ -174,14 +165,10 @@ def nginx_site(directory: Path, web: str, streams: list[str]) -> tuple[int, Path
     return port, certificate
 
 
-def start_nginx(directory: Path, web: str, streams: list[str]) -> Proxy:
+def _nginx(directory: Path, web: str, streams: list[str]) -> Proxy:
     nginx = program("nginx")
-    port, certificate = nginx_site(directory, web, streams)
-    proxy = Proxy("nginx", port, ssl.create_default_context(cafile=str(certificate)), directory)
+    port, certificate = _nginx_site(directory, web, streams)
     command = [nginx, "-p", str(directory), "-c", str(directory / "nginx.conf"),
                "-e", str(directory / "main-error.log"), "-g", "daemon off;"]
-    return _start(proxy, command)
-
-
-def start_proxy(name: str, directory: Path, web: str, streams: list[str]) -> Proxy:
-    return (start_caddy if name == "caddy" else start_nginx)(directory, web, streams)
+    proxy = Proxy("nginx", command, directory, port, ssl.create_default_context(cafile=str(certificate)))
+    return _answering(proxy, proxy.answers)

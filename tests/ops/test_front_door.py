@@ -1,11 +1,12 @@
 """The front door as an operator runs it: `make serve` behind deploy/Caddyfile and deploy/nginx.conf.
 
-Real parts only: a PostgreSQL database made for this module (dropped after it),
-`make serve` itself (gunicorn's sync workers and the stream server, from the same
-gunicorn.conf.py) on free loopback ports, and each proxy from its Debian package
-in front with TLS on a free port: Caddy with its own internal CA, nginx with a
-certificate made here with openssl. Every check goes through the proxy, with the
-proxy's certificate verified; the app's own port is asked only to compare headers.
+Real parts only: `make serve` itself (gunicorn's sync workers and the stream server, from the
+same gunicorn.conf.py) on a PostgreSQL database made for this module (dropped after it) and
+free loopback ports, with a second stream server beside it, as tests/servers.py's serving_app
+starts them; and each proxy from its Debian package in front with TLS on a free port, as
+tests/ops/proxies.py starts them: Caddy with its own internal CA, nginx with a certificate made
+with openssl. Every check goes through the proxy, with the proxy's certificate verified; the
+app's own port is asked only to compare headers.
 
 The heartbeat is one second here (LIVE_HEARTBEAT_SECONDS) so that a quiet stream
 can be watched across several of them. The one time bound is functional: an
@@ -24,34 +25,25 @@ from __future__ import annotations
 import contextlib
 import http.client
 import json
-import os
 import queue
 import re
-import secrets
 import shutil
-import signal
 import socket
-import ssl
 import subprocess
-import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pytest
 from django.urls import reverse
 
 from tests.factories import MADE_15_DIAMONDS
-from tests.ops.proxies import missing, program
-from tests.servers import free_port
+from tests.ops.proxies import DEPLOY, Proxy, proxy_in_front
+from tests.servers import REPO, App, missing, serving_app
 
 pytestmark = pytest.mark.proxy
 
-ROOT = Path(__file__).resolve().parents[2]
-DEPLOY = ROOT / "deploy"
-ON_CI = os.environ.get("CI", "").lower() == "true"
-ADMIN_URL = "postgres://postgres@127.0.0.1:5432/postgres"
 HEARTBEAT_SECONDS = 1
 SEATS = ["Ann", "Bo", "Cy", "Di", "Ed"]
 # what the app sets on every page, which a proxy must pass on as it is
@@ -60,118 +52,10 @@ APP_HEADERS = ("content-security-policy", "cache-control", "referrer-policy", "x
 A_YEAR = 365 * 24 * 3600
 
 
-class Started:
-    """A server this module started, in a process group of its own, with its output in a file."""
-
-    def __init__(self, name: str, command: list[str], log: Path, **popen):
-        self.name, self.log = name, log
-        with log.open("wb") as out:
-            self.process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
-                                            stdin=subprocess.DEVNULL, start_new_session=True, **popen)
-
-    def running(self) -> bool:
-        return self.process.poll() is None
-
-    def output(self) -> str:
-        return self.log.read_text(errors="replace")[-4000:]
-
-    def stop(self) -> None:
-        """SIGTERM to its whole group (make, gunicorn's masters and workers), SIGKILL after 30 s."""
-        if self.process.poll() is not None:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGTERM)
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
-
-
-def _wait_for(what: str, server: Started, ready, seconds: float = 120) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if not server.running():
-            pytest.fail(f"{server.name} exited before {what}:\n{server.output()}")
-        with contextlib.suppress(OSError, ssl.SSLError, http.client.HTTPException):
-            if ready():
-                return
-        time.sleep(0.2)
-    pytest.fail(f"{server.name}: no {what} within {seconds} s:\n{server.output()}")
-
-
-def _answers(port: int, host: str = "127.0.0.1", tls: ssl.SSLContext | None = None) -> bool:
-    connection = (http.client.HTTPSConnection(host, port, context=tls, timeout=5) if tls
-                  else http.client.HTTPConnection(host, port, timeout=5))
-    try:
-        connection.request("GET", "/")
-        return connection.getresponse().status < 500
-    finally:
-        connection.close()
-
-
-# --- the app, as `make serve` runs it ------------------------------------------------------------
-
-
-@dataclass
-class App:
-    web_port: int
-    stream_ports: list[int]  # two stream servers, as deploy/mighty-ledger-streams@.service runs them
-    stream_logs: list[Path]  # what each wrote: uvicorn's access log names each stream it opened
-
-    @property
-    def streams(self) -> list[str]:
-        return [f"127.0.0.1:{port}" for port in self.stream_ports]
-
-
 @pytest.fixture(scope="module")
 def app_servers(tmp_path_factory):
-    try:
-        import psycopg
-
-        admin = psycopg.connect(ADMIN_URL, autocommit=True, connect_timeout=3)
-    except Exception as error:
-        missing(f"PostgreSQL does not answer at 127.0.0.1:5432 ({type(error).__name__})")
-    make = program("make")
-    name = f"mighty_front_door_{os.getpid()}_{secrets.token_hex(3)}"
-    directory = tmp_path_factory.mktemp("serve")
-    app = App(web_port=free_port(), stream_ports=[free_port(), free_port()],
-              stream_logs=[directory / "serve.log", directory / "streams.log"])
-    env = {key: value for key, value in os.environ.items()
-           if key not in ("REDIS_URL", "LIVE_BROKER", "DJANGO_SETTINGS_MODULE", "MAKEFLAGS", "MFLAGS",
-                          "MAKELEVEL", "DEBUG")}
-    env |= {
-        "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{name}",
-        "SECRET_KEY": secrets.token_urlsafe(50), "ALLOWED_HOSTS": "127.0.0.1",
-        # behind the proxy, as deploy/mighty-ledger-*.service run it
-        "SECURE_PROXY_SSL_HEADER": "HTTP_X_FORWARDED_PROTO,https", "TRUSTED_PROXY": "true",
-        "BIND": f"127.0.0.1:{app.web_port}", "STREAM_BIND": app.streams[0],
-        # one sync worker: no Redis needed, the changes travel by PostgreSQL's NOTIFY
-        "WEB_CONCURRENCY": "1", "STREAM_WORKERS": "1",
-        "LIVE_HEARTBEAT_SECONDS": str(HEARTBEAT_SECONDS), "STATIC_ROOT": str(directory / "static"),
-        "XDG_RUNTIME_DIR": str(directory),
-    }
-    admin.execute(f'CREATE DATABASE "{name}"')
-    serve = more = None
-    try:
-        # -o: the venv as it is; a pyproject.toml newer than its stamp must not reinstall it mid-test
-        serve = Started("make serve", [make, "--no-print-directory", "-o", ".venv/.installed", "serve"],
-                        app.stream_logs[0], cwd=ROOT, env=env)
-        _wait_for("web workers", serve, lambda: _answers(app.web_port))
-        _wait_for("stream server", serve, lambda: _answers(app.stream_ports[0]))
-        # a second stream server on a port of its own, started as serve starts the first (after
-        # collectstatic, which serve has run)
-        more = Started("make serve-streams", [make, "--no-print-directory", "-o", ".venv/.installed", "serve-streams"],
-                       app.stream_logs[1], cwd=ROOT, env=env | {"STREAM_BIND": app.streams[1]})
-        _wait_for("second stream server", more, lambda: _answers(app.stream_ports[1]))
+    with serving_app(tmp_path_factory.mktemp("serve"), "front_door", heartbeat_seconds=HEARTBEAT_SECONDS) as app:
         yield app
-    finally:
-        for server in (more, serve):
-            if server is not None:
-                server.stop()
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.close()
 
 
 # --- the two proxies ------------------------------------------------------------------------------
@@ -179,31 +63,23 @@ def app_servers(tmp_path_factory):
 
 @dataclass
 class Door:
-    """One proxy in front of the app: the port it listens on with TLS, and how to trust it."""
+    """One proxy in front of the app, and the group made through it."""
 
-    name: str
-    port: int
-    tls: ssl.SSLContext
+    proxy: Proxy
     app: App
-    access_log: Path | None = None
     edit_token: str = ""
     view_token: str = ""
     streams: list[Stream] = field(default_factory=list)
 
     def request(self, method: str, path: str, body: dict | None = None, *, token: str | None = None,
                 headers: dict | None = None) -> tuple[int, http.client.HTTPMessage, bytes]:
-        connection = http.client.HTTPSConnection("127.0.0.1", self.port, context=self.tls, timeout=30)
         sent = dict(headers or {})
         if body is not None:
             sent["Content-Type"] = "application/json"
         if token:
             sent["Authorization"] = f"Bearer {token}"
-        try:
-            connection.request(method, path, body=json.dumps(body) if body is not None else None, headers=sent)
-            response = connection.getresponse()
-            return response.status, response.msg, response.read()
-        finally:
-            connection.close()
+        return self.proxy.request(method, path, headers=sent,
+                                  body=json.dumps(body).encode() if body is not None else None)
 
     def new_session(self) -> int:
         status, _, payload = self.request("POST", "/api/v1/sessions", {"seats": SEATS, "preset": "pagat-standard"},
@@ -234,7 +110,8 @@ class Stream:
     """An event stream read through the door on a thread, each event and heartbeat stamped on arrival."""
 
     def __init__(self, door: Door, path: str):
-        self.connection = http.client.HTTPSConnection("127.0.0.1", door.port, context=door.tls, timeout=60)
+        self.connection = http.client.HTTPSConnection("127.0.0.1", door.proxy.port, context=door.proxy.tls,
+                                                      timeout=60)
         self.connection.request("GET", path, headers={"Accept": "text/event-stream"})
         self.response = self.connection.getresponse()
         self.events: queue.Queue[Event] = queue.Queue()
@@ -275,120 +152,30 @@ class Stream:
         self.connection.close()
 
 
-def _welcome(door: Door) -> Door:
-    """A group and its links, made through the door as a phone would make them."""
-    status, _, payload = door.request("POST", "/api/v1/groups", {"name": f"Front door {door.name}", "players": SEATS})
-    assert status == 201, payload[:300]
-    group = json.loads(payload)
-    door.edit_token, door.view_token = group["edit_token"], group["view_token"]
-    return door
-
-
-@contextlib.contextmanager
-def _serving(door: Door, proxy: Started, ready_check):
-    try:
-        _wait_for("TLS answer", proxy, ready_check, seconds=60)
-        yield _welcome(door)
-    finally:
-        for stream in door.streams:
-            stream.close()
-        proxy.stop()
+def _door(name: str, app: App) -> Iterator[Door]:
+    """The proxy in front of the app, with a group and its links made through it as a phone would make them."""
+    with proxy_in_front(name, app.web, app.streams) as proxy:
+        door = Door(proxy, app)
+        try:
+            status, _, payload = door.request("POST", "/api/v1/groups",
+                                              {"name": f"Front door {name}", "players": SEATS})
+            assert status == 201, payload[:300]
+            group = json.loads(payload)
+            door.edit_token, door.view_token = group["edit_token"], group["view_token"]
+            yield door
+        finally:
+            for stream in door.streams:
+                stream.close()
 
 
 @pytest.fixture(scope="module")
-def caddy_door(app_servers, tmp_path_factory):
-    caddy = program("caddy")
-    directory = tmp_path_factory.mktemp("caddy")
-    port = free_port()
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(directory),
-        # Caddy's certificates and its internal CA stay in this directory
-        "XDG_DATA_HOME": str(directory / "data"), "XDG_CONFIG_HOME": str(directory / "config"),
-        "MIGHTY_SITE": "127.0.0.1", "MIGHTY_TLS": "internal", "MIGHTY_CADDY_ADMIN": "off",
-        "MIGHTY_HTTPS_PORT": str(port), "MIGHTY_HTTP_PORT": str(free_port()),
-        "MIGHTY_WEB": f"127.0.0.1:{app_servers.web_port}", "MIGHTY_STREAMS": " ".join(app_servers.streams),
-    }
-    proxy = Started("caddy", [caddy, "run", "--config", str(DEPLOY / "Caddyfile"), "--adapter", "caddyfile"],
-                    directory / "caddy.log", env=env, cwd=directory)
-    root = directory / "data" / "caddy" / "pki" / "authorities" / "local" / "root.crt"
-    door = Door("caddy", port, ssl.create_default_context(), app_servers)
-
-    def ready() -> bool:
-        if not root.exists():
-            return False
-        door.tls = ssl.create_default_context(cafile=str(root))
-        return _answers(port, tls=door.tls)
-
-    with _serving(door, proxy, ready) as served:
-        yield served
-
-
-NGINX_MAIN = """\
-# the main context a Debian host's /etc/nginx/nginx.conf gives; the site is deploy/nginx.conf
-worker_processes 1;
-pid {directory}/nginx.pid;
-error_log {directory}/error.log warn;
-events {{ worker_connections 256; }}
-http {{
-    include /etc/nginx/mime.types;
-    client_body_temp_path {directory}/tmp/body;
-    proxy_temp_path {directory}/tmp/proxy;
-    fastcgi_temp_path {directory}/tmp/fastcgi;
-    uwsgi_temp_path {directory}/tmp/uwsgi;
-    scgi_temp_path {directory}/tmp/scgi;
-    include {directory}/mighty-ledger.conf;
-}}
-"""
+def caddy_door(app_servers):
+    yield from _door("caddy", app_servers)
 
 
 @pytest.fixture(scope="module")
 def nginx_door(app_servers):
-    nginx, envsubst, openssl = program("nginx"), program("envsubst"), program("openssl")
-    # not under pytest's private directory: nginx's workers, which drop root's rights, keep
-    # their temporary files here
-    directory = Path(tempfile.mkdtemp(prefix="mighty-nginx-"))
-    try:
-        door = _nginx_site(directory, app_servers, envsubst, openssl)
-        proxy = Started("nginx", [nginx, "-p", str(directory), "-c", str(directory / "nginx.conf"),
-                                  "-e", str(directory / "error.log"), "-g", "daemon off;"],
-                        directory / "nginx.log", cwd=directory)
-        with _serving(door, proxy, lambda: _answers(door.port, tls=door.tls)) as served:
-            yield served
-    finally:
-        shutil.rmtree(directory, ignore_errors=True)
-
-
-def _nginx_site(directory: Path, app_servers: App, envsubst: str, openssl: str) -> Door:
-    """deploy/nginx.conf filled in with envsubst as its header says, in a main context of its own."""
-    directory.chmod(0o755)
-    (directory / "tmp").mkdir()
-    (directory / "tmp").chmod(0o777)
-    certificate, key = directory / "cert.pem", directory / "key.pem"
-    subprocess.run([openssl, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-                    "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-                    "-keyout", str(key), "-out", str(certificate)], check=True, capture_output=True)
-    port = free_port()
-    site = {
-        "MIGHTY_SERVER_NAME": "127.0.0.1", "MIGHTY_HTTPS_PORT": f"127.0.0.1:{port}",
-        "MIGHTY_HTTP_PORT": f"127.0.0.1:{free_port()}",
-        "MIGHTY_WEB": f"127.0.0.1:{app_servers.web_port}", "MIGHTY_STREAMS": app_servers.streams[0],
-        "MIGHTY_TLS_CERT": str(certificate), "MIGHTY_TLS_KEY": str(key),
-        "MIGHTY_ACCESS_LOG": str(directory / "access.log"), "MIGHTY_ERROR_LOG": str(directory / "site-error.log"),
-    }
-    # exactly the operator's command from the file's header
-    header = (DEPLOY / "nginx.conf").read_text()
-    names = re.search(r"envsubst '([^']+)'", header).group(1)
-    assert set(names.replace("$", "").split()) == set(site), "the header's envsubst names every variable"
-    filled = subprocess.run([envsubst, names], input=header, capture_output=True, text=True, check=True,
-                            env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), **site}).stdout
-    assert not [line for line in filled.splitlines() if "${" in line and not line.lstrip().startswith("#")]
-    # the second stream server, a line of its own as the file says
-    first = re.search(rf"^    server {re.escape(app_servers.streams[0])}[^;\n]*;\n", filled, re.M).group(0)
-    filled = filled.replace(first, first + first.replace(app_servers.streams[0], app_servers.streams[1]))
-    (directory / "mighty-ledger.conf").write_text(filled)
-    (directory / "nginx.conf").write_text(NGINX_MAIN.format(directory=directory))
-    return Door("nginx", port, ssl.create_default_context(cafile=str(certificate)), app_servers,
-                access_log=directory / "access.log")
+    yield from _door("nginx", app_servers)
 
 
 @pytest.fixture(params=["caddy", "nginx"])
@@ -419,7 +206,7 @@ def test_a_page_arrives_with_the_apps_own_headers(door):
 
     # the same page asked of the app directly, as the proxy asks it
     direct = http.client.HTTPConnection("127.0.0.1", door.app.web_port, timeout=30)
-    direct.request("GET", path, headers={"Host": f"127.0.0.1:{door.port}", "X-Forwarded-Proto": "https"})
+    direct.request("GET", path, headers={"Host": f"127.0.0.1:{door.proxy.port}", "X-Forwarded-Proto": "https"})
     straight = direct.getresponse()
     straight.read()
     direct.close()
@@ -548,10 +335,11 @@ def test_the_nginx_access_log_never_shows_a_link(nginx_door):
     status, _, _ = nginx_door.request("GET", reverse("session_board", args=[nginx_door.view_token, session]))
     assert status == 200
     # nginx writes a line when the request ends
+    access_log = nginx_door.proxy.directory / "access.log"
     deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and f"/g/***/s/{session}/" not in nginx_door.access_log.read_text():
+    while time.monotonic() < deadline and f"/g/***/s/{session}/" not in access_log.read_text():
         time.sleep(0.1)
-    written = nginx_door.access_log.read_text()
+    written = access_log.read_text()
     assert f"/g/***/s/{session}/" in written
     assert nginx_door.view_token not in written and nginx_door.edit_token not in written
 
@@ -566,7 +354,7 @@ def test_the_systemd_units_pass_systemd_analyze(unit, started_as, tmp_path):
     if analyze is None:
         missing("systemd-analyze is not installed: deploy/*.service are not checked here")
     # the units run the code from /srv/mighty-ledger (their header); here, from this checkout
-    (tmp_path / unit).write_text((DEPLOY / unit).read_text().replace("/srv/mighty-ledger", str(ROOT)))
+    (tmp_path / unit).write_text((DEPLOY / unit).read_text().replace("/srv/mighty-ledger", str(REPO)))
     checked = subprocess.run([analyze, "verify", str(tmp_path / started_as)], capture_output=True, text=True,
                              timeout=60)
     # an unknown key or a missing program is only a warning to systemd: none is allowed here

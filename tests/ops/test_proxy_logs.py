@@ -1,12 +1,12 @@
 """No link in anything the shipped proxies write, whatever their upstreams do (issue 36).
 
-Each proxy is started from deploy/ as it ships, in front of upstreams played here: one that
-refuses connections (nothing listens), one that times out (the connection is never taken: a
-listening socket whose queue is full), one that hangs once it has the request (the phone gives
-up first), and one that resets the connection once it has the request. Through it go the
-requests a phone sends with its links: a page, both event streams, the API with a Bearer link,
-and a Referer naming a link. Then every file the proxy wrote, and every answer it gave, is
-searched for the links' tokens: none may be there, though the failures were logged.
+Each proxy is started from deploy/ as it ships (tests/ops/proxies.py), in front of upstreams
+played here: one that refuses connections (nothing listens), one that times out (the connection
+is never taken: a listening socket whose queue is full), one that hangs once it has the request
+(the phone gives up first), and one that resets the connection once it has the request. Through
+it go the requests a phone sends with its links: a page, both event streams, the API with a
+Bearer link, and a Referer naming a link. Then every file the proxy wrote, and every answer it
+gave, is searched for the links' tokens: none may be there, though the failures were logged.
 """
 
 from __future__ import annotations
@@ -14,18 +14,15 @@ from __future__ import annotations
 import contextlib
 import http.client
 import secrets
-import shutil
 import socket
 import ssl
 import struct
-import tempfile
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 
-from tests.ops.proxies import start_proxy
+from tests.ops.proxies import proxy_in_front
 
 pytestmark = pytest.mark.proxy
 
@@ -108,34 +105,32 @@ def _phone_requests(edit: str, view: str) -> list[tuple[str, str, dict]]:
 def test_no_link_is_written_whatever_the_upstream_does(proxy_name, failure):
     edit, view = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
     web, streams = Upstream(failure), Upstream(failure)
-    # not under pytest's private directory: nginx's workers drop root's rights and write here
-    directory = Path(tempfile.mkdtemp(prefix=f"mighty-{proxy_name}-"))
     answers: list[str] = []
-    try:
-        proxy = start_proxy(proxy_name, directory, web.address, [streams.address])
-        try:
-            def ask(request: tuple[str, str, dict]) -> None:
-                method, path, headers = request
-                try:
-                    status, sent, body = proxy.request(method, path, headers=headers,
-                                                       body=b"{}" if method == "POST" else None,
-                                                       timeout=PHONE_GIVES_UP_SECONDS if failure == "hang" else 30)
-                    answers.append(f"{status} {sent} {body.decode(errors='replace')}")
-                except (TimeoutError, OSError, ssl.SSLError, http.client.HTTPException):
-                    answers.append("gave up")
 
-            with ThreadPoolExecutor(8) as pool:
-                list(pool.map(ask, _phone_requests(edit, view)))
-        finally:
-            # the hung upstreams let go first: the proxy then ends what it still holds, and says so
-            web.stop()
-            streams.stop()
-            proxy.stop()
-        written = proxy.written()
+    def ask(request: tuple[str, str, dict]) -> None:
+        method, path, headers = request
+        try:
+            status, sent, body = proxy.request(method, path, headers=headers,
+                                               body=b"{}" if method == "POST" else None,
+                                               timeout=PHONE_GIVES_UP_SECONDS if failure == "hang" else 30)
+            answers.append(f"{status} {sent} {body.decode(errors='replace')}")
+        except (TimeoutError, OSError, ssl.SSLError, http.client.HTTPException):
+            answers.append("gave up")
+
+    try:
+        with proxy_in_front(proxy_name, web.address, [streams.address]) as proxy:
+            try:
+                with ThreadPoolExecutor(8) as pool:
+                    list(pool.map(ask, _phone_requests(edit, view)))
+            finally:
+                # the hung upstreams let go first: the proxy then ends what it still holds, and says so
+                web.stop()
+                streams.stop()
+                proxy.stop()
+            written = proxy.written()
     finally:
         web.stop()
         streams.stop()
-        shutil.rmtree(directory, ignore_errors=True)
 
     assert len(answers) == len(_phone_requests(edit, view))
     if failure != "hang":

@@ -1,7 +1,8 @@
 """The stream server comes back by itself, and the proxies send it streams again at once (issue 36).
 
 `make serve` on a PostgreSQL database of this module's, with a second stream server beside it
-(`make serve-streams`), and four proxies from deploy/: Caddy and nginx in front of serve's stream
+(`make serve-streams`), as tests/servers.py's serving_app starts them, and four proxies from
+deploy/ (tests/ops/proxies.py): Caddy and nginx in front of serve's stream
 server alone, and Caddy and nginx in front of both. Phones follow tables through each. Then the
 stream master that serve started is killed outright (SIGKILL, as the OOM killer does): its worker
 must let the port go, serve must start the server again, and every phone must have its stream
@@ -18,33 +19,22 @@ import contextlib
 import http.client
 import json
 import os
-import secrets
 import signal
-import socket
 import ssl
-import subprocess
-import tempfile
 import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.ops.proxies import DEPLOY, ROOT, missing, program, start_proxy
-from tests.servers import free_port
+from tests.ops.proxies import DEPLOY, proxy_in_front
+from tests.servers import accepts, serving_app, stream_processes
 
 pytestmark = pytest.mark.proxy
 
-ADMIN_URL = "postgres://postgres@127.0.0.1:5432/postgres"
 SEATS = ["Ann", "Bo", "Cy", "Di", "Ed"]
 BACK_WITHIN_SECONDS = 5.0
 TABLES_PER_PROXY = 6
-
-
-def _listening(port: int) -> bool:
-    with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5):
-        return True
-    return False
 
 
 def _wait(what: str, until, seconds: float, log: Path) -> None:
@@ -55,31 +45,8 @@ def _wait(what: str, until, seconds: float, log: Path) -> None:
         time.sleep(0.05)
 
 
-def _started(command: list[str], log: Path, env: dict) -> subprocess.Popen:
-    with log.open("wb") as out:
-        return subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, start_new_session=True)
-
-
-def _stopped(process: subprocess.Popen) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGTERM)
-    try:
-        process.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
-
-
-def _stream_processes(port: int) -> dict[int, int]:
-    """The stream server's processes on ``port``: pid → parent pid."""
-    listed = subprocess.run(["ps", "-ww", "-eo", "pid=,ppid=,args="], capture_output=True, text=True).stdout
-    return {int(pid): int(ppid) for pid, ppid, args in (line.split(None, 2) for line in listed.splitlines())
-            if f"--bind 127.0.0.1:{port} " in args and "StreamWorker" in args}
-
-
 def _stream_master(port: int) -> int:
-    processes = _stream_processes(port)
+    processes = stream_processes(port)
     masters = [pid for pid, parent in processes.items() if parent not in processes]
     assert len(masters) == 1, processes
     return masters[0]
@@ -87,53 +54,12 @@ def _stream_master(port: int) -> int:
 
 @pytest.fixture(scope="module")
 def serving(tmp_path_factory):
-    try:
-        import psycopg
-
-        admin = psycopg.connect(ADMIN_URL, autocommit=True, connect_timeout=3)
-    except Exception as error:
-        missing(f"PostgreSQL does not answer at 127.0.0.1:5432 ({type(error).__name__})")
-    make = program("make")
-    name = f"mighty_come_back_{os.getpid()}_{secrets.token_hex(3)}"
-    directory = tmp_path_factory.mktemp("serve")
-    web, first, second = free_port(), free_port(), free_port()
-    env = {key: value for key, value in os.environ.items()
-           if key not in ("REDIS_URL", "LIVE_BROKER", "DJANGO_SETTINGS_MODULE", "MAKEFLAGS", "MFLAGS",
-                          "MAKELEVEL", "DEBUG")}
-    env |= {
-        "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{name}",
-        "SECRET_KEY": secrets.token_urlsafe(50), "ALLOWED_HOSTS": "127.0.0.1",
-        "SECURE_PROXY_SSL_HEADER": "HTTP_X_FORWARDED_PROTO,https", "TRUSTED_PROXY": "true",
-        "BIND": f"127.0.0.1:{web}", "STREAM_BIND": f"127.0.0.1:{first}",
-        "WEB_CONCURRENCY": "1", "STREAM_WORKERS": "1", "LIVE_HEARTBEAT_SECONDS": "1",
-        "STATIC_ROOT": str(directory / "static"), "XDG_RUNTIME_DIR": str(directory),
-    }
-    admin.execute(f'CREATE DATABASE "{name}"')
-    started: list[subprocess.Popen] = []
-    proxies = []
-    try:
-        log = directory / "serve.log"
-        started.append(_started([make, "--no-print-directory", "-o", ".venv/.installed", "serve"], log, env))
-        _wait("web workers and stream server", lambda: _listening(web) and _listening(first), 120, log)
-        more_log = directory / "streams.log"
-        started.append(_started([make, "--no-print-directory", "-o", ".venv/.installed", "serve-streams"], more_log,
-                                env | {"STREAM_BIND": f"127.0.0.1:{second}"}))
-        _wait("second stream server", lambda: _listening(second), 120, more_log)
-        for proxy_name in ("caddy", "nginx"):
-            for upstreams in ([first], [first, second]):
-                # not under pytest's private directory: nginx's workers drop root's rights
-                where = Path(tempfile.mkdtemp(prefix=f"mighty-{proxy_name}-"))
-                proxies.append((f"{proxy_name} in front of {len(upstreams)}",
-                                start_proxy(proxy_name, where, f"127.0.0.1:{web}",
-                                            [f"127.0.0.1:{port}" for port in upstreams])))
-        yield {"proxies": proxies, "first": first, "log": log}
-    finally:
-        for _, proxy in proxies:
-            proxy.stop()
-        for process in reversed(started):
-            _stopped(process)
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.close()
+    with serving_app(tmp_path_factory.mktemp("serve"), "come_back", heartbeat_seconds=1) as app, \
+            contextlib.ExitStack() as proxies:
+        in_front = [(f"{name} in front of {len(streams)}",
+                     proxies.enter_context(proxy_in_front(name, app.web, streams)))
+                    for name in ("caddy", "nginx") for streams in (app.streams[:1], app.streams)]
+        yield {"proxies": in_front, "first": app.stream_ports[0], "log": app.stream_logs[0]}
 
 
 def _tables(proxy) -> tuple[str, list[int]]:
@@ -211,15 +137,15 @@ def test_a_killed_stream_server_is_back_and_followed_within_five_seconds(serving
         first = serving["first"]
         served_before = serving["log"].read_text(errors="replace")
         master = _stream_master(first)
-        workers = [pid for pid, parent in _stream_processes(first).items() if parent == master]
+        workers = [pid for pid, parent in stream_processes(first).items() if parent == master]
 
         os.kill(master, signal.SIGKILL)
         killed = time.monotonic()
         # its worker lets the port go within seconds, and serve starts a new master on it
-        _wait("end of the orphaned worker", lambda: not set(workers) & set(_stream_processes(first)), 10,
+        _wait("end of the orphaned worker", lambda: not set(workers) & set(stream_processes(first)), 10,
               serving["log"])
         _wait("stream server started again",
-              lambda: _stream_processes(first) and _stream_master(first) != master and _listening(first), 60,
+              lambda: stream_processes(first) and _stream_master(first) != master and accepts(first), 60,
               serving["log"])
         back = time.monotonic()
         # a table it served before, opened anew 3 s after its return, is its own again (the
