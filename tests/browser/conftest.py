@@ -2,8 +2,8 @@
 
 The browser is never downloaded (`playwright install` cannot work on a closed
 network): `make test` installs Debian's chromium through scripts/ensure_browser.sh.
-One browser serves every test of this package; each test gets a fresh context,
-so no cookie (the language, above all) leaks from one test to the next.
+One browser serves every test of this package (tests/browser/chromium.py); each test gets a
+fresh context, so no cookie (the language, above all) leaks from one test to the next.
 """
 
 from __future__ import annotations
@@ -12,28 +12,14 @@ import os
 
 import pytest
 
+from .chromium import EXECUTABLE, Chromium, close_context
 from .steps import PHONE
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    # the network is closed: background fetches make Chromium hang or fill the log with refusals
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    # a headless window still builds the address bar's suggestion popups, each a WebUI page in a
-    # renderer of its own: unseen work that was some 40% of Chromium's CPU in a browser test
-    "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup",
-]
 
 
 @pytest.fixture(scope="package")
-def browser():
-    if not os.access(CHROMIUM, os.X_OK):
-        reason = f"{CHROMIUM} is missing: run `bash scripts/ensure_browser.sh` as root (apt-get install chromium)"
+def chromium():
+    if not os.access(EXECUTABLE, os.X_OK):
+        reason = f"{EXECUTABLE} is missing: run `bash scripts/ensure_browser.sh` as root (apt-get install chromium)"
         if os.environ.get("CI") == "true":
             pytest.fail(reason)
         pytest.skip(reason)
@@ -47,9 +33,15 @@ def browser():
         # Django refuses ORM calls from a thread with a running loop unless told it is
         # intended (Django's "Async safety" docs, the way to use Playwright with it).
         patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+        chromium = Chromium(playwright)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def browser(chromium):
+    """The package's Chromium (a new one if the last was stopped: tests/browser/chromium.py)."""
+    return chromium.connected()
 
 
 def _unexpected(message) -> bool:
@@ -86,7 +78,7 @@ def phones(browser):
 
     yield phone
     for context in contexts:
-        context.close()
+        close_context(context)
     assert not errors, f"errors in the browser: {errors}"
 
 

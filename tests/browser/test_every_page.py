@@ -18,6 +18,7 @@ from mighty_ledger.services.seasons import season_change, season_create
 from tests.factories import MADE_15_DIAMONDS, SEATS, HandFactory, SessionFactory
 from tests.web.test_table import PAGAT_EXAMPLES
 
+from .chromium import close_context
 from .steps import ARTIFACTS, PHONE, board_url, call_card, fill_hand, has_no_horizontal_scroll, tap
 from .test_pages import violations
 
@@ -191,7 +192,7 @@ def test_every_page_passes_axe_has_big_tap_targets_and_fits_360_px(browser, live
                 page.evaluate(UNFOLD)
                 check(page, f"{name} unfolded ({language})", found)
     finally:
-        context.close()
+        close_context(context)
     assert found == [], "\n".join(found)
 
 

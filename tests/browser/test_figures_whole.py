@@ -14,6 +14,8 @@ import pytest
 from mighty_ledger.services.seasons import season_create
 from tests.factories import HandFactory, SessionFactory, bulk_hands
 
+from .chromium import close_context
+
 pytestmark = pytest.mark.browser
 
 SMALLEST = {"width": 320, "height": 640}
@@ -53,7 +55,7 @@ def test_no_date_is_broken_on_the_seasons_page_or_the_history(browser, live_serv
             page.goto(f"{live_server.url}{path}")
             broken += page.evaluate(BROKEN_DATES)
     finally:
-        context.close()
+        close_context(context)
 
     assert broken == []
 
@@ -74,7 +76,7 @@ def test_a_players_total_in_the_session_list_stays_beside_their_name(browser, li
         page.goto(f"{live_server.url}/g/{session.group.edit_token}/")
         broken = page.evaluate(BROKEN_PAIRS)
     finally:
-        context.close()
+        close_context(context)
 
     assert broken == []
 
@@ -103,6 +105,6 @@ def test_three_figure_totals_fit_a_seven_seat_board(browser, live_server, db, lo
         assert "−144" in page.locator("#totals").inner_text()
         cut = page.evaluate(CUT_CELLS)
     finally:
-        context.close()
+        close_context(context)
 
     assert cut == []

@@ -18,6 +18,7 @@ from mighty_ledger import reads, services
 from mighty_ledger.models import Contract, Hand, Payment, Revision
 from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
 
+from .chromium import close_context
 from .steps import (
     PHONE,
     board_url,
@@ -308,7 +309,7 @@ def test_two_phones_that_saved_hands_offline_are_asked_and_keep_both_numbered_as
             expect(phone.locator("#hand-2")).to_contain_text("Ann")
     finally:
         for phone in phones:
-            phone.context.close()
+            close_context(phone.context)
 
 
 def test_the_hand_in_progress_thrown_in_offline_then_an_all_pass_land_in_that_order(page, live_server):

@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from tests.factories import HandFactory, SessionFactory
 from tests.web.test_table import PAGAT_EXAMPLES
 
+from .chromium import close_context
 from .steps import ARTIFACTS, PHONE, has_no_horizontal_scroll
 
 pytestmark = pytest.mark.browser
@@ -139,7 +140,7 @@ def test_every_main_page_passes_axe_and_fits_a_phone(browser, live_server, eveni
         page.locator("#group-create-form [type=submit]").click()
         look(page, "home-problems", language, found)
     finally:
-        context.close()
+        close_context(context)
     assert found == []
 
 
@@ -154,7 +155,7 @@ def test_dark_mode_follows_the_system_and_stays_readable(browser, live_server, e
         found: list[str] = []
         look(page, f"{name}-dark", "en", found)
     finally:
-        context.close()
+        close_context(context)
     assert found == []
 
 

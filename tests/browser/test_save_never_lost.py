@@ -28,6 +28,7 @@ from mighty_ledger.pages import app_shell
 from mighty_ledger.reads.hands import hand_saved_by
 from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
 
+from .chromium import close_context
 from .test_offline import (
     OUTBOX,
     go_offline,
@@ -66,7 +67,7 @@ def phone(browser, live_server, monkeypatch):
 
     yield make
     for context in contexts:
-        context.close()
+        close_context(context)
     assert not errors, errors
 
 

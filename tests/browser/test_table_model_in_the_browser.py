@@ -56,6 +56,7 @@ from scoring.interface import score_hand
 from scoring.problems import InvalidInput
 from tests.factories import SEATS, SessionFactory
 
+from .chromium import close_context
 from .table_phones import (
     CALLS,
     Form,
@@ -120,7 +121,7 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
 
     def teardown(self):
         for context in getattr(self, "contexts", []):
-            context.close()
+            close_context(context)
         assert not getattr(self, "errors", []), f"errors in the browser: {self.errors}"
 
     def browser_page(self, language: str, locale: str, screen: dict) -> Page:

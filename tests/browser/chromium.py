@@ -1,0 +1,106 @@
+"""Debian's Chromium for the browser tests: started once per package and worker, started again
+when it had to be stopped, and each phone's context closed within a bounded time.
+
+Chromium now and then never answers the closing of a context whose service worker is still at
+work (a fetch of the worker's own held by a route, an outbox being sent): Playwright then waits
+on it for ever, and so does the test run. Seen twice in a day with two workers each driving a
+Chromium on two cores, both times in tests whose phones have the app installed. A context that
+is not closed within CLOSE_SECONDS gets its browser stopped instead (the test is told, as a
+warning), and the next test that asks for the browser gets a new one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import threading
+import warnings
+from pathlib import Path
+
+from playwright.sync_api import Browser, BrowserContext, Playwright
+from playwright.sync_api import Error as PlaywrightError
+
+EXECUTABLE = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    # the network is closed: background fetches make Chromium hang or fill the log with refusals
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    # a headless window still builds the address bar's suggestion popups, each a WebUI page in a
+    # renderer of its own: unseen work that was some 40% of Chromium's CPU in a browser test
+    "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup",
+]
+CLOSE_SECONDS = 30
+
+
+class Chromium:
+    """The browser of one package's tests in one worker."""
+
+    def __init__(self, playwright: Playwright) -> None:
+        self.playwright = playwright
+        self.browser = self._launched()
+
+    def _launched(self) -> Browser:
+        return self.playwright.chromium.launch(executable_path=EXECUTABLE, args=ARGS)
+
+    def connected(self) -> Browser:
+        """The browser, started again if it was stopped."""
+        if not self.browser.is_connected():
+            self.browser = self._launched()
+        return self.browser
+
+    def close(self) -> None:
+        if self.browser.is_connected():
+            self.browser.close()
+
+
+def close_context(context: BrowserContext) -> None:
+    """Close a phone's context, or stop its browser when Chromium does not answer in time."""
+    stopped = threading.Event()
+
+    def stop() -> None:
+        stopped.set()
+        _stop_chromium()
+
+    stopper = threading.Timer(CLOSE_SECONDS, stop)
+    stopper.start()
+    try:
+        context.close()
+    except PlaywrightError:
+        if not stopped.is_set():
+            raise  # not the stop above: a real error
+    finally:
+        stopper.cancel()
+    if stopped.is_set():
+        warnings.warn(f"Chromium did not close a context in {CLOSE_SECONDS} s and was stopped; "
+                      "the next test starts a new one", stacklevel=2)
+
+
+def _stop_chromium() -> None:
+    """Kill this process's Chromium (the browser process below Playwright's driver); the driver
+    then answers every pending call with an error, the context's close among them."""
+    for pid in _descendants(os.getpid()):
+        with contextlib.suppress(OSError):
+            if Path(f"/proc/{pid}/exe").resolve().name == "chromium":
+                os.kill(pid, signal.SIGKILL)
+
+
+def _descendants(root: int) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                # the parent is the fourth field, after the name in parentheses (which may hold spaces)
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                children.setdefault(parent, []).append(int(entry.name))
+    found, waiting = [], [root]
+    while waiting:
+        for child in children.get(waiting.pop(), []):
+            found.append(child)
+            waiting.append(child)
+    return found
