@@ -129,3 +129,27 @@ def one_core() -> Iterator[None]:
         yield
     finally:
         pin(allowed)
+
+
+# --- another process's CPU, from /proc ------------------------------------------------------------
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """The CPU process ``pid`` has spent (user and system), or None when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            # the fields after the command's name, which may hold spaces: state first
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+def children(pid: int) -> list[int]:
+    """The processes ``pid`` started (as its threads list them), or none when it is gone."""
+    found = []
+    with suppress(OSError):
+        for thread in os.listdir(f"/proc/{pid}/task"):
+            with suppress(OSError), open(f"/proc/{pid}/task/{thread}/children") as listed:
+                found += [int(child) for child in listed.read().split()]
+    return found

@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass
 
 from .django_setup import bulk_session, django_on_sqlite
-from .measure import per_call, with_and_without
+from .measure import children, cpu_seconds, per_call, with_and_without
 from .switches import switched_off
 
 SEATS = ["Ann", "Bo", "Cy", "Di", "Ed"]
@@ -333,8 +333,6 @@ def _api_load(held: list[Held]) -> list[str]:
 class _Served:
     """A gunicorn's processes and its database's PostgreSQL backends: the CPU they have spent."""
 
-    TICK = os.sysconf("SC_CLK_TCK")
-
     def __init__(self, master: int, database_url: str, admin) -> None:
         self.master, self.database, self.admin = master, database_url.rsplit("/", 1)[1], admin
 
@@ -342,28 +340,11 @@ class _Served:
         """Seconds of CPU by process: the master, its workers, the backends serving its database."""
         backends = [pid for (pid,) in self.admin.execute(
             "SELECT pid FROM pg_stat_activity WHERE datname = %s", [self.database])]
-        spent = {}
-        for pid in [self.master, *_children(self.master), *backends]:
-            if (fields := _stat(pid)) is not None:
-                spent[pid] = (int(fields[11]) + int(fields[12])) / self.TICK  # utime, stime
-        return spent
+        spent = {pid: cpu_seconds(pid) for pid in [self.master, *children(self.master), *backends]}
+        return {pid: seconds for pid, seconds in spent.items() if seconds is not None}
 
     def spent_since(self, before: dict[int, float]) -> float:
         return sum(seconds - before.get(pid, 0.0) for pid, seconds in self.cpu().items())
-
-
-def _stat(pid: int) -> list[str] | None:
-    """The fields of /proc/<pid>/stat after the command's name (state first), or None when gone."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-
-
-def _children(parent: int) -> list[int]:
-    return [int(pid) for pid in os.listdir("/proc")
-            if pid.isdigit() and (fields := _stat(int(pid))) is not None and int(fields[1]) == parent]
 
 
 # --- the brokers: the live fan-out through NOTIFY, beside make bench's through Redis --------------

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from .api_load import ADMIN_URL, _free_port, _wait_until_up, group_made, sessions_started
 from .live_fanout import _rss_kb, _servers_gone, _wait_for_stream, _watchers
+from .measure import children, cpu_seconds
 
 ROOT = Path(__file__).resolve().parent.parent
 PHONES_PER_TABLE = 8
@@ -35,18 +36,17 @@ if os.environ.get("BENCH_QUICK"):  # a trial of the benchmark itself, not a figu
 
 
 def _cpu_seconds(pid: int) -> float:
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+    spent = cpu_seconds(pid)
+    if spent is None:
+        raise RuntimeError(f"the stream worker {pid} is gone")
+    return spent
 
 
 def _worker_of(master: int, seconds: float = 60) -> int:
     """The one worker process gunicorn's master forked."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        with open(f"/proc/{master}/task/{master}/children") as children:
-            pids = [int(pid) for pid in children.read().split()]
-        if pids:
+        if pids := children(master):
             return pids[0]
         time.sleep(0.2)
     raise RuntimeError("the stream server forked no worker")
