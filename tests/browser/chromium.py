@@ -91,16 +91,13 @@ def _stop_chromium() -> None:
 
 
 def _descendants(root: int) -> list[int]:
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            with contextlib.suppress(OSError):
-                # the parent is the fourth field, after the name in parentheses (which may hold spaces)
-                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-                children.setdefault(parent, []).append(int(entry.name))
+    """Every process below ``root``, as each one's threads list the processes they started."""
     found, waiting = [], [root]
     while waiting:
-        for child in children.get(waiting.pop(), []):
-            found.append(child)
-            waiting.append(child)
+        pid = waiting.pop()
+        with contextlib.suppress(OSError):
+            for listed in Path(f"/proc/{pid}/task").glob("*/children"):
+                for child in map(int, listed.read_text().split()):
+                    found.append(child)
+                    waiting.append(child)
     return found

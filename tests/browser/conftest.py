@@ -51,7 +51,7 @@ def _unexpected(message) -> bool:
 
 @pytest.fixture
 def phones(browser):
-    """Phones at a table, one each call: its own browser context at 390×844, ten seconds for each
+    """Phones at a table, one each call: its own browser context at 390×844, twenty seconds for each
     step, and no script error left unnoticed. A console error counts as one when ``console`` says
     it is unexpected (None: the console is not watched, for a page that reports an error it means
     to, such as a 409 the test asks for); ``cookies`` go into the context before the first page,
