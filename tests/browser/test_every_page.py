@@ -1,6 +1,7 @@
 """Every page a player can reach, in English and in Korean, on a phone (390×844): axe-core finds no
-accessibility violation, every visible thing a thumb taps (a link, a button, a choice's label, a
-fold's summary) is at least 44×44 CSS px (WCAG 2.5.5), and nothing scrolls sideways at 360 px.
+accessibility violation, every choice among several is a fieldset with a legend, every visible
+thing a thumb taps (a link, a button, a choice's label, a fold's summary) is at least 44×44 CSS px
+(WCAG 2.5.5), and nothing scrolls sideways at 360 px.
 
 One browser and one context per language visit them all, so the whole round stays short.
 """
@@ -20,7 +21,7 @@ from tests.web.test_table import PAGAT_EXAMPLES
 
 from .chromium import close_context
 from .steps import ARTIFACTS, PHONE, board_url, call_card, fill_hand, has_no_horizontal_scroll, tap
-from .test_pages import violations
+from .test_pages import UNGROUPED_CHOICES, violations
 
 pytestmark = pytest.mark.browser
 
@@ -158,9 +159,11 @@ LOADED = "() => document.querySelector('[hx-trigger=load]') === null && document
 
 
 def check(page, name: str, found: list[str], *, screenshot: bool = False, axe: bool = True) -> None:
-    """axe, the 44-px taps at 390 px, and at 360 px no sideways scroll and no choice cut."""
+    """axe and the choice groups, the 44-px taps at 390 px, and at 360 px no sideways scroll and
+    no choice cut."""
     if axe:
         found += [f"{name} {problem}" for problem in violations(page)]
+        found += [f"{name} {field} is not in a fieldset with a legend" for field in page.evaluate(UNGROUPED_CHOICES)]
     found += [f"{name} tap target {small}" for small in page.evaluate(SMALL_TAP_TARGETS, TAP)]
     found += [f"{name} at 390 px cuts {cut}" for cut in page.evaluate(CUT_CHOICES, CHOICE_ROWS)]
     page.set_viewport_size(NARROW)
