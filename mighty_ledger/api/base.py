@@ -12,6 +12,7 @@ import codecs
 import datetime
 import json
 import re
+from decimal import Decimal
 
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
@@ -160,6 +161,21 @@ class TextField(serializers.CharField):
         if not isinstance(data, str):
             self.fail("invalid")
         return super().to_internal_value(data)
+
+
+def played_for_inputs() -> tuple[serializers.Field, ...]:
+    """What a new session or club night is played for, as its input takes it: stake_per_point,
+    currency, rounding_unit, chips_start and chips_per_point, in that order, each optional (left
+    out: points alone). Made here for both creates, so that one rule bounds each stake; the
+    currency is text (a JSON string), as every name the API takes is."""
+    return (
+        serializers.DecimalField(max_digits=12, decimal_places=2, min_value=0, required=False, allow_null=True),
+        TextField(max_length=8, required=False, allow_blank=True),
+        serializers.DecimalField(max_digits=12, decimal_places=2, min_value=Decimal("0.01"), required=False,
+                                 allow_null=True),
+        serializers.IntegerField(min_value=0, max_value=1_000_000_000, required=False, allow_null=True),
+        serializers.IntegerField(min_value=1, max_value=1_000_000, required=False, allow_null=True),
+    )
 
 
 class JsonBooleanField(serializers.BooleanField):

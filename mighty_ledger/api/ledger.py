@@ -8,7 +8,6 @@ and serialises. The hands of a session are in hands.py.
 from __future__ import annotations
 
 import hashlib
-from decimal import Decimal
 
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -38,6 +37,7 @@ from mighty_ledger.api.base import (
     flag,
     page_response,
     paginated,
+    played_for_inputs,
     refuse_nul,
     version_asked,
 )
@@ -222,11 +222,7 @@ class SessionCreateView(LinkView):
         first_dealer = serializers.CharField(max_length=40, required=False, help_text="Defaults to the first seat.")
         played_on = DayField(required=False)
         title = serializers.CharField(max_length=80, required=False, allow_blank=True)
-        stake_per_point = serializers.DecimalField(max_digits=12, decimal_places=2, min_value=0, required=False, allow_null=True)
-        currency = serializers.CharField(max_length=8, required=False, allow_blank=True)
-        rounding_unit = serializers.DecimalField(max_digits=12, decimal_places=2, min_value=Decimal("0.01"), required=False, allow_null=True)
-        chips_start = serializers.IntegerField(min_value=0, max_value=1_000_000_000, required=False, allow_null=True)
-        chips_per_point = serializers.IntegerField(min_value=1, max_value=1_000_000, required=False, allow_null=True)
+        stake_per_point, currency, rounding_unit, chips_start, chips_per_point = played_for_inputs()
 
     @extend_schema(operation_id="start_session", tags=["sessions"], request=InputSerializer,
                    parameters=[IDEMPOTENCY_KEY], responses=once_responses(SessionOutputSerializer),

@@ -12,8 +12,6 @@ and serialise.
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -34,6 +32,7 @@ from mighty_ledger.api.base import (
     TextField,
     page_response,
     paginated,
+    played_for_inputs,
     refuse_nul,
 )
 from mighty_ledger.api.exceptions import errors_body, problem
@@ -163,11 +162,7 @@ class NightCreateView(LinkView):
             "Rounds after the first: mix (those who met least share a table) or standings (the nearest standings together)."))
         title = TextField(max_length=80, required=False, allow_blank=True)
         played_on = DayField(required=False)
-        stake_per_point = serializers.DecimalField(max_digits=12, decimal_places=2, min_value=0, required=False, allow_null=True)
-        currency = TextField(max_length=8, required=False, allow_blank=True)
-        rounding_unit = serializers.DecimalField(max_digits=12, decimal_places=2, min_value=Decimal("0.01"), required=False, allow_null=True)
-        chips_start = serializers.IntegerField(min_value=0, max_value=1_000_000_000, required=False, allow_null=True)
-        chips_per_point = serializers.IntegerField(min_value=1, max_value=1_000_000, required=False, allow_null=True)
+        stake_per_point, currency, rounding_unit, chips_start, chips_per_point = played_for_inputs()
 
     @extend_schema(operation_id="create_night", tags=["nights"], request=InputSerializer, parameters=[IDEMPOTENCY_KEY],
                    responses=once_responses(NightSerializer),

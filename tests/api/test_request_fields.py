@@ -167,3 +167,42 @@ def test_a_page_size_out_of_range_is_400_whatever_side_it_is_on(view, session, a
 
 def test_the_largest_page_size_is_200(view, session):
     assert view.get(hands_url(session), page_size="200").status_code == 200
+
+
+# --- what a session or a night is played for: one rule for both creates ---------------------
+
+
+STARTS = {
+    "session": ("/api/v1/sessions", {"seats": SEATS, "preset": "pagat-standard"}),
+    "night": ("/api/v1/nights", {"players": [*SEATS, "Flo", "Gus", "Hal", "Ivy", "Jo"], "preset": "pagat-standard"}),
+}
+
+
+@pytest.mark.parametrize("what", list(STARTS))
+@pytest.mark.parametrize(
+    ("stakes", "field"),
+    [
+        pytest.param({"stake_per_point": 100, "currency": 0}, "currency", id="a-number-for-a-currency"),
+        pytest.param({"stake_per_point": 100, "currency": "Korean won"}, "currency", id="a-currency-too-long"),
+        pytest.param({"stake_per_point": -1, "currency": "KRW"}, "stake_per_point", id="a-negative-stake"),
+        pytest.param({"stake_per_point": 100, "rounding_unit": 0}, "rounding_unit", id="rounding-to-nothing"),
+        pytest.param({"chips_start": 100, "chips_per_point": 0}, "chips_per_point", id="no-chips-a-point"),
+    ],
+)
+def test_a_session_and_a_night_refuse_the_same_stakes(edit, what, stakes, field):
+    path, body = STARTS[what]
+    response = edit.post(path, {**body, **stakes})
+
+    errors = assert_error_shape(response, 400)
+    assert [e["field"] for e in errors] == [field]
+
+
+@pytest.mark.parametrize("what", list(STARTS))
+def test_a_session_and_a_night_take_the_same_stakes(edit, what):
+    path, body = STARTS[what]
+    stakes = {"stake_per_point": "100.00", "currency": "KRW", "rounding_unit": "100.00", "chips_start": None,
+              "chips_per_point": None}
+    response = edit.post(path, {**body, **stakes})
+
+    assert response.status_code == 201, response.content
+    assert {name: response.json()[name] for name in stakes} == stakes
