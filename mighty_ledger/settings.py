@@ -331,6 +331,10 @@ LOGGING = {
         # masked at the source too, for whatever other handler a deployment adds
         "django.request": {"filters": ["mask_links", "quiet_outage"]},
         "django.server": {"handlers": ["console"], "filters": ["mask_links"], "level": "INFO", "propagate": False},
+        # runserver's request lines (daphne's): left to propagate, Django's own "django" handler
+        # printed each line unmasked before ours printed it masked
+        "django.channels.server": {"handlers": ["console"], "filters": ["mask_links"], "level": "INFO",
+                                   "propagate": False},
     },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
 }

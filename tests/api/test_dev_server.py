@@ -14,6 +14,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -25,14 +26,21 @@ MALFORMED_FORM = {"Content-Type": "multipart/form-data; boundary=x"}
 
 
 @pytest.fixture(scope="module")
-def runserver():
+def runserver_log(tmp_path_factory) -> Path:
+    """Where runserver writes its log (its request lines go to stderr)."""
+    return tmp_path_factory.mktemp("runserver") / "stderr.log"
+
+
+@pytest.fixture(scope="module")
+def runserver(runserver_log):
     """`manage.py runserver` on a free port of 127.0.0.1, stopped after the module."""
     port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
-        cwd=REPO, env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
+    with runserver_log.open("wb") as log:
+        server = subprocess.Popen(
+            [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
+            cwd=REPO, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            stdout=subprocess.DEVNULL, stderr=log,
+        )
     try:
         if not listening(port, server):
             pytest.fail("runserver did not start")
@@ -70,6 +78,25 @@ def test_runserver_still_scores_a_json_hand(runserver):
                            {"Content-Type": "application/json"})
 
     assert status == 200 and json.loads(answer)["score"] == 14
+
+
+def test_runserver_writes_no_link_in_its_log(runserver, runserver_log):
+    token = "AnEditLinkNobodyMayRead22"
+    connection = http.client.HTTPConnection("127.0.0.1", runserver, timeout=10)
+    try:
+        connection.request("GET", f"/g/{token}/")
+        connection.getresponse().read()
+        connection.request("GET", "/api/v1/sessions", headers={"Authorization": f"Bearer {token}"})
+        connection.getresponse().read()
+    finally:
+        connection.close()
+
+    deadline = time.monotonic() + 10
+    while "/api/v1/sessions" not in runserver_log.read_text() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    log = runserver_log.read_text()
+    assert "/g/***/" in log and "/api/v1/sessions" in log
+    assert token not in log
 
 
 def test_the_asgi_application_answers_a_malformed_form_in_the_error_shape(db):
