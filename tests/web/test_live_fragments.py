@@ -256,3 +256,17 @@ def test_who_deals_next_follows_a_hand_in_progress_and_its_end(client, session):
 
     services.contract_abandon(contract=contract, version=contract.version)
     assert 'data-testid="start-hand"' in client.get(url("session_live", session)).text
+
+
+def test_a_first_visit_straight_to_the_board_gets_its_csrf_secret_and_then_304(session):
+    bulk_hands(session, 3)
+    board = url("session_board", session)
+    newcomer = Client(enforce_csrf_checks=True)
+
+    first = newcomer.get(board)
+    assert first.status_code == 200 and newcomer.cookies["csrftoken"].value
+    assert "csrfmiddlewaretoken" in first.text
+    # the page's ETag is for the secret its cookie now keeps: the same phone asking again holds it
+    assert newcomer.get(board, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    # another phone's secret is another page (its forms carry its own token)
+    assert Client().get(board, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 200

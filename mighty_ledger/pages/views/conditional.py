@@ -36,7 +36,11 @@ def conditional(request: HttpRequest, stamp: str, page: Callable[[], HttpRespons
     """
     if len(messages.get_messages(request)):
         return page()
-    get_token(request)  # the CSRF secret the page's forms are for, the same one the cookie keeps
+    if "CSRF_COOKIE" not in request.META:
+        # a first visit: the CSRF secret its forms will be for, which the cookie then keeps. Not
+        # asked for when the cookie came with the request: each get_token masks the secret anew
+        # (32 random draws), and the page's own {% csrf_token %} asks again
+        get_token(request)
     parts = (stamp, get_language(), request.get_full_path(), request.META["CSRF_COOKIE"])
     etag = '"' + hashlib.sha256(repr(parts).encode()).hexdigest()[:32] + '"'
     request.etag = etag  # the live page's script asks again with it (templates/partials/live.html)
