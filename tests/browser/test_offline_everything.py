@@ -81,10 +81,20 @@ def wait_until_sent(page: Page) -> None:
 
 def reload_settled(page: Page) -> None:
     """Reload, once the page has done reloading itself (it does as soon as its actions land)."""
+    _settled(page, page.reload)
+
+
+def goto_settled(page: Page, url: str) -> None:
+    """Go to ``url``, once the page has done reloading itself: the outbox is empty before the
+    board's reload begins, so a busy phone may start it just as this navigation does."""
+    _settled(page, lambda: page.goto(url))
+
+
+def _settled(page: Page, navigate) -> None:
     for _ in range(5):
         try:
             page.wait_for_load_state()
-            page.reload()
+            navigate()
             return
         except PlaywrightError as error:
             # the page's own reload (its actions landed) may cut ours short: "net::ERR_ABORTED"

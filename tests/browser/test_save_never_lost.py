@@ -38,7 +38,7 @@ from .test_offline import (
     outbox_replay,
     wait_until_kept,
 )
-from .test_offline_everything import wait_until_sent
+from .test_offline_everything import goto_settled, wait_until_sent
 
 pytestmark = pytest.mark.browser
 
@@ -193,7 +193,7 @@ def test_a_new_hand_whose_save_goes_wrong_lands_on_the_board_waits_and_is_stored
     assert hand_saved_by(session, kept["key"]) == hands[1]
     assert reached and (how in ("cut", "5xx")) == (reached == ["went wrong"])
     # the draft went with the server's answer: the form is the next hand's
-    page.goto(live_server.url + base + "hands/new/")
+    goto_settled(page, live_server.url + base + "hands/new/")
     expect(page.locator("input[name=declarer]:checked")).to_have_count(0)
     expect(page.get_by_test_id("draft-notice")).to_have_count(0)
 
