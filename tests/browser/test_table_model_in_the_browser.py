@@ -52,6 +52,7 @@ from hypothesis.stateful import (
 )
 from playwright.sync_api import Page, expect
 
+from mighty_ledger.pages import app_shell
 from scoring.interface import score_hand
 from scoring.problems import InvalidInput
 from tests.factories import SEATS, SessionFactory
@@ -90,6 +91,9 @@ PHONES = {"A": ("en", "en-US", {"width": 390, "height": 844}),
           "C": ("en", "en-US", {"width": 360, "height": 740})}
 # the live form's promise is 2 s; a loaded machine gets more
 HEARS_MS = 8000
+# a Save ends on a page: the server's answer, or the board the service worker lands on when the
+# answer is late (app_shell.SAVE_TIMEOUT_MS); the landing gets as long again on a loaded machine
+SAVED_MS = 2 * app_shell.SAVE_TIMEOUT_MS
 FIELDS = ("declarer", "contract", "trump", "call", "partner", "points")
 # a hand as its player taps it in: every question answered, or one left for later
 HANDS = st.fixed_dictionaries({
@@ -291,7 +295,7 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
         form = phone.form
         form.dealer = self.dealer_on(phone.page)
         expected = self.expected(entry_of(form.taps, form.dealer), form.number, form.seen, form.key)
-        with phone.page.expect_navigation():
+        with phone.page.expect_navigation(timeout=SAVED_MS):
             phone.page.get_by_test_id("save-hand").click()
         seen = self.outcome_of(phone.page)
         assert seen == {"saved": "left", "used": "left"}.get(expected, expected), (expected, seen, form)
@@ -310,7 +314,7 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
             phone.form.dealer = self.dealer_on(phone.page)
         with ExitStack() as both:
             for phone in phones:
-                both.enter_context(phone.page.expect_navigation())
+                both.enter_context(phone.page.expect_navigation(timeout=SAVED_MS))
             # both clicks leave before either answer comes back
             for phone in phones:
                 phone.page.evaluate("document.querySelector('[data-testid=save-hand]').click()")
