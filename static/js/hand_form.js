@@ -115,6 +115,9 @@ if (form) {
   for (const button of form.querySelectorAll("[data-no-js-only]")) button.hidden = true;
   roleCards();
   partnerQuestion();
+  // the folded line as the form is now: another module may have ticked the dealer (drafts.js,
+  // after the deals waiting offline) before this one arrived to hear it
+  dealerLine();
   sittingOutLine();
 
   form.addEventListener("click", (event) => {

@@ -238,3 +238,27 @@ def test_a_seat_sitting_the_hand_out_cannot_be_tapped_as_declarer_or_partner(pag
     page.locator(f"#field-sitting_out input[value='{playing}'] + span").click()
     expect(page.locator(f"#field-declarer input[value='{playing}']")).not_to_be_checked()
     expect(page.locator(f"#field-declarer input[value='{playing}']")).to_be_disabled()
+
+
+def test_the_dealers_line_says_the_dealer_ticked_before_the_forms_script_started(page, live_server):
+    # a kept form offline: drafts.js ticks the dealer after the deals waiting on the phone, which
+    # may happen before hand_form.js has arrived to hear it; the folded line still says who deals
+    session = SessionFactory()
+    url = f"{live_server.url}/g/{session.group.edit_token}/s/{session.pk}/hands/new/"
+    held = []
+    page.route("**/js/hand_form.js", lambda route: held.append(route))
+
+    # the page parsed, its modules held (DOMContentLoaded waits for them)
+    page.goto(url, wait_until="commit")
+    expect(page.locator("[data-dealer-name]")).to_have_text("Ann")
+    expect(page.locator("input[name=dealer][value=Cy]")).to_be_attached()
+    page.evaluate("""() => {
+        const seat = document.querySelector('input[name=dealer][value=Cy]');
+        seat.checked = true;
+        seat.dispatchEvent(new Event('input', { bubbles: true }));
+    }""")
+    page.wait_for_timeout(100)
+    assert held, "hand_form.js was asked for"
+    held[0].continue_()
+
+    expect(page.locator("[data-dealer-name]")).to_have_text("Cy")
