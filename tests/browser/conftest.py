@@ -16,12 +16,12 @@ from playwright.sync_api import expect
 from .chromium import EXECUTABLE, Chromium, close_context
 from .steps import PHONE
 
-# What a page is expected to show, it may show late on a loaded machine for the reason each step
-# gets twenty seconds (phones, below): Playwright's own 5 s was the one wait shorter than a Save
+# Each step of a phone, and what a page is expected to show, may come late on a loaded machine
+# (phones, below, says why): Playwright's own 5 s was the one wait shorter than a Save
 # on a busy run (the service worker's POST, the server, the board drawn and its files fetched).
 # A wait only ends early when what is expected is there, so a passing test takes no longer.
-EXPECT_SECONDS = 20
-expect.set_options(timeout=EXPECT_SECONDS * 1000)
+WAIT_SECONDS = 20
+expect.set_options(timeout=WAIT_SECONDS * 1000)
 
 
 @pytest.fixture(scope="package")
@@ -76,7 +76,7 @@ def phones(browser):
             context.add_cookies(list(cookies))
         # two workers each drive a Chromium on the machine's two cores (make test runs the suite on
         # every core): a page can wait longer for its turn than it ever takes to do its work
-        context.set_default_timeout(EXPECT_SECONDS * 1000)
+        context.set_default_timeout(WAIT_SECONDS * 1000)
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))

@@ -257,7 +257,10 @@ def test_the_dealers_line_says_the_dealer_ticked_before_the_forms_script_started
         seat.checked = true;
         seat.dispatchEvent(new Event('input', { bubbles: true }));
     }""")
-    page.wait_for_timeout(100)
+    for _ in range(100):  # the held request reaches the route in Playwright's own time
+        if held:
+            break
+        page.wait_for_timeout(50)
     assert held, "hand_form.js was asked for"
     held[0].continue_()
 
