@@ -14,6 +14,7 @@ from tests.web.test_table import PAGAT_EXAMPLES
 from .steps import (
     board_url,
     call_card,
+    has_no_horizontal_scroll,
     pick_number,
     preview_payment,
     screenshot,
@@ -189,6 +190,36 @@ def test_where_the_dealer_sits_out_the_ticked_seat_follows_the_dealer(page, live
     expect(sitting_out.get_by_label("Cy", exact=True)).to_be_checked()
     expect(sitting_out.get_by_label("Ann", exact=True)).not_to_be_checked()
     expect(page.locator("#dealer-fold > summary")).to_contain_text("Sitting out: Cy")
+
+
+# how many lines each label's letters take, read from where the browser drew them
+LINES_OF_EACH_LABEL = """(line, labels) => labels.map(label => {
+    const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const at = node.data.indexOf(label);
+        if (at < 0) continue;
+        const range = document.createRange();
+        range.setStart(node, at);
+        range.setEnd(node, at + label.length);
+        return new Set([...range.getClientRects()].map(box => Math.round(box.top))).size;
+    }
+    return 0;
+})"""
+
+
+def test_the_folded_dealer_line_keeps_its_labels_whole_beside_the_longest_name(page, live_server):
+    # the first seat deals and, in pagat's six, sits the hand out: the longest name, twice on one line
+    longest = "Bartholomew-Featherstonehaugh"
+    session = SessionFactory(seats=[longest, "Bo", "Cy", "Di", "Ed", "Fay"], preset="pagat-6p-rotation")
+    page.goto(board_url(live_server, session))
+    page.get_by_role("link", name="Enter a hand").click()
+    summary = page.locator("#dealer-fold > summary")
+    expect(summary).to_have_text(f"Dealer: {longest} · Sitting out: {longest}")
+
+    # each label sits on one line ("Dealer:", never "Dealer" above ":"); the names wrap instead
+    assert summary.evaluate(LINES_OF_EACH_LABEL, ["Dealer:", "Sitting out:"]) == [1, 1]
+    assert has_no_horizontal_scroll(page)
+    screenshot(page, "hand-form-longest-dealer")
 
 
 def test_a_problem_in_the_folded_dealer_line_opens_it(page, live_server):
