@@ -11,6 +11,10 @@ PYTEST := $(PYTHON) -m pytest
 # idle for ten of the SQLite pass's fourteen minutes).
 WORKERS ?= auto
 XDIST = -n $(WORKERS) --dist worksteal
+# Python keeps what it compiled, whatever the shell says: the suite starts some hundred Python
+# processes (the workers of two passes, the servers the tests start), and each one compiled the
+# project and rewrote the tests' asserts from scratch on a machine that sets this.
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: setup run serve serve-streams test test-sqlite test-postgres bench lint messages clean
 
