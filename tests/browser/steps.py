@@ -15,6 +15,9 @@ from scoring.cards import card_text
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 PHONE = {"width": 390, "height": 844}  # a common phone, portrait
+# a tap within live_form.js's SETTLE_MS (600) of its question opening is taken as one already on its
+# way, and answers nothing: a test answers after this, however quickly the machine got there
+QUESTION_SETTLES_MS = 700
 
 TRUMP_BUTTONS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "NT"}
 TRANSFER = re.compile(r"^(\S+) pays (\S+) (\d+)(?: points?)?$")

@@ -22,7 +22,7 @@ from mighty_ledger import reads
 from mighty_ledger.models import Revision
 from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
 
-from .steps import fill_contract, pick_number, screenshot
+from .steps import QUESTION_SETTLES_MS, fill_contract, pick_number, screenshot
 from .test_every_page import check
 from .test_live_table import asgi_server, board, save_hand  # noqa: F401 (a fixture)
 
@@ -30,9 +30,6 @@ pytestmark = pytest.mark.browser
 
 # the promise: the form hears the other phone's save within 2 s
 WITHIN_MS = 2000
-# a tap within live_form.js's SETTLE_MS (600) of the question opening is taken as one already on its
-# way, and answers nothing: a test answers after that, however quickly the machine got there
-SETTLES_MS = 700
 SMALL_PHONE = {"width": 360, "height": 740}
 # (the waiting phone's language, its size): each language and each size in every case below
 PHONES = [pytest.param("en", None, id="en-390x844"), pytest.param("ko", SMALL_PHONE, id="ko-360x740")]
@@ -125,7 +122,7 @@ def test_an_open_hand_form_asks_when_another_phone_saves_the_hand_it_enters(
     assert found == []
     screenshot(waiting, f"hand-form-asks-{language}")
 
-    waiting.wait_for_timeout(SETTLES_MS)
+    waiting.wait_for_timeout(QUESTION_SETTLES_MS)
     if choice == "same":
         waiting.keyboard.press("Enter")  # on the focused answer
         waiting.wait_for_url("**/s/*/")
@@ -163,7 +160,7 @@ def test_an_untouched_form_asks_too_and_never_moves_the_count_it_has_seen(
     expect(waiting.get_by_role("heading", level=1)).to_have_text(WORDS[language]["hand"].format(1))
     expect(waiting.locator("input[name=seen_hand_count]")).to_have_value("0")
     # Escape is no answer: the form would stay on a number another hand now has
-    waiting.wait_for_timeout(SETTLES_MS)
+    waiting.wait_for_timeout(QUESTION_SETTLES_MS)
     waiting.keyboard.press("Escape")
     expect(waiting.get_by_role("alertdialog")).to_be_visible()
 
@@ -246,7 +243,7 @@ def test_the_contract_form_left_open_asks_too(asgi_server, phones, language, siz
     assert coming.dealer != first_dealer
     question = the_question(waiting, language, 1)
     expect(waiting.locator(f"input[name=dealer][value={first_dealer}]")).to_be_checked()
-    waiting.wait_for_timeout(SETTLES_MS)
+    waiting.wait_for_timeout(QUESTION_SETTLES_MS)
     question.get_by_role("button", name=words["next"]).click()
     expect(waiting.locator(f"input[name=dealer][value={coming.dealer}]")).to_be_checked()
     expect(waiting.locator("input[name=number]")).to_have_value("2")
@@ -264,7 +261,7 @@ def test_the_contract_form_left_open_asks_too(asgi_server, phones, language, siz
     check(waiting, f"contract form asks ({language})", found)
     assert found == []
     screenshot(waiting, f"contract-form-asks-{language}")
-    waiting.wait_for_timeout(SETTLES_MS)
+    waiting.wait_for_timeout(QUESTION_SETTLES_MS)
     question.get_by_role("link", name=words["same"]).click()
     waiting.wait_for_url("**/s/*/")
     assert session.contracts.count() == 1

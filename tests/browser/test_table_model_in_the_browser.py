@@ -58,6 +58,7 @@ from scoring.problems import InvalidInput
 from tests.factories import SEATS, SessionFactory
 
 from .chromium import close_context
+from .steps import QUESTION_SETTLES_MS
 from .table_phones import (
     CALLS,
     Form,
@@ -348,7 +349,7 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
     def answer_the_question_another_phones_save_asks(self, data, same):
         phone = self.one(data, asked_live)
         page, form = phone.page, phone.form
-        page.wait_for_timeout(650)  # a tap on its way as the question opened does not answer it
+        page.wait_for_timeout(QUESTION_SETTLES_MS)  # a tap on its way as the question opened answers nothing
         question = page.locator("#live-form-question")
         if same:
             with page.expect_navigation():
