@@ -1,3 +1,5 @@
+from pathlib import Path
+
 import pytest
 
 # Fixtures that open the database. Tests using any of them get the `django_db`
@@ -22,6 +24,20 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.django_db)
         if item.get_closest_marker("postgres_only") and not on_postgres:
             item.add_marker(pytest.mark.skip(reason="needs PostgreSQL (set DATABASE_URL)"))
+
+
+def pytest_unconfigure(config):
+    """Django removes the SQLite test database at the end of the run, but not its WAL side files
+    (-wal, -shm) when a connection outlives it (a live server's thread still holds one): each
+    worker clears its own here, named after its process (settings.py), so a run leaves nothing
+    in the checkout. An interrupted run's are ignored by git (.gitignore)."""
+    from django.conf import settings
+
+    if not settings.configured or not settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+        return
+    name = Path(settings.DATABASES["default"]["TEST"]["NAME"])
+    for left in name.parent.glob(f"{name.name}*"):
+        left.unlink(missing_ok=True)
 
 
 @pytest.fixture(autouse=True)
