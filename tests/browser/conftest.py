@@ -14,13 +14,8 @@ import pytest
 from playwright.sync_api import expect
 
 from .chromium import EXECUTABLE, Chromium, close_context
-from .steps import PHONE
+from .steps import PHONE, WAIT_SECONDS
 
-# Each step of a phone, and what a page is expected to show, may come late on a loaded machine
-# (phones, below, says why): Playwright's own 5 s was the one wait shorter than a Save
-# on a busy run (the service worker's POST, the server, the board drawn and its files fetched).
-# A wait only ends early when what is expected is there, so a passing test takes no longer.
-WAIT_SECONDS = 20
 expect.set_options(timeout=WAIT_SECONDS * 1000)
 
 

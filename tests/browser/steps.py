@@ -7,20 +7,56 @@ button inside the group its heading names ("Declarer" → "Ann"), a box by its l
 from __future__ import annotations
 
 import re
+import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from scoring.cards import card_text
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 PHONE = {"width": 390, "height": 844}  # a common phone, portrait
+# Each step of a phone, and what a page is expected to show, may come late on a loaded machine
+# (conftest.py's phones says why): Playwright's own 5 s was the one wait shorter than a Save
+# on a busy run (the service worker's POST, the server, the board drawn and its files fetched).
+# A wait only ends early when what is expected is there, so a passing test takes no longer.
+WAIT_SECONDS = 20
 # a tap within live_form.js's SETTLE_MS (600) of its question opening is taken as one already on its
 # way, and answers nothing: a test answers after this, however quickly the machine got there
 QUESTION_SETTLES_MS = 700
 
+# what Playwright says when the page's own navigation cut a step short: the document it ran in went
+# away ("Execution context was destroyed, most likely because of a navigation"), or a navigation
+# of the test's was aborted by the page's ("net::ERR_ABORTED", "interrupted by another navigation")
+CUT_BY_A_NAVIGATION = ("context was destroyed", "navigat", "active page", "interrupted", "ERR_ABORTED")
+
 TRUMP_BUTTONS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "NT"}
 TRANSFER = re.compile(r"^(\S+) pays (\S+) (\d+)(?: points?)?$")
+
+
+Done = TypeVar("Done")
+
+
+def through_reloads(page: Page, step: Callable[[], Done], what: str) -> Done:
+    """``step``, done again each time the page's own navigation cuts it short, until WAIT_SECONDS pass.
+
+    A board reloads itself as the actions its outbox sends land, and on a loaded machine it may
+    start more than one reload before the first is done (its old document still runs, and still
+    hears the service worker): a step cut that way is tried again a moment later. A fixed number of
+    tries was spent within a second on a slow run."""
+    deadline = time.monotonic() + WAIT_SECONDS
+    while True:
+        try:
+            return step()
+        except PlaywrightError as error:
+            if not any(words in str(error) for words in CUT_BY_A_NAVIGATION):
+                raise
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{what}: the page was still reloading itself after {WAIT_SECONDS} s") from error
+        page.wait_for_timeout(100)
 
 
 def screenshot(page: Page, name: str) -> None:

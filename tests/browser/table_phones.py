@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 from .conftest import _unexpected
+from .steps import through_reloads
 from .test_offline import OUTBOX, outbox_items, outbox_replay, wait_until_settled
 
 # called cards as the picker takes them: a suit then a rank, or the Joker by name
@@ -165,16 +165,14 @@ def sent(page: Page) -> list[dict]:
     """The page is seen again and sends its outbox, until nothing is left but what waits for its
     player; what is left. The board reloads itself as its hands land: the wait starts again."""
     outbox_replay(page)
-    for _ in range(10):
-        try:
-            wait_until_settled(page, f"() => {OUTBOX}.then(items => items.every("
-                                     "item => item.state === 'conflict' || item.state === 'refused'))")
-            page.wait_for_load_state()
-            return outbox_items(page)
-        except PlaywrightError as error:
-            if "context was destroyed" not in str(error) and "navigat" not in str(error):
-                raise
-    raise AssertionError("the outbox was never sent")
+
+    def settled() -> list[dict]:
+        wait_until_settled(page, f"() => {OUTBOX}.then(items => items.every("
+                                 "item => item.state === 'conflict' || item.state === 'refused'))")
+        page.wait_for_load_state()
+        return outbox_items(page)
+
+    return through_reloads(page, settled, "the outbox was never sent")
 
 
 def quiet_is_wrong(message) -> bool:

@@ -12,7 +12,6 @@ from decimal import Decimal
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, Route, expect
-from playwright.sync_api import Error as PlaywrightError
 
 from mighty_ledger import reads, services
 from mighty_ledger.models import Contract, Hand, Payment, Revision
@@ -27,6 +26,7 @@ from .steps import (
     pick_number,
     screenshot,
     tap,
+    through_reloads,
 )
 from .test_offline import (
     OUTBOX,
@@ -67,16 +67,10 @@ def lose_first_answers(context: BrowserContext) -> list[str]:
 
 
 def wait_until_sent(page: Page) -> None:
-    """Until the outbox is empty; the pages reload themselves meanwhile, as their actions land."""
-    for _ in range(10):
-        try:
-            # a page that has just reloaded itself may not have run its scripts yet
-            wait_until_settled(page, f"() => {OUTBOX}.then(items => items.length === 0)")
-            return
-        except PlaywrightError as error:
-            if "context was destroyed" not in str(error) and "navigat" not in str(error):
-                raise
-    raise AssertionError("the outbox was never emptied")
+    """Until the outbox is empty; the pages reload themselves meanwhile, as their actions land
+    (a page that has just reloaded itself may not have run its scripts yet)."""
+    through_reloads(page, lambda: wait_until_settled(page, f"() => {OUTBOX}.then(items => items.length === 0)"),
+                    "the outbox was never emptied")
 
 
 def reload_settled(page: Page) -> None:
@@ -91,16 +85,11 @@ def goto_settled(page: Page, url: str) -> None:
 
 
 def _settled(page: Page, navigate) -> None:
-    for _ in range(5):
-        try:
-            page.wait_for_load_state()
-            navigate()
-            return
-        except PlaywrightError as error:
-            # the page's own reload (its actions landed) may cut ours short: "net::ERR_ABORTED"
-            if not any(word in str(error) for word in ("active page", "destroyed", "interrupted", "ERR_ABORTED")):
-                raise
-    raise AssertionError("the page never settled")
+    def step() -> None:
+        page.wait_for_load_state()
+        navigate()
+
+    through_reloads(page, step, "the page never settled")
 
 
 def record_contract(page: Page) -> None:
