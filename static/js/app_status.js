@@ -187,6 +187,13 @@ function offerUpdate(waiting) {
     navigator.serviceWorker.addEventListener("controllerchange", () => window.location.reload());
     waiting.postMessage({ type: "update" });
   };
+  // once it no longer waits (taken by this tap, another tab's, or already on its way when this
+  // page loaded on a busy phone), there is nothing left to offer: a Reload would tell no one
+  waiting.addEventListener("statechange", () => {
+    if (waiting.state === "installed") return;
+    updateButton.hidden = true;
+    refresh();
+  });
   refresh();
 }
 

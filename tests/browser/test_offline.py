@@ -315,6 +315,26 @@ def test_a_new_version_waits_for_the_player_instead_of_taking_over_mid_hand(page
                            " && names.some(name => name.startsWith('static-next-')))")
 
 
+def test_an_update_taken_elsewhere_is_no_longer_offered(page, live_server, monkeypatch):
+    """Two pages of the app offer the new version; Reload on one takes it, and the other stops
+    offering it (its Reload would tell a worker that no longer waits)."""
+    from mighty_ledger.pages.views import app
+
+    session = SessionFactory()
+    open_as_app(page, board_url(live_server, session))
+    other = page.context.new_page()
+    other.goto(board_url(live_server, session))
+    real_version = app._version
+    monkeypatch.setattr(app, "_version", lambda *args: "next-" + real_version(*args))
+    page.evaluate("navigator.serviceWorker.getRegistration().then(registration => registration.update())")
+    for phone in (page, other):
+        expect(phone.get_by_test_id("app-status")).to_contain_text("update available")
+
+    page.get_by_test_id("app-status").get_by_role("button", name="Reload").click()
+    expect(other.get_by_test_id("app-status")).not_to_contain_text("update available")
+    expect(other.get_by_test_id("app-status").get_by_role("button", name="Reload")).to_be_hidden()
+
+
 def test_offline_a_half_filled_hand_is_not_queued_and_says_what_is_missing(page, live_server):
     session = SessionFactory()
     open_as_app(page, board_url(live_server, session))
