@@ -72,8 +72,8 @@ STREAM_SERVER = $(VENV)/bin/gunicorn -c gunicorn.conf.py -k mighty_ledger.live.w
 serve-streams:
 	$(STREAM_ENV) exec $(STREAM_SERVER)
 
-# The two passes run one after the other. Beside each other (the PostgreSQL pass at nice 19, to
-# take only the 18% of the cores the browser tests leave idle) the whole took 8:24 to 8:30
+# The two passes run one after the other. Beside each other (the PostgreSQL pass at nice 10, then
+# 19, to take only the 18% of the cores the browser tests leave idle) the whole took 8:30 and 8:24
 # instead of 8:56, but the browser tests ran a minute slower, each page's waits nearer their limits.
 test: setup
 	$(VENV)/bin/ruff check .

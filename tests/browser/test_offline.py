@@ -288,17 +288,23 @@ def test_a_half_filled_hand_survives_a_reload(page, live_server):
     expect(page.get_by_role("group", name="Declarer").get_by_label("Bo")).not_to_be_checked()
 
 
-def test_a_new_version_waits_for_the_player_instead_of_taking_over_mid_hand(page, live_server, monkeypatch):
+def a_new_version_is_out(page: Page, monkeypatch) -> None:
+    """The server now serves another version of the app, and ``page`` checks for it (as a phone
+    does on its next visit)."""
     from mighty_ledger.pages.views import app
 
+    real_version = app._version
+    monkeypatch.setattr(app, "_version", lambda *args: "next-" + real_version(*args))
+    page.evaluate("navigator.serviceWorker.getRegistration().then(registration => registration.update())")
+
+
+def test_a_new_version_waits_for_the_player_instead_of_taking_over_mid_hand(page, live_server, monkeypatch):
     session = SessionFactory()
     open_as_app(page, board_url(live_server, session))
     page.get_by_test_id("enter-hand").click()
     tap(page, "Declarer", "Ann")
 
-    real_version = app._version
-    monkeypatch.setattr(app, "_version", lambda *args: "next-" + real_version(*args))
-    page.evaluate("navigator.serviceWorker.getRegistration().then(registration => registration.update())")
+    a_new_version_is_out(page, monkeypatch)
     status = page.get_by_test_id("app-status")
     expect(status).to_contain_text("update available")
     # the hand being entered is untouched: the new version has not taken the page
@@ -318,15 +324,11 @@ def test_a_new_version_waits_for_the_player_instead_of_taking_over_mid_hand(page
 def test_an_update_taken_elsewhere_is_no_longer_offered(page, live_server, monkeypatch):
     """Two pages of the app offer the new version; Reload on one takes it, and the other stops
     offering it (its Reload would tell a worker that no longer waits)."""
-    from mighty_ledger.pages.views import app
-
     session = SessionFactory()
     open_as_app(page, board_url(live_server, session))
     other = page.context.new_page()
     other.goto(board_url(live_server, session))
-    real_version = app._version
-    monkeypatch.setattr(app, "_version", lambda *args: "next-" + real_version(*args))
-    page.evaluate("navigator.serviceWorker.getRegistration().then(registration => registration.update())")
+    a_new_version_is_out(page, monkeypatch)
     for phone in (page, other):
         expect(phone.get_by_test_id("app-status")).to_contain_text("update available")
 
