@@ -143,6 +143,7 @@ function offerUpdate(waiting) {
 function register() {
   navigator.serviceWorker.register(say.worker, { scope: "/", type: "module", updateViaCache: "none" })
     .then((registration) => {
+      if (!registration) return; // refused without an error (a browser that blocks service workers)
       if (registration.waiting && navigator.serviceWorker.controller) offerUpdate(registration.waiting);
       registration.addEventListener("updatefound", () => {
         const installing = registration.installing;
@@ -170,6 +171,13 @@ function askIfBack(delay) {
 
 function back() {
   if (!keptAt) return;
+  if (document.querySelector("[data-live-fragments]:not([data-live-fragments=''])")) {
+    // the board: its live regions are asked for what changed (live.js), the page stays
+    keptAt = "";
+    document.dispatchEvent(new CustomEvent("live:refresh"));
+    refresh();
+    return;
+  }
   stores.write(stores.BACK_TRIES, Number(stores.read(stores.BACK_TRIES, 0, "sessionStorage")) + 1, "sessionStorage");
   window.location.reload();
 }

@@ -195,13 +195,30 @@ function apiOf(entry, path) {
   return (entry.api || `/api/v1/sessions/${entry.session}/`).replace(/\/$/, "") + path;
 }
 
+const departures = []; // pages waiting for a write to leave before they do (saves.js)
+
+export function departed(ms = 400) {
+  // resolved once the next write is on its way (a page leaving after it need not wait for its
+  // answer), once a round ends without one, or after ``ms``
+  return new Promise((resolve) => {
+    departures.push(resolve);
+    window.setTimeout(resolve, ms);
+  });
+}
+
+function gone() {
+  for (const resolve of departures.splice(0)) resolve();
+}
+
 function request(entry, method, path, body, extra = {}) {
   // the outbox's header: the history says the page made the change, not a client of the API
   const headers = { "Content-Type": "application/json", Accept: "application/json",
                     Authorization: `Bearer ${entry.token}`, "X-Mighty-Ledger-Outbox": "1", ...extra };
   const sent = { method, credentials: "omit", headers, keepalive: leaving, signal: inTime() };
   if (body !== undefined) sent.body = JSON.stringify(body);
-  return fetch(apiOf(entry, path), sent).then(verdict);
+  const answer = fetch(apiOf(entry, path), sent);
+  gone();
+  return answer.then(verdict);
 }
 
 function post(entry, path, body) {
@@ -406,6 +423,7 @@ export function send(options = {}) {
     return exclusive(rounds);
   }).catch(() => "unreached").then((last) => {
     running = null;
+    gone();
     if (more) return send();
     later(last);
     tell("outbox:sent", { reached: last === "done" || last === "busy" });

@@ -271,6 +271,15 @@ function stillLanding() {
   return rows;
 }
 
+function onTheBoard(entry) {
+  // a hand the server stored before its answer reached this phone (the answer was lost, or is on
+  // its way) is on a board drawn since: its own row shows it, and the outbox confirms it with its
+  // key. Were it another phone's hand with the same declarer, the server asks, and it shows again
+  const row = entry.kind === "hand" && entry.meant && document.getElementById(`hand-${entry.meant}`);
+  const who = row && row.querySelector(".who");
+  return Boolean(who && who.title === entry.summary.declarer);
+}
+
 function showRows(mine) {
   const rows = document.getElementById("board-rows");
   const template = document.getElementById("waiting-row");
@@ -285,7 +294,7 @@ function showRows(mine) {
   const shown = stillLanding().map((entry) => pendingRow(template, entry, false));
   for (const entry of mine) {
     const stopped = outbox.stopped(entry);
-    if (isDeal(entry) || stopped) shown.push(pendingRow(template, entry, blocked && !stopped));
+    if ((isDeal(entry) && !onTheBoard(entry)) || stopped) shown.push(pendingRow(template, entry, blocked && !stopped));
     blocked = blocked || stopped;
   }
   outboxRows.replaceChildren(...shown);

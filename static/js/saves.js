@@ -129,10 +129,12 @@ export async function land(entry, form) {
   // a page without a service worker cannot open the board without signal: it says so and stays
   const canLeave = leaves && (navigator.onLine || (navigator.serviceWorker && navigator.serviceWorker.controller));
   if (canLeave) document.dispatchEvent(new CustomEvent("outbox:leaving"));
+  const departed = outbox.departed();
   await outbox.queue(entry, { leaving: canLeave });
   if (entry.key) keys.markUsed(entry.key);
   if (canLeave) {
-    await workerLanding(place.board);
+    // the write leaves first, by a request that outlives this page; the board then shows it at once
+    await Promise.all([departed, workerLanding(place.board)]);
     window.location.assign(place.board);
   } else if (leaves) {
     noticeLine(form).textContent = say.sayQueued;
