@@ -131,6 +131,8 @@ function apply(next) {
   const body = next.querySelector("[data-asks]");
   if ("editing" in data) { // a correction: its number and dealer are the hand's own; it is only told
     say(lineOf(next.querySelector("[data-notice]")));
+    // its Save shows both versions side by side, to choose (drafts.js)
+    if ("changed" in data) form.dataset.overtaken = "";
     return;
   }
   playing = data.playing || "";

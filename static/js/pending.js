@@ -108,7 +108,19 @@ function describe(entry) {
 }
 
 function paymentWords(entry) {
-  return words(say.sayPaid, { payer: entry.entry.from, payee: entry.entry.to, amount: entry.entry.amount });
+  const amount = entry.amountText || entry.entry.amount;
+  return words(say.sayPaid, { payer: entry.entry.from, payee: entry.entry.to, amount });
+}
+
+function beyondOwed(entry) {
+  // a payment more than is owed, or the wrong way round: the card asks, in its own words, as a Save
+  // of it once did (pages/views/payments.py); the refused one goes, the card's answer is a new Save
+  const card = document.getElementById("payments");
+  if (!card || !window.htmx || !(entry.codes || []).some((code) => code === "overpayment" || code === "wrong_way")) return;
+  const asked = new URLSearchParams({ payer: entry.entry.from, payee: entry.entry.to, amount: entry.entry.amount,
+                                      drawn_after: entry.drawnAfter || "" });
+  window.htmx.ajax("GET", `${place.payments}?${asked}`, { target: card, swap: "outerHTML" })
+    .then(() => outbox.discard(entry.id), () => {});
 }
 
 function markWords(entry) {
@@ -392,12 +404,6 @@ function paymentLine(entry, all) {
     // the server's reason, and what the player can do about it
     line.appendChild(element("p", "problem", entry.message)).dataset.testid = "refused-message";
     const actions = line.appendChild(element("span", "actions"));
-    if ((entry.codes || []).some((code) => code === "overpayment" || code === "wrong_way")) {
-      // more than is owed, or the wrong way round: recorded only if the player says so
-      actions.append(button(say.sayRecordAnyway, () => outbox.again(entry, () => {
-        entry.entry = { ...entry.entry, overpay: true };
-      }), "record-anyway"));
-    }
     actions.append(button(say.sayFix, () => fixPayment(entry), "fix-refused"), discardButton(entry));
   } else if (followers(all, entry).length > 0) {
     line.appendChild(element("span", "muted", ` ${say.sayUnpaid}`));
@@ -434,6 +440,26 @@ function showPayments(mine) {
   if (fixed && fixed.kind === "payment") fixPayment(fixed);
 }
 
+// --- what landed, said once --------------------------------------------------------------------------
+
+function news(entry) {
+  // a correction, a deletion (with its Undo) or a throw-in the server took, said where the pages say
+  // what a form did (base.html's messages)
+  const words = { edit: say.sayChangedDone, delete: say.sayDeletedDone, abandon: say.sayThrownInDone }[entry.kind];
+  if (!words) return;
+  const main = document.querySelector("main");
+  const list = document.querySelector("main > ul.messages") ||
+    main.insertAdjacentElement("afterbegin", element("ul", "messages"));
+  list.setAttribute("aria-live", "polite");
+  const line = list.appendChild(element("li", "message message-success", `${words.replace("{number}", entry.number)} `));
+  if (entry.kind === "delete") {
+    line.appendChild(button(say.sayUndo, () => {
+      line.remove();
+      queueHere({ kind: "restore", number: entry.number });
+    }, "undo"));
+  }
+}
+
 // --- all of it --------------------------------------------------------------------------------------
 
 function show(all) {
@@ -456,12 +482,16 @@ if (status && place.session) {
     const { entry, number } = event.detail;
     if (String(entry.session) !== String(place.session)) return;
     if (number && isDeal(entry)) landed.set(entry.key, { entry, number, at: Date.now() });
+    news(entry);
     const card = document.getElementById("payments");
     if (card && window.htmx && (entry.kind === "payment" || entry.kind === "unpay")) {
       window.htmx.ajax("GET", place.payments, { target: card, swap: "outerHTML" });
     }
     document.dispatchEvent(new CustomEvent("live:refresh"));
     redraw();
+  });
+  document.addEventListener("outbox:stopped", (event) => {
+    if (event.detail.entry.kind === "payment") beyondOwed(event.detail.entry);
   });
   for (const name of ["outbox:changed", "outbox:stopped", "live:updated", "htmx:afterSwap"]) {
     document.addEventListener(name, redraw);

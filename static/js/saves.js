@@ -94,7 +94,9 @@ const MAKERS = {
   payment: (form) => {
     const entry = { from: value(form, "payer"), to: value(form, "payee"), amount: value(form, "amount") };
     if (value(form, "overpay") === "1") entry.overpay = true;
-    return { kind: "payment", key: value(form, "request_key") || outbox.newKey(), entry };
+    // how the card wrote the amount, and the payments it knew of (the server's question, if asked)
+    return { kind: "payment", key: value(form, "request_key") || outbox.newKey(), entry,
+             amountText: form.dataset.amountText || "", drawnAfter: value(form, "drawn_after") };
   },
   unpay: (form) => ({ kind: "unpay", payment: Number(form.dataset.payment) }),
 };
