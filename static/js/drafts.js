@@ -85,9 +85,11 @@ function keepDraft() {
   if (!restoring) stores.write(draftName, { fields: fields(), key, fixing, after, at: new Date().toISOString() });
 }
 
-function notice(message, withStartAgain) {
+function notice(message, withStartAgain, saveKept = false) {
   const box = noticeLine(form);
   box.replaceChildren(`${message} `);
+  // a Save this form kept (what is missing, what the rules refuse), told apart from other news
+  if (saveKept) box.dataset.saveKept = ""; else delete box.dataset.saveKept;
   if (!withStartAgain) return;
   const again = box.appendChild(document.createElement("button"));
   again.type = "button";
@@ -307,13 +309,13 @@ function entryOf(dealsBefore) {
 async function save() {
   const empty = missing();
   if (empty.length) {
-    notice(say.sayMissing.replace("{fields}", empty.join(", ")), false);
+    notice(say.sayMissing.replace("{fields}", empty.join(", ")), false, true);
     problemsBesideFields();
     return;
   }
   const shown = scoredNow();
   if (shown && shown.dataset.previewState === "problems") {
-    notice(say.sayProblems, false); // beside their fields, as the preview drew them
+    notice(say.sayProblems, false, true); // beside their fields, as the preview drew them
     return;
   }
   const all = await outbox.items().catch(() => []);

@@ -152,7 +152,9 @@ function submitted(event) {
   event.stopPropagation();
   const absent = missing(form);
   if (absent.length) {
-    noticeLine(form).textContent = say.sayMissing.replace("{fields}", absent.join(", "));
+    const line = noticeLine(form);
+    line.textContent = say.sayMissing.replace("{fields}", absent.join(", "));
+    line.dataset.saveKept = "";
     return;
   }
   if (form.dataset.saving) return; // a second tap while the first is written
