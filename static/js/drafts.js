@@ -320,9 +320,8 @@ async function save() {
   }
   const all = await outbox.items().catch(() => []);
   const entry = entryOf(waitingBefore(all).length);
-  stores.write(draftName, null);
   if (fixing) await outbox.discard(fixing);
-  await land(entry, form);
+  await land(entry, form, () => stores.write(draftName, null));
 }
 
 function submitted(event) {

@@ -25,6 +25,10 @@
 // - the session's API and the link (partials/app_status.html), sent as "Authorization: Bearer".
 // An entry the server refuses stays here with the server's words until the player fixes, copies or
 // discards it; the entries after it in the same session wait behind it.
+//
+// One module because it is the one owner of what waits on the phone: the store, the order entries
+// are sent in, and the requests that send them share what is in flight and whether the page is
+// leaving, which no other module may read or change.
 import * as stores from "./stores.js";
 
 const STOPPED = new Set(["refused", "conflict"]); // states that wait for the player

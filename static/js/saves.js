@@ -117,8 +117,9 @@ function workerLanding(path) {
   });
 }
 
-export async function land(entry, form) {
-  // the write is kept and on its way; the player goes where it shows, at once
+export async function land(entry, form, kept = () => {}) {
+  // the write is kept and on its way; the player goes where it shows, at once (``kept`` runs once
+  // the outbox holds it: what the page held of it, a draft, may go then)
   const place = outbox.here();
   Object.assign(entry, { session: place.session, token: place.token, api: place.api, board: place.board,
                          formUrl: form.getAttribute("action"), page: window.location.pathname });
@@ -134,6 +135,7 @@ export async function land(entry, form) {
   const departed = outbox.departed();
   await outbox.queue(entry, { leaving: canLeave });
   if (entry.key) keys.markUsed(entry.key);
+  kept();
   if (canLeave) {
     // the write leaves first, by a request that outlives this page; the board then shows it at once
     await Promise.all([departed, workerLanding(place.board)]);
