@@ -188,9 +188,10 @@ def test_a_hand_saved_from_another_phone_first_is_shown_before_saving(client, se
     asked = client.post(url("hand_new", session), form_data(bo_made, seen_hand_count=opened_at))
 
     assert asked.status_code == 409
+    # the question a phone with JavaScript asks over its form or its board, in the same words
     assert ("Hand 1 was just entered from another phone: Ann 15♦ made 16. "
-            "If it is the same hand, keep theirs. Save yours only if it is another hand: "
-            "that adds a hand.") in text(asked)
+            "Is that the hand you are entering? That's the hand I'm entering I'm entering the next hand "
+            "The next hand keeps what you have tapped, as hand 2.") in text(asked)
     assert session.hands.count() == 1  # nothing saved yet
     assert asked.context["form"]["declarer"].value() == "Bo"  # B's taps are kept
 
@@ -223,9 +224,9 @@ def test_the_warning_highlights_keeping_theirs_and_says_saving_adds_a_hand(clien
 
     page = asked.content.decode()
     keep = re.search(r'<a class="button primary"[^>]*data-testid="discard-mine"', page)
-    save = re.search(r'<button type="submit" form="hand-form" name="confirm" value="1" data-testid="save-anyway">\s*'
-                     r'Also save mine, as a new hand 2', page)
-    assert keep and save
+    save = re.search(r'<button type="submit" form="hand-form" name="confirm" value="1" data-testid="save-anyway">'
+                     r"I'm entering the next hand</button>", page)
+    assert keep and save and "as hand 2." in page
     assert 'class="primary" data-testid="save-hand"' not in page  # the sticky Save is not the highlighted one
     # the player's hand is previewed beside the question (pagat example 1), nothing "to fix"
     assert asked.context["preview"]["payments"]["Ann"] == 10

@@ -69,9 +69,9 @@ def test_what_the_base_pages_modules_import_is_asked_for_beside_them_after_the_s
             assert not missing, f"{template}: {name} imports {sorted(missing)}, asked for only once it is read"
 
 
-def test_the_service_worker_imports_the_outbox_where_the_static_files_are():
-    # the worker is served from the site's root (/sw.js), not beside the outbox: it names the folder
-    assert f'from "/{settings.STATIC_URL.strip("/")}/js/outbox.js";' in MODULES["sw.js"]
+def test_the_service_worker_imports_the_names_it_keeps_where_the_static_files_are():
+    # the worker is served from the site's root (/sw.js), not beside stores.js: it names the folder
+    assert f'from "/{settings.STATIC_URL.strip("/")}/js/stores.js";' in MODULES["sw.js"]
 
 
 def test_in_production_a_module_imports_its_neighbours_by_their_hashed_names(settings, tmp_path):

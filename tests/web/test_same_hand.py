@@ -125,7 +125,7 @@ def test_phone_b_saving_the_hand_phone_a_saved_is_asked_and_stores_nothing(clien
 
     assert asked.status_code == 409
     assert "Hand 1 was just entered from another phone" in text(asked)
-    assert "Also save mine, as a new hand 2" in text(asked)
+    assert "I'm entering the next hand" in text(asked) and "as hand 2." in text(asked)
     assert stored(session) == [(1, "Ann")]
 
 
@@ -158,7 +158,7 @@ def test_a_deal_miss_saved_by_another_phone_first_is_asked_about(client, session
     saved = client.post(url("event_new", session), {**deal_miss, "confirm": "1"})
 
     assert asked.status_code == 409
-    assert "Keep theirs, discard mine" in text(asked)
+    assert "That's the hand I'm entering" in text(asked)
     assert saved.status_code == 302
     assert session.hands.count() == 2
 
