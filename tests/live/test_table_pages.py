@@ -230,7 +230,7 @@ def test_the_warning_highlights_keeping_theirs_and_says_saving_adds_a_hand(clien
     assert 'class="primary" data-testid="save-hand"' not in page  # the sticky Save is not the highlighted one
     # the player's hand is previewed beside the question (pagat example 1), nothing "to fix"
     assert asked.context["preview"]["payments"]["Ann"] == 10
-    assert "cannot be saved" not in page
+    assert 'data-preview-state="scored"' in page  # the preview's payments, not "cannot be saved"
 
 
 def test_a_form_with_no_hand_saved_meanwhile_saves_at_once(client, session):
