@@ -139,6 +139,18 @@ def _contract(entry: dict) -> str:
     return f"{contract.get('points', '')} {contract.get('trump') or ''}".strip()
 
 
+def partner_call_text(entry: dict) -> str:
+    """How the partner was called, as a sheet writes it and the import reads it back: the card
+    (JOKER, AS), "first trick", "none", or the player called; empty for an event."""
+    call = entry.get("partner_call") or {}
+    kind = call.get("type")
+    if kind == "card":
+        return " ".join(call.get("cards", []))
+    if kind == "player":
+        return call.get("seat", "")
+    return {"first_trick": "first trick", "none": "none"}.get(kind, "")
+
+
 def _made(result: dict | None) -> str:
     if not result or result.get("made") is None:
         return ""
