@@ -189,7 +189,7 @@ def hands_csv(group: Group, out: IO[str]) -> int:
     names = list(group.players.order_by("name").values_list("name", flat=True))
     writer = SpreadsheetWriter(out)
     writer.writerow([
-        "session", "date", "number", "kind", "contract", "declarer", "partners", "points", "made",
+        "session", "date", "title", "number", "kind", "contract", "declarer", "partners", "points", "made",
         *(f"{name} payment" for name in names), *(f"{name} total" for name in names),
     ])
     rows = 0
@@ -202,7 +202,7 @@ def hands_csv(group: Group, out: IO[str]) -> int:
     for hand in hands:
         entry = hand.entry
         writer.writerow([
-            hand.session_id, hand.session.played_on.isoformat(), hand.number, hand.kind,
+            hand.session_id, hand.session.played_on.isoformat(), hand.session.title, hand.number, hand.kind,
             _contract(entry), entry.get("declarer", ""), " ".join(entry.get("partners", [])),
             entry.get("points", ""), _made(hand.result),
             *(hand.payments.get(name, "") for name in names),
