@@ -4,8 +4,8 @@ played here that counts what reaches it. Under /api/ the answer is the API's err
 app's own 413 is; a body within the limit reaches the app.
 
 The upload is sent as a browser or curl sends one, reading while it writes: the proxy answers as
-soon as it has the headers, and a client that waited to finish writing 51 MB first would meet a
-connection the proxy has already closed.
+soon as it has the headers, and a client that waited to finish writing 51 MB before reading could
+meet a connection the proxy has already closed.
 """
 
 from __future__ import annotations
@@ -15,7 +15,9 @@ import json
 import re
 import select
 import socket
+import ssl
 import threading
+import time
 
 import pytest
 from django.conf import settings
@@ -70,24 +72,38 @@ class CountingUpstream:
 
 
 def upload(proxy: Proxy, path: str, size: int) -> tuple[int, str, bytes]:
-    """POST ``size`` bytes, writing while nothing has come back and reading what does: the status,
-    the Content-Type and the body."""
+    """POST ``size`` bytes, writing while nothing has come back and reading what does, on one
+    non-blocking socket: the status, the Content-Type and the body."""
     raw = socket.create_connection(("127.0.0.1", proxy.port), timeout=30)
     with proxy.tls.wrap_socket(raw, server_hostname="127.0.0.1") as tls:
         tls.sendall(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\n"
                     f"Content-Length: {size}\r\nConnection: close\r\n\r\n".encode())
-        block, sent = b"x" * 65536, 0
-        while sent < size and not select.select([tls], [], [], 0)[0]:
+        tls.setblocking(False)
+        block, sent, answer = b"x" * 65536, 0, b""
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
             try:
-                tls.sendall(block[:size - sent])
+                chunk = tls.recv(65536)
+            except ssl.SSLWantReadError:
+                chunk = None  # nothing yet (or only TLS's own records, such as a session ticket)
             except OSError:
-                break  # the proxy answered and closed: its answer is waiting
-            sent += min(len(block), size - sent)
-        answer = b""
-        with contextlib.suppress(OSError):
-            while chunk := tls.recv(65536):
+                break  # reset: whatever came before it is the answer
+            else:
+                if not chunk:
+                    break  # closed once it answered
                 answer += chunk
+                continue
+            if sent < size and not answer:
+                try:
+                    sent += tls.send(block[:size - sent])
+                    continue
+                except (ssl.SSLWantWriteError, ssl.SSLWantReadError):
+                    pass
+                except OSError:
+                    sent = size  # the proxy closed its side: its answer is waiting
+            select.select([tls], [tls] if sent < size and not answer else [], [], 1)
     head, _, body = answer.partition(b"\r\n\r\n")
+    assert head, f"{path}: no answer after {sent} of {size} bytes"
     status = int(head.split(b" ", 2)[1])
     content_type = re.search(rb"(?i)\r\ncontent-type:\s*([^\r]*)", head)
     if re.search(rb"(?i)\r\ntransfer-encoding:\s*chunked", head):
