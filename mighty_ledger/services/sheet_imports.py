@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-import difflib
 import json
-import unicodedata
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -31,6 +31,7 @@ from mighty_ledger.reads import hand_ledger_entry
 from mighty_ledger.services.changes import SYSTEM, Actor, revise, revision_row
 from mighty_ledger.services.groups import name_normalised, name_refusal
 from mighty_ledger.services.hands import ScoredHand, scored_hand
+from mighty_ledger.services.sheet_players import PlayerMatch, player_matches
 from mighty_ledger.services.spreadsheets import Refusal, sheet_file, sheet_file_hash
 from scoring.cards import JOKER
 from scoring.ledger import replay
@@ -39,18 +40,6 @@ from scoring.problems import InvalidInput
 from scoring.sheets import SCORE_SHEET, SheetSession, read_sheet
 from scoring.systems import system_as_options
 from scoring.words import translated
-
-# how alike two names must be, letter by letter (Hangul in its jamo: 민쥰 and 민준 differ in one
-# of six), for the preview to offer the group's as a choice: one letter in five or six differs;
-# 민준 and 민지, two players, share a syllable and no more (0.73)
-NEAR_CUTOFF = 0.75
-
-
-@dataclass(frozen=True)
-class PlayerMatch:
-    name: str  # as the sheet writes it
-    match: str | None  # the group's player it is, or None: a new player
-    near: tuple[str, ...] = ()  # the group's players it may be, offered as a choice
 
 
 @dataclass(frozen=True)
@@ -113,45 +102,19 @@ def _words(message: object) -> str:
     return translated(message, _)
 
 
-def letters(name: str) -> str:
-    """A name letter by letter, as near names are compared: case folded, Hangul syllables in their
-    jamo (NFD: 준 is ㅈ, ㅜ, ㄴ), so that one letter wrong weighs as little in 민쥰 as in "Jon"."""
-    return unicodedata.normalize("NFD", name_normalised(name).casefold())
-
-
-def near_names(name: str, players: list[str]) -> list[str]:
-    """The group's players ``name`` may be, nearest first: the same letters in another case, then
-    those alike letter by letter."""
-    wanted = letters(name)
-    alike = []
-    for player in players:
-        ratio = difflib.SequenceMatcher(None, wanted, letters(player)).ratio()
-        if ratio >= NEAR_CUTOFF:
-            alike.append((-ratio, player))
-    return [player for _, player in sorted(alike)[:3]]
-
-
-def player_matches(group: Group, names, choices: dict[str, str | None]) -> tuple[PlayerMatch, ...]:
-    """Each name of the sheet against the group's players: the same name, then the choice made in
-    the preview, else a new player, with the near names offered."""
-    players = list(group.players.values_list("name", flat=True))
-    by_normal = {name_normalised(player): player for player in players}
-    matches = []
-    for name in names:
-        same = by_normal.get(name_normalised(name))
-        if same is not None:
-            matches.append(PlayerMatch(name, same))
-            continue
-        chosen = choices.get(name)
-        matches.append(PlayerMatch(name, chosen if chosen in players else None, tuple(near_names(name, players))))
-    return tuple(matches)
-
-
 def sheet_preview(*, group: Group, content: bytes, preset: str, choices: dict[str, str | None] | None = None,
                   played_on: datetime.date | None = None) -> SheetPlan:
     """What an import of ``content`` would write, and every row it cannot read; writes nothing.
 
     ``played_on`` is the evening of a file that does not say (a board's download without its date)."""
+    return _plan(group, content, preset, choices or {}, played_on)
+
+
+def _plan(group: Group, content: bytes, preset: str, choices: dict[str, str | None],
+          played_on: datetime.date | None, each_session: Callable[[PlannedSession], None] | None = None) -> SheetPlan:
+    """The plan, built an evening at a time: ``each_session`` is handed each evening whole (its
+    hands scored), and the plan keeps of its hands only what the preview shows (what they are,
+    what they paid), so that a file's thousands of hands are never all held scored at once."""
     read = sheet_file(content)
     done_before = group.sheet_imports.filter(file_hash=read.file_hash, undone_at__isnull=True).first()
     if read.refusal is not None:
@@ -160,8 +123,9 @@ def sheet_preview(*, group: Group, content: bytes, preset: str, choices: dict[st
     system = get_preset(preset).system()
     sheet = read_sheet(read.rows, lines=read.lines, players=system.players, calls=system.partner_calls,
                        played_on=played_on)
+    del read  # the file's rows, read
     problems = [LineProblem(problem.line, _words(problem.message)) for problem in sheet.problems]
-    players = player_matches(group, sheet.names, choices or {})
+    players = player_matches(group, sheet.names, choices)
     name_of = {match.name: match.match or name_normalised(match.name) for match in players}
     for match in players:
         refusal = name_refusal(name_normalised(match.name)) if match.match is None else None
@@ -171,32 +135,43 @@ def sheet_preview(*, group: Group, content: bytes, preset: str, choices: dict[st
         elif refusal is not None:
             problems.append(LineProblem(1, f"{match.name}: {refusal.message}"))
     scorer = _Scorer(preset, system_as_options(system))
+    same_evening = _stored_evenings(group, {session.played_on for session in sheet.sessions})
     sessions = []
     for session in sheet.sessions:
         planned = _planned_session(session, scorer, name_of, problems)
-        if planned is not None:
-            sessions.append(planned)
+        planned = dataclasses.replace(planned, duplicate_of=same_evening(planned))
+        # a plan with problems is written no further: its import is refused, and rolled back
+        if each_session is not None and planned.hands and not problems:
+            each_session(planned)
+        sessions.append(_as_previewed(planned))
     if len(set(name_of.values())) != len(name_of):
         problems.append(LineProblem(1, _("Two names of the sheet were matched to the same player.")))
     problems.sort(key=lambda problem: problem.line)
-    return SheetPlan(sheet.shape, read.file_hash, _marked_duplicates(group, sessions), players, tuple(problems),
-                     done_before, dated=sheet.dated)
+    return SheetPlan(sheet.shape, sheet_file_hash(content), tuple(sessions), players, tuple(problems), done_before,
+                     dated=sheet.dated)
 
 
-def _marked_duplicates(group: Group, sessions: list[PlannedSession]) -> tuple[PlannedSession, ...]:
-    """Each planned evening with the group's session of the same evening, if it has one: the same
-    date, the same players, the same totals (in one query)."""
+def _as_previewed(planned: PlannedSession) -> PlannedSession:
+    """The evening with its hands as the preview shows them: what each was and paid, not how it
+    was scored (its result and sentences, several KB a hand)."""
+    for hand in planned.hands:
+        hand.result, hand.explanation, hand.sides, hand.running_totals = None, [], {}, {}
+    return planned
+
+
+def _stored_evenings(group: Group, dates: set[datetime.date]) -> Callable[[PlannedSession], int | None]:
+    """Which of the group's sessions is a planned evening (the same date, the same players, the
+    same totals), read in one query: its id, or None."""
     stored: dict[datetime.date, list[tuple[int, list, dict]]] = {}
-    for pk, played_on, seats, totals in (Session.objects.live().filter(
-            group=group, played_on__in={session.played_on for session in sessions})
-            .order_by("pk").values_list("pk", "played_on", "seats", "totals")):
+    for pk, played_on, seats, totals in (Session.objects.live().filter(group=group, played_on__in=dates)
+                                         .order_by("pk").values_list("pk", "played_on", "seats", "totals")):
         stored.setdefault(played_on, []).append((pk, seats, totals))
-    marked = []
-    for session in sessions:
-        same = next((pk for pk, seats, totals in stored.get(session.played_on, ())
-                     if sorted(seats) == sorted(session.seats) and totals == session.totals), None)
-        marked.append(dataclasses.replace(session, duplicate_of=same) if same else session)
-    return tuple(marked)
+
+    def same_evening(planned: PlannedSession) -> int | None:
+        return next((pk for pk, seats, totals in stored.get(planned.played_on, ())
+                     if sorted(seats) == sorted(planned.seats) and totals == planned.totals), None)
+
+    return same_evening
 
 
 def _renamed(value, name_of: dict[str, str]):
@@ -216,6 +191,10 @@ def _sides_by_sign(payments: dict[str, int]) -> dict:
     return {"declarers": won, "defenders": lost, "winners": won} if won and lost else {}
 
 
+# the distinct hands a file's scorer keeps (some 12 KB each, with their sentences)
+SCORED_KEPT = 2048
+
+
 class _Scorer:
     """Every hand of one file scored by the engine under one system, each distinct hand once: a
     sheet repeats its hands (the same declarer, contract, partner and points, evening after
@@ -224,12 +203,21 @@ class _Scorer:
 
     def __init__(self, preset: str, options: dict):
         self.preset, self.options = preset, options
-        self.scored: dict[str, ScoredHand | InvalidInput] = {}
+        self.scored: OrderedDict[str, ScoredHand | InvalidInput] = OrderedDict()
+        self.sessions: dict[tuple[str, ...], Session] = {}
 
     def score(self, seats: list[str], entry: dict, written: dict | None) -> ScoredHand:
         key = json.dumps([seats, entry, written], sort_keys=True, ensure_ascii=False)
-        if key not in self.scored:
-            session = Session(preset=self.preset, system_options=self.options, seats=seats)
+        if key in self.scored:
+            self.scored.move_to_end(key)
+        else:
+            # the hands met last are kept: a file of hands all different is never held whole
+            if len(self.scored) == SCORED_KEPT:
+                self.scored.popitem(last=False)
+            session = self.sessions.get(tuple(seats))
+            if session is None:
+                session = self.sessions[tuple(seats)] = Session(preset=self.preset, system_options=self.options,
+                                                                seats=seats)
             try:
                 self.scored[key] = _scored_as_written(session, entry, written)
             except InvalidInput as error:
@@ -255,7 +243,7 @@ def _scored_as_written(session: Session, entry: dict, written: dict | None):
 
 
 def _planned_session(session: SheetSession, scorer: _Scorer, name_of: dict[str, str],
-                     problems: list[LineProblem]) -> PlannedSession | None:
+                     problems: list[LineProblem]) -> PlannedSession:
     seats = [name_of[name] for name in session.seats]
     hands = []
     for sheet_hand in session.hands:
@@ -298,50 +286,57 @@ def sheet_import(*, group: Group, content: bytes, preset: str, choices: dict[str
         done_before = group.sheet_imports.filter(file_hash=sheet_file_hash(content), undone_at__isnull=True).first()
         if done_before is not None:
             return done_before, False, None
-        plan = sheet_preview(group=group, content=content, preset=preset, choices=choices, played_on=played_on)
+        writer = _Writer(group, preset, by, import_duplicates)
+        # each evening is written as soon as it is scored; a problem anywhere rolls them all back
+        plan = _plan(group, content, preset, choices or {}, played_on, each_session=writer.write)
         if plan.refusal is not None or plan.problems:
             raise SheetRefused(plan, SHEET_PROBLEMS)
         if not plan.sessions:
             raise SheetRefused(plan, NO_HANDS)
-        sessions = plan.to_import(import_duplicates=import_duplicates)
-        if not sessions:
+        if not writer.sessions:
             raise SheetRefused(plan, ALREADY_IN_GROUP)
-        return _written(group, plan, sessions, preset, file_name, by), True, plan
+        return writer.finished(plan, file_name), True, plan
 
 
-def _written(group: Group, plan: SheetPlan, planned_sessions: tuple[PlannedSession, ...], preset: str,
-             file_name: str, by: Actor) -> SheetImport:
-    known = set(group.players.values_list("name", flat=True))
-    new_players = []
-    for session in planned_sessions:
-        for seat in session.seats:
-            if seat not in known:
-                known.add(seat)
-                new_players.append(Player(group=group, name=seat))
-    Player.objects.bulk_create(new_players)
-    revisions = [revision_row(group=group, subject="player", action=Revision.CREATED, by=by,
-                              after={"name": player.name}) for player in new_players]
-    options = system_as_options(get_preset(preset).system())
-    sessions = []
-    for planned in planned_sessions:
+class _Writer:
+    """The import's writes: each evening as it is planned, then the players it brought and the
+    import itself."""
+
+    def __init__(self, group: Group, preset: str, by: Actor, import_duplicates: bool):
+        self.group, self.preset, self.by, self.import_duplicates = group, preset, by, import_duplicates
+        self.options = system_as_options(get_preset(preset).system())
+        self.sessions: list[Session] = []
+        self.hand_count = 0
+
+    def write(self, planned: PlannedSession) -> None:
+        if planned.duplicate_of is not None and not self.import_duplicates:
+            return
         session = Session.objects.create(
-            group=group, played_on=planned.played_on, title=planned.title, seats=planned.seats, preset=preset,
-            system_options=options, first_dealer=planned.seats[0],
+            group=self.group, played_on=planned.played_on, title=planned.title, seats=planned.seats,
+            preset=self.preset, system_options=self.options, first_dealer=planned.seats[0],
             totals=planned.totals, pot=planned.pot, hand_count=len(planned.hands), revision=1,
         )
         for hand in planned.hands:
             hand.session = session
-        sessions.append(session)
-        revisions.append(revision_row(group=group, session=session, subject="session", action=Revision.CREATED,
-                                      by=by, after={"seats": planned.seats, "preset": preset,
-                                                    "imported_hands": len(planned.hands)}))
-    Hand.objects.bulk_create([hand for planned in planned_sessions for hand in planned.hands], batch_size=500)
-    Revision.objects.bulk_create(revisions, batch_size=500)
-    return SheetImport.objects.create(
-        group=group, file_hash=plan.file_hash, file_name=file_name[:200], preset=preset,
-        session_ids=[session.pk for session in sessions], player_ids=[player.pk for player in new_players],
-        hand_count=sum(len(planned.hands) for planned in planned_sessions), by=by.label,
-    )
+        Hand.objects.bulk_create(planned.hands, batch_size=500)
+        revise(group=self.group, session=session, subject="session", action=Revision.CREATED, by=self.by,
+               after={"seats": planned.seats, "preset": self.preset, "imported_hands": len(planned.hands)})
+        self.sessions.append(session)
+        self.hand_count += len(planned.hands)
+
+    def finished(self, plan: SheetPlan, file_name: str) -> SheetImport:
+        known = set(self.group.players.values_list("name", flat=True))
+        seated = dict.fromkeys(seat for session in self.sessions for seat in session.seats)
+        new_players = Player.objects.bulk_create([Player(group=self.group, name=name) for name in seated
+                                                  if name not in known])
+        Revision.objects.bulk_create([revision_row(group=self.group, subject="player", action=Revision.CREATED,
+                                                   by=self.by, after={"name": player.name})
+                                      for player in new_players])
+        return SheetImport.objects.create(
+            group=self.group, file_hash=plan.file_hash, file_name=file_name[:200], preset=self.preset,
+            session_ids=[session.pk for session in self.sessions], player_ids=[player.pk for player in new_players],
+            hand_count=self.hand_count, by=self.by.label,
+        )
 
 
 @transaction.atomic
