@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import datetime
 import re
-import unicodedata
 from collections.abc import Sequence
 
 from scoring.cards import JOKER, CardCodeError, mighty, parse_card, parse_trump
@@ -94,11 +93,12 @@ def split_names(text: str) -> list[str]:
     return [name for name in re.split(r"\s*[,/+·&]\s*|\s+", str(text).strip()) if name]
 
 
-# what a table writes in a cell never holds a control character (a tab or a line break aside):
-# NUL above all, which PostgreSQL cannot store in text
-_KEPT_CONTROLS = frozenset("\t\n\r")
+# what a table writes in a cell never holds a control character (Unicode's Cc: U+0000 to U+001F
+# and U+007F to U+009F) but a tab or a line break: NUL above all, which PostgreSQL cannot store
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 def control_character(text: str) -> str | None:
     """The first control character of ``text`` (other than a tab or a line break), or None."""
-    return next((char for char in text if unicodedata.category(char) == "Cc" and char not in _KEPT_CONTROLS), None)
+    found = _CONTROL.search(text)
+    return found.group() if found else None

@@ -121,8 +121,8 @@ class SheetImportsView(LinkView):
     @extend_schema_serializer(component_name="SheetImportInput")
     class InputSerializer(serializers.Serializer):
         file = serializers.FileField(help_text="CSV (UTF-8, with or without BOM, or CP949/EUC-KR) or XLSX; at most "
-                                     "5 MB, 20,000 rows with something in them, 500,000 cells, 200 columns, and for "
-                                     "a workbook 40 MB once unpacked.")
+                                     "5 MB, 10,000 rows with something in them, 300,000 cells, 200 columns, and for "
+                                     "a workbook 20 MB once unpacked.")
         preset = serializers.ChoiceField(choices=preset_slugs(), help_text="The scoring system of the sessions it makes.")
         commit = JsonBooleanField(required=False, default=False, help_text="false (the default): a preview; "
                                   "true: write it.")

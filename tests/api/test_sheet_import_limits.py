@@ -122,7 +122,7 @@ def test_fifty_thousand_rows_are_refused_before_any_hand_is_read(group, monkeypa
         assert answer.status_code == 400, answer.content[:300]
         assert answer.json()["errors"] == [{
             "field": "file", "code": "too_many_rows",
-            "message": "The file has more than 20,000 rows: split it (one file per year, say) and import each.",
+            "message": "The file has more than 10,000 rows: split it (one file per year, say) and import each.",
         }]
     assert not Session.objects.exists()
 
@@ -163,7 +163,7 @@ def inflating(sheet) -> None:
 
 
 def many_cells(sheet) -> None:
-    for row in range(1, 60_001):
+    for row in range(1, 35_001):
         sheet.write(f'<row r="{row}">'.encode() + b"".join(
             f'<c r="{column}{row}"><v>1</v></c>'.encode() for column in "ABCDEFGHIJ") + b"</row>")
 
@@ -212,8 +212,8 @@ def test_a_workbook_that_inflates_is_refused_from_its_archive_and_the_reader_sta
 def test_each_workbook_limit_is_named_in_the_error_shape(group, workbooks):
     api = client(group.edit_token)
     expected = {
-        "inflating": ("workbook_too_large", "unpacks to more than 40 MB"),
-        "many_cells": ("too_many_cells", "more than 500,000 cells"),
+        "inflating": ("workbook_too_large", "unpacks to more than 20 MB"),
+        "many_cells": ("too_many_cells", "more than 300,000 cells"),
         "far_column": ("too_many_columns", "more than 200 columns"),
     }
     for name, (code, words) in expected.items():
@@ -228,14 +228,14 @@ def test_a_limit_is_said_on_the_page_beside_the_file(client, group, workbooks):
         "file": SimpleUploadedFile("big.xlsx", workbooks["many_cells"]), "preset": "korean-standard"})
 
     assert answer.status_code == 400
-    assert "more than 500,000 cells" in answer.context["form"].errors["file"][0]
+    assert "more than 300,000 cells" in answer.context["form"].errors["file"][0]
     assert "plan" not in answer.context
 
 
 def test_limits_are_the_ones_the_docs_state():
     docs = (REPO / "docs" / "table.md").read_text() + (REPO / "docs" / "api.md").read_text()
     assert spreadsheets.MAX_BYTES == 5 * MB and "5 MB" in docs
-    for figure in ("20,000 rows", "500,000 cells", "200 columns", "40 MB"):
+    for figure in ("10,000 rows", "300,000 cells", "200 columns", "20 MB"):
         assert figure in docs, figure
 
 
