@@ -1,7 +1,7 @@
 """What the installable app and its pages share: the colours the manifest and the page's title bar
-wear (read from static/css/app.css), and how long a Save waits for the server before the outbox
-keeps it. The app's views (views/app.py) and the page's tags (templatetags/app_shell.py) both read
-them here, so a tag never imports a view."""
+wear (read from static/css/app.css), and how long the outbox waits for an answer. The app's views
+(views/app.py) and the page's tags (templatetags/app_shell.py) both read them here, so a tag never
+imports a view."""
 
 from __future__ import annotations
 
@@ -14,11 +14,10 @@ from django.contrib.staticfiles import finders
 # the brand colour (--color-brand in app.css), should the stylesheet ever lose it
 THEME_FALLBACK = "#1f3b2d"
 BACKGROUND_FALLBACK = "#fbfaf7"
-# how long a Save waits for the server's answer before the outbox keeps it (sw.js, queued_forms.js):
-# a hand is saved in well under a second, and a request still unanswered after this one went
-# nowhere (gunicorn gives up on a request after 30 s); the outbox's retry with the form's key is
-# saved once even when the first one arrives after all
-SAVE_TIMEOUT_MS = 15_000
+# how long the outbox (static/js/outbox.js) waits for the server to answer what it sent before it
+# counts it unanswered and sends it again, with its key: a hand is saved in well under a second,
+# and gunicorn gives up on a request after 30 s
+SEND_TIMEOUT_MS = 10_000
 
 
 @cache

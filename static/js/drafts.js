@@ -1,139 +1,43 @@
-// The hand form on a phone that may lose its connection or its page.
+// The hand form on a phone that may lose its connection or its page, and its Save.
 //
-// - Draft: every tap is kept on the phone (localStorage) and put back after a reload, a
-//   crash or the screen going off, until the hand is saved or the player starts again.
-// - Offline: the live preview says the payments will be computed once back online (only the
-//   server knows the rules), and Save puts the hand in the outbox (outbox.js) and opens the
-//   scoreboard, where it waits at the end, pending. Save also queues while earlier hands of
-//   the session still wait, so the server numbers them in the order they were played.
-// - One-time key: the form's key goes with the draft, and is the outbox's Idempotency-Key,
-//   so a hand the form saved whose answer never came is not saved a second time from here.
-// - Online, Save first writes the hand into the outbox ("sending", outbox.js `park`), then the
-//   form posts as ever: the service worker keeps it there, waiting, when the request is cut, times
-//   out or meets a 5xx, and takes it out once the server answered (sw.js). The draft goes only
-//   when the server had the hand or the outbox holds it; until then it is put back as it was.
-// - Fix: a hand the server refused opens here (#fix-<id>) with its taps, to be saved again.
-// - The same form records the contract (playing/new/) and corrects a saved hand (h/3/edit/):
-//   offline, or behind entries still waiting, those queue too, the correction with the
-//   version it was made on. A hand entered from a contract recorded offline (#after-<id>)
-//   waits for that contract and completes it once both are sent. A correction another phone
-//   overtook (#conflict-<id>) opens here with its taps and its old version, so saving it shows
-//   the server's side-by-side choice.
+// - Draft: every tap is kept on the phone and put back after a reload, a crash or the screen going
+//   off, until the hand is saved or the player starts again.
+// - Save: the hand goes into the outbox and the player onto the board, where it shows at once,
+//   waiting until the server answers (saves.js `land`): online and offline alike. Its entry is the
+//   one the form's last preview scored for these very taps (the server turns taps into HAND_JSON),
+//   or, when the taps changed since, the one the form answers for them as it is sent.
+//   A hand the preview refuses stays on the form, its problems beside their fields.
+// - One-time key: the form's key goes with the draft and the Save; a Save sent again is saved once.
+// - The same form records the contract (data-outbox="contract") and corrects a saved hand ("edit").
+// - Opened from the board for what waits there: the result of a contract recorded on this phone
+//   (#after=<id>), a hand the server refused (#fix=<id>), a correction another phone overtook
+//   (#conflict=<id>: its taps at the version it was made on, so saving it shows the server's side by
+//   side choice, the one Save that posts the form itself).
 import * as keys from "./form_key.js";
+import { dealsWaiting, nextAfter } from "./next_deal.js";
 import * as outbox from "./outbox.js";
-import { dealsWaiting, lastTouching, newKey, nextAfter } from "./pending.js";
-
-// a form's one line of news from this phone (a draft brought back, a hand queued, what is
-// missing), at the top of the form; queued_forms.js writes into the same line of its forms
-export function noticeLine(form) {
-  const box = form.querySelector("[data-draft-notice]") ||
-    form.insertAdjacentElement("afterbegin", document.createElement("div"));
-  box.className = "draft-notice";
-  box.dataset.draftNotice = "";
-  box.dataset.testid = "draft-notice";
-  box.setAttribute("role", "status");
-  return box;
-}
+import { land, missing as requiredMissing, noticeLine } from "./saves.js";
+import * as stores from "./stores.js";
 
 const status = document.getElementById("app-status");
 const say = status ? status.dataset : {};
-// the one-time key field the hand form carries (templates/partials/request_key.html)
-const KEY_FIELDS = "input[name='request_key'], input[name='idempotency_key']";
-// what this form saves: a new hand, the contract when the auction ends, a correction of hand 3
-const KINDS = [
-  ["hand", /^\/g\/([^/]+)\/s\/(\d+)\/hands\/new\/$/, "hands/entry/"],
-  ["contract", /^\/g\/([^/]+)\/s\/(\d+)\/playing\/new\/$/, "playing/entry/"],
-  ["edit", /^\/g\/([^/]+)\/s\/(\d+)\/h\/(\d+)\/edit\/$/, "hands/entry/"],
-];
-
-function storage() {
-  try { return window.localStorage; } catch { return null; } // storage turned off
-}
-
-function read(name, fallback) {
-  const store = storage();
-  try { return (store && JSON.parse(store.getItem(name))) || fallback; } catch { return fallback; }
-}
-
-function write(name, value) {
-  const store = storage();
-  if (!store) return;
-  if (value === null) store.removeItem(name); else store.setItem(name, JSON.stringify(value));
-}
-
-// --- on a scoreboard: a hand the form sent has arrived -------------------------------------
-
-function sentDrafts(base) {
-  // the drafts of this session's forms that were sent: [name, draft]
-  const store = storage();
-  const found = [];
-  for (let index = 0; store && index < store.length; index += 1) {
-    const name = store.key(index);
-    if (name.startsWith(`draft:${base}`)) {
-      const draft = read(name, null);
-      if (draft && draft.sent) found.push([name, draft]);
-    }
-  }
-  return found;
-}
-
-function settled(name, draft, keptCopy) {
-  // a sent draft goes when the outbox holds its Save (a request that got no answer: sent from
-  // there with its key) or, on a page the server drew, when the Save has left the outbox: the
-  // server answered it. A Save no one answered yet stays a draft
-  const looked = draft.key ? outbox.withKey(draft.key) : Promise.resolve(null);
-  return looked.then((entry) => {
-    if (entry && entry.state === "sending") return outbox.unpark(draft.key).then(() => write(name, null));
-    if (entry || !keptCopy) write(name, null);
-  }, () => { if (!keptCopy) write(name, null); });
-}
-
-function settleSentDrafts() {
-  // a Save of this session's forms lands on the scoreboard, saved or kept in the outbox
-  const board = /^(\/g\/[^/]+\/s\/\d+\/)$/.exec(window.location.pathname);
-  if (!board) return;
-  for (const [name, draft] of sentDrafts(board[1])) settled(name, draft, !!document.documentElement.dataset.offlineAsOf);
-}
-
-function forgetSavedDraft() {
-  // "this hand was saved as hand 8": the draft with that key is done with
-  const savedPage = document.querySelector("[data-saved-key]");
-  const inSession = /^(\/g\/[^/]+\/s\/\d+\/)/.exec(window.location.pathname);
-  if (!savedPage || !inSession) return;
-  const name = `draft:${inSession[1]}hands/new/`;
-  const done = read(name, null);
-  if (done && done.key === savedPage.dataset.savedKey) write(name, null);
-}
-
-// --- the hand form --------------------------------------------------------------------------------
-
 const form = document.getElementById("hand-form");
-const action = form ? new URL(form.action, window.location.href).pathname : "";
-// [kind, link, session, number] of what Save makes, when it can wait offline, and where it asks its entry
-const [target, entryPath] = whatItSaves(action);
-const sessionBase = target ? `/g/${target[1]}/s/${target[2]}/` : "";
-const draftName = `draft:${action}`;
-const keyField = form && form.querySelector(KEY_FIELDS);
+const kind = form ? form.dataset.outbox : ""; // "hand", "contract" or "edit"
+const draftName = form ? stores.draftName(form.getAttribute("action")) : "";
+const keyField = form && form.querySelector("input[name='request_key']");
 const preview = document.getElementById("preview");
-let after = null; // the contract recorded offline that this hand's result completes
+const asked = new URLSearchParams(window.location.hash.slice(1)); // what the board opened it for
+let after = null; // the contract recorded on this phone that this hand's result completes
 let conflict = null; // the correction another phone overtook, opened again
-let fixing = null;
+let fixing = null; // the refused entry this form fixes
 let restoring = false;
 let filled = false; // taps were put back: the preview is asked for them
+let saving = false;
 let key;
-let waitingBefore = false; // entries of the session wait already: Save queues behind them
-let releasing = false; // a Save parked in the outbox, submitted again: it goes to the server now
-let parking = false; // a Save being written into the outbox before it leaves
+let previewAsked = null; // the taps the preview on its way was asked for
+let previewFor = null; // the taps the preview shown scored
 
-function whatItSaves(path) {
-  for (const [kind, pattern, entry] of KINDS) {
-    const match = pattern.exec(path);
-    if (match) return [[kind, match[1], match[2], match[3]], entry];
-  }
-  return [null, ""];
-}
-
-// --- the form's taps, kept and put back ---------------------------------------------------------
+// --- the form's taps, kept and put back -------------------------------------------------------
 
 function fields() {
   // what the player entered: the taps, not the page's bookkeeping (token, version, counts)
@@ -160,7 +64,7 @@ function restore(taps, onlyThese) {
   const values = {};
   for (const [name, value] of taps) (values[name] = values[name] || []).push(value);
   for (const input of form.elements) {
-    if (!input.name || input.type === "hidden" || input.type === "submit" || input.type === "button") continue;
+    if (!input.name || ["hidden", "submit", "button"].includes(input.type)) continue;
     if (onlyThese && !(input.name in values)) continue;
     const given = values[input.name] || [];
     if (input.type === "radio" || input.type === "checkbox") {
@@ -177,24 +81,22 @@ function restore(taps, onlyThese) {
   restoring = false;
 }
 
-function keepDraft(sent) {
-  if (restoring) return;
-  write(draftName, { fields: fields(), key, fixing, after, sent: !!sent, at: new Date().toISOString() });
+function keepDraft() {
+  if (!restoring) stores.write(draftName, { fields: fields(), key, fixing, after, at: new Date().toISOString() });
 }
 
-function notice(message, withUndo) {
+function notice(message, withStartAgain) {
   const box = noticeLine(form);
   box.replaceChildren(`${message} `);
-  if (!withUndo) return;
+  if (!withStartAgain) return;
   const again = box.appendChild(document.createElement("button"));
   again.type = "button";
   again.className = "link-button";
   again.textContent = say.sayDropDraft;
   again.addEventListener("click", () => {
-    write(draftName, null);
+    stores.write(draftName, null);
     // a new form as the board opened it: the declarer tapped there (?declarer=Ann) stays
-    const declarer = new URLSearchParams(window.location.search).get("declarer");
-    window.location.replace(window.location.pathname + (declarer ? `?declarer=${encodeURIComponent(declarer)}` : ""));
+    window.location.replace(window.location.pathname + window.location.search);
   });
 }
 
@@ -204,96 +106,64 @@ function useKey(chosen) {
   keys.show(key); // Back or a reload asks about this key
 }
 
-function shownKey() {
-  return new URLSearchParams(window.location.search).get("key");
-}
-
-function setVersion(version) {
-  if (form.elements.version && version !== undefined && version !== null) form.elements.version.value = version;
-}
-
 function forgetHash() {
   // what the address asked for is gone (sent or discarded meanwhile): the form is a new hand's
   window.history.replaceState(null, "", window.location.pathname + window.location.search);
-  return start();
+  return startFrom(stores.read(draftName));
 }
 
 async function startAfter(id) {
-  // the result of a contract recorded offline: its taps are the hand's first half
+  // the result of a contract recorded on this phone: its taps are the hand's first half
   const contract = await outbox.item(id);
   if (!contract || contract.kind !== "contract") return forgetHash();
   after = contract.id;
-  useKey(newKey());
+  useKey(outbox.newKey());
   restore(contract.fields, true);
-  keepDraft(false);
+  keepDraft();
   notice(say.sayAfterContract, false);
 }
 
 async function startConflict(id) {
-  const item = await outbox.item(id);
-  if (!item) return forgetHash();
-  conflict = item.id;
-  useKey(newKey());
-  if (item.fields) restore(item.fields);
-  setVersion(item.version); // the version it was made on: the server shows what changed since
-  notice(say.sayConflictOpen + (item.message ? ` ${item.message}` : ""), false);
+  const overtaken = await outbox.item(id);
+  if (!overtaken) return forgetHash();
+  conflict = overtaken.id;
+  useKey(outbox.newKey());
+  if (overtaken.fields) restore(overtaken.fields);
+  // the version it was made on: the server shows what changed since
+  if (form.elements.version && overtaken.version !== undefined) form.elements.version.value = overtaken.version;
+  notice(say.sayConflictOpen + (overtaken.message ? ` ${overtaken.message}` : ""), false);
 }
 
 async function startFix(id) {
-  const item = await outbox.item(id);
-  if (!item) return forgetHash();
-  fixing = item.id;
-  useKey(newKey()); // a new hand for the server: the refused one's key may be spent
-  restore(item.fields);
-  keepDraft(false);
-  notice(say.sayFixing + (item.message ? ` ${item.message}` : ""), true);
+  const refused = await outbox.item(id);
+  if (!refused) return forgetHash();
+  fixing = refused.id;
+  useKey(outbox.newKey()); // a new hand for the server: the refused one's key may be spent
+  restore(refused.fields);
+  keepDraft();
+  notice(say.sayFixing + (refused.message ? ` ${refused.message}` : ""), true);
 }
 
 function start() {
-  const follow = /^#after-(\d+)$/.exec(window.location.hash);
-  if (follow && target && target[0] === "hand") return startAfter(Number(follow[1]));
-  const overtaken = /^#conflict-(\d+)$/.exec(window.location.hash);
-  if (overtaken && target && target[0] === "edit") return startConflict(Number(overtaken[1]));
-  const fix = /^#fix-(\d+)$/.exec(window.location.hash);
-  if (fix) return startFix(Number(fix[1]));
-  const draft = read(draftName, null);
-  if (draft && keyField && draft.key === keyField.value && form.hasAttribute("data-sent-back")) {
-    // the server sent this very form back (its problems beside the fields): the taps are on it
-    useKey(draft.key);
-    keepDraft(false);
-    return outbox.answered(draft.key).catch(() => {});
-  }
-  if (draft && draft.key && draft.sent) {
-    // a Save the outbox holds is on the board, pending: this form is the next one's
-    return outbox.withKey(draft.key).then((entry) => {
-      if (!entry) return startFrom(draft);
-      write(draftName, null);
-      return (entry.state === "sending" ? outbox.unpark(draft.key) : Promise.resolve()).then(() => startFrom(null));
-    }, () => startFrom(draft));
-  }
-  return startFrom(draft);
+  if (asked.has("after") && kind === "hand") return startAfter(Number(asked.get("after")));
+  if (asked.has("conflict") && kind === "edit") return startConflict(Number(asked.get("conflict")));
+  if (asked.has("fix")) return startFix(Number(asked.get("fix")));
+  return startFrom(stores.read(draftName));
 }
 
 function startFrom(draft) {
-  if (draft && draft.key && draft.sent && navigator.onLine && shownKey() !== draft.key) {
-    // the draft was sent and its answer never came: the server says whether it saved it
-    // ("saved as hand 8") or shows the form again for this key, and the draft comes back
-    const url = new URL(window.location.href);
-    url.searchParams.set("key", draft.key);
-    window.location.replace(url.pathname + url.search);
-    return new Promise(() => {});
-  }
-  if (draft && draft.fields && draft.fields.length) {
+  if (draft && draft.fields && draft.fields.length && !keys.used(draft.key)) {
     fixing = draft.fixing || null;
     after = draft.after || null;
-    useKey(draft.key || newKey());
+    useKey(draft.key || outbox.newKey());
     restore(draft.fields);
-    keepDraft(draft.sent);
+    keepDraft();
     notice(say.sayRestored, true);
     return Promise.resolve();
   }
+  stores.write(draftName, null); // a draft whose key was saved is that hand's, never the next one's
   const given = keyField && keyField.value;
-  useKey(given && !keys.used(given) ? given : newKey());
+  useKey(given && !keys.used(given) ? given : outbox.newKey());
   // a kept copy of the form, opened from the board's "who won the bid?" (?declarer=Ann)
   const declarer = new URLSearchParams(window.location.search).get("declarer");
   const seat = declarer && [...form.querySelectorAll("input[name='declarer']")].find((input) => input.value === declarer);
@@ -301,31 +171,31 @@ function startFrom(draft) {
     seat.checked = true;
     seat.dispatchEvent(new Event("change", { bubbles: true }));
   }
-  if (target && target[0] !== "edit") return dealerAfterWaiting();
-  return Promise.resolve();
+  return kind === "edit" ? Promise.resolve() : dealerAfterWaiting();
+}
+
+// --- after what waits on this phone ------------------------------------------------------------
+
+function waitingBefore(all) {
+  // the deals this phone sends before this hand: a refused hand being fixed comes after those made before it
+  return dealsWaiting(all, outbox.here().session).filter((entry) => !fixing || entry.id < fixing);
 }
 
 async function numberAfterWaiting() {
-  // "Hand 8 (waiting to be sent)": the server numbers the hands and deals waiting on this phone
-  // first, in the order they were made, then this one (a refused hand being fixed comes after
-  // those made before it); the number the page was drawn with knew none of them
+  // "Hand 8 (waiting to be sent)": the server numbers the deals waiting on this phone first, in
+  // the order they were made, then this one; the number the page was drawn with knew none of them
   const title = form.querySelector("[data-hand-title]");
-  if (!title || !target || target[0] !== "hand") return;
+  if (!title || kind !== "hand") return;
   if (!title.dataset.drawnNumber) title.dataset.drawnNumber = (title.textContent.match(/\d+/) || [""])[0];
-  let items;
-  try { items = await outbox.items(); } catch { return; }
-  const before = dealsWaiting(target[2], items).filter((item) => !fixing || item.id < fixing);
+  const before = waitingBefore(await outbox.items().catch(() => []));
   const drawn = Number(title.dataset.drawnNumber);
-  if (!before.length || !drawn) return;
-  title.textContent = say.sayHandWaiting.replace("{number}", drawn + before.length);
+  if (before.length && drawn) title.textContent = say.sayHandWaiting.replace("{number}", drawn + before.length);
 }
 
 async function dealerAfterWaiting() {
-  // a kept form knows the dealer as the server said it then: after the deals waiting on this
-  // phone, the one the server will say (pending.js steps the table's flow rule)
-  let items;
-  try { items = await outbox.items(); } catch { return; }
-  const next = nextAfter(target[2], items);
+  // a form knows the dealer as the server said it when drawn: after the deals waiting on this
+  // phone, the one the server will say (next_deal.js steps the table's flow rule)
+  const next = nextAfter(await outbox.items().catch(() => []), outbox.here().session);
   if (!next) return;
   restoring = true; // the form's own answer, not a tap: no draft for it
   try {
@@ -347,7 +217,7 @@ async function dealerAfterWaiting() {
   }
 }
 
-// --- offline: the preview waits, Save queues ----------------------------------------------------
+// --- the preview ----------------------------------------------------------------------------------
 
 function previewWaits() {
   if (!preview) return;
@@ -359,18 +229,21 @@ function previewWaits() {
   preview.replaceChildren(...(heading ? [heading, line] : [line]));
 }
 
+function scoredNow() {
+  // the preview shown is of the taps on the form now: what it says of them holds
+  const shown = document.getElementById("preview");
+  return shown && previewFor === JSON.stringify(fields()) ? shown : null;
+}
+
+function previewedEntry() {
+  const block = scoredNow() && document.getElementById("preview-entry");
+  try { return block ? JSON.parse(block.textContent) : null; } catch { return null; }
+}
+
+// --- Save ----------------------------------------------------------------------------------------
+
 function missing() {
-  // the fields the form marks required (Django writes `required`) that are still empty
-  const given = new FormData(form);
-  const seen = new Set();
-  const labels = [];
-  for (const input of form.querySelectorAll("[required]")) {
-    if (given.get(input.name) || seen.has(input.name)) continue;
-    seen.add(input.name);
-    const fieldset = input.closest("fieldset");
-    const label = (fieldset && fieldset.querySelector("legend")) || form.querySelector(`label[for='${input.id}']`);
-    labels.push(label ? label.textContent.trim() : input.name);
-  }
+  const labels = requiredMissing(form);
   // a called card's partner (or "declarer alone") is asked for before the hand waits offline,
   // as the server would ask once back online
   const call = form.querySelector("input[name='call_type']:checked");
@@ -389,126 +262,73 @@ function checkedLabel(name) {
   return label ? label.textContent.trim() : input ? input.value : "";
 }
 
-function itemOf(waitingDeals) {
-  // what this Save makes in the outbox; a new hand says the number it meant (its form's, after
-  // the deals waiting before it on this phone, which the server numbers first)
+function entryOf(dealsBefore) {
+  // what this Save writes; a new hand says the number it meant (its form's, after the deals
+  // waiting before it on this phone, which the server numbers first) and the hands it had seen
   const contract = form.elements.contract_points;
-  const kind = target[0];
   const drawn = form.elements.number && Number(form.elements.number.value);
-  const item = {
-    kind,
-    session: target[2],
-    token: decodeURIComponent(target[1]),
-    formUrl: action,
-    boardUrl: sessionBase,
-    entryUrl: sessionBase + entryPath,
+  const entry = {
+    kind, key, fields: fields(), entryUrl: form.dataset.entryUrl, questionUrl: form.dataset.nextUrl,
+    resultUrl: form.dataset.resultUrl, // a contract's: the form its result is entered on
     // opened from the hand in progress: saving completes it (mighty_ledger/pages/views/in_progress.py)
     inProgress: (form.elements.in_progress && form.elements.in_progress.value) || "",
-    key,
-    fields: fields(),
     summary: {
       declarer: (form.querySelector("input[name='declarer']:checked") || {}).value || "",
       contract: ((contract && contract.value) || "") + checkedLabel("contract_trump"),
     },
   };
+  const previewed = kind !== "contract" && previewedEntry();
+  if (previewed) entry.entry = previewed;
   if (kind === "hand" && drawn) {
-    item.meant = drawn + waitingDeals;
-    // the hands the form knew of when opened: a hand saved since that is this very hand is asked
-    // about too, when the form was moved on to the next number (live_form.js)
+    entry.meant = drawn + dealsBefore;
     const seen = form.elements.seen_hand_count && form.elements.seen_hand_count.value;
-    if (seen !== undefined && seen !== "") item.seen = Number(seen);
+    if (seen !== undefined && seen !== "") entry.seen = Number(seen);
   }
-  if (after) item.after = after;
-  return item;
+  if (kind === "edit") {
+    entry.number = Number(form.dataset.number);
+    entry.version = Number(form.elements.version.value);
+  }
+  if (after) entry.after = after;
+  return entry;
 }
 
-function syncLater() {
-  if (!navigator.serviceWorker || !navigator.serviceWorker.controller) return;
-  navigator.serviceWorker.ready.then((registration) => {
-    // Background Sync: the browser sends the outbox when the network is back, page open or not
-    if (registration.sync) return registration.sync.register("outbox");
-  }).catch(() => {});
-}
-
-async function queue() {
+async function save() {
   const empty = missing();
   if (empty.length) {
     notice(say.sayMissing.replace("{fields}", empty.join(", ")), false);
     return;
   }
-  const deals = dealsWaiting(target[2], await outbox.items());
-  const item = itemOf(deals.filter((deal) => !fixing || deal.id < fixing).length);
-  if (target[0] === "edit") {
-    // after a delete, restore or correction of the same hand still waiting: its answer's version
-    item.number = Number(target[3]);
-    item.version = Number(form.elements.version.value);
-    const last = await lastTouching(item.session, item.number);
-    if (last) item.after = last.id;
+  const shown = scoredNow();
+  if (shown && shown.dataset.previewState === "problems") {
+    notice(say.sayProblems, false); // beside their fields, as the preview drew them
+    return;
   }
-  await outbox.add(item);
-  keys.markUsed(key);
-  write(draftName, null);
-  await Promise.all([fixing && outbox.discard(fixing), conflict && outbox.discard(conflict)]);
-  syncLater();
-  notice(say.sayQueued, false);
-  window.location.assign(item.boardUrl);
+  const all = await outbox.items().catch(() => []);
+  const entry = entryOf(waitingBefore(all).length);
+  stores.write(draftName, null);
+  if (fixing) await outbox.discard(fixing);
+  await land(entry, form);
 }
 
-function hasWaiting() {
-  return outbox.items().then((items) => items.some((item) => item.session === target[2] && !outbox.stopped(item)),
-                             () => false);
-}
-
-function send(event) {
+function submitted(event) {
   const submitter = event.submitter;
-  if (submitter && submitter.hasAttribute("formaction")) {
-    if (!navigator.onLine) { // the no-JavaScript preview button
+  if (submitter && submitter.hasAttribute("formaction")) { // the preview button, without JavaScript
+    if (!navigator.onLine) {
       event.preventDefault();
       previewWaits();
     }
     return;
   }
-  if (!target) {
-    if (!navigator.onLine) {
-      event.preventDefault();
-      keepDraft(false);
-      notice(say.sayEditOffline, false);
-    }
-    return;
-  }
-  if (navigator.onLine && (conflict || (!waitingBefore && !after))) {
-    if (releasing) { // the Save held back below, on its way now
-      releasing = false;
-      return;
-    }
-    if (parking) { // a second tap while the first is written
-      event.preventDefault();
-      return;
-    }
-    // the form posts as ever, once the outbox holds it (sw.js keeps it there if no answer comes);
-    // the draft stays until then. An overtaken correction posts its old version: the server
-    // answers with both side by side
-    keys.markUsed(key);
-    keepDraft(true);
-    event.preventDefault();
-    parking = true;
-    const sending = itemOf(0);
-    if (target[0] === "edit") {
-      sending.number = Number(target[3]);
-      sending.version = Number(form.elements.version.value);
-    }
-    Promise.all([fixing && outbox.discard(fixing), conflict && outbox.discard(conflict)])
-      .then(() => outbox.park(sending))
-      .catch(() => { /* storage off: the form posts as it did */ })
-      .then(() => {
-        parking = false;
-        releasing = true;
-        if (!form.requestSubmit) form.submit(); else if (submitter) form.requestSubmit(submitter); else form.requestSubmit();
-      });
+  if (conflict !== null) {
+    // a correction another phone overtook: posted at its old version, the server answers with both
+    // side by side to choose from (nothing is saved by this post)
+    outbox.discard(conflict);
     return;
   }
   event.preventDefault();
-  queue();
+  if (saving) return; // a second tap while the first is written
+  saving = true;
+  save().finally(() => { saving = false; });
 }
 
 function askPreview() {
@@ -524,20 +344,19 @@ function askPreview() {
 }
 
 function keepTheForm() {
-  if (target) hasWaiting().then((waiting) => { waitingBefore = waiting; });
-  document.addEventListener("outbox:changed", () => {
-    if (target) hasWaiting().then((waiting) => { waitingBefore = waiting; });
-  });
-  form.addEventListener("submit", send);
-  form.addEventListener("input", () => keepDraft(false));
-  form.addEventListener("change", () => keepDraft(false));
-  // htmx asks the server for the preview: offline there is no one to ask
+  form.addEventListener("submit", submitted);
+  form.addEventListener("input", keepDraft);
+  form.addEventListener("change", keepDraft);
   form.addEventListener("htmx:beforeRequest", (event) => {
+    // htmx asks the server for the preview: offline there is no one to ask
     if (!navigator.onLine) {
       event.preventDefault();
       previewWaits();
+      return;
     }
+    previewAsked = JSON.stringify(fields());
   });
+  form.addEventListener("htmx:afterSwap", () => { previewFor = previewAsked; });
   form.addEventListener("htmx:sendError", previewWaits);
   start().then(() => {
     if (!navigator.onLine) previewWaits(); else if (filled) askPreview();
@@ -545,8 +364,4 @@ function keepTheForm() {
   });
 }
 
-if (status) {
-  settleSentDrafts();
-  forgetSavedDraft();
-  if (form) keepTheForm();
-}
+if (status && form && kind) keepTheForm();

@@ -1,12 +1,13 @@
 // The side-by-side page of an edit that met another phone's change (templates/partials/edit_conflict.html).
 //
-// The edit form keeps its taps on the phone (drafts.js, under "draft:" and the form's path) so a
-// reload never loses them. Once the player has chosen here, those taps are done with: kept, they
+// The edit form keeps its taps on the phone (drafts.js) so a reload never loses them. Once the player has chosen here, those taps are done with: kept, they
 // would come back over theirs when "edit again" opens the form with the hand as it is now.
+import { draftName } from "./stores.js";
+
 const conflict = document.querySelector("[data-edit-form]");
 
 function dropDraft() {
-  try { window.localStorage.removeItem(`draft:${conflict.dataset.editForm}`); } catch { /* storage turned off */ }
+  try { window.localStorage.removeItem(draftName(conflict.dataset.editForm)); } catch { /* storage turned off */ }
 }
 
 if (conflict) {

@@ -7,22 +7,17 @@
 // used meanwhile, it is loaded again, so the server says what became of it.
 //
 // The keys the forms of this phone have sent are kept here for every module that keeps a form
-// (drafts.js, queued_forms.js): a kept copy of a form must not send a used key as a new one.
-
-const USED_KEYS = "used-keys";
-
-function usedKeys() {
-  try { return JSON.parse(window.localStorage.getItem(USED_KEYS)) || []; } catch { return []; }
-}
+// (drafts.js, saves.js): a kept copy of a form must not send a used key as a new one.
+import * as stores from "./stores.js";
 
 export function markUsed(key) {
-  const used = usedKeys().filter((old) => old !== key);
+  const used = stores.read(stores.USED_KEYS, []).filter((old) => old !== key);
   used.push(key);
-  try { window.localStorage.setItem(USED_KEYS, JSON.stringify(used.slice(-100))); } catch { /* storage off */ }
+  stores.write(stores.USED_KEYS, used.slice(-100));
 }
 
 export function used(key) {
-  return usedKeys().includes(key);
+  return stores.read(stores.USED_KEYS, []).includes(key);
 }
 
 export function show(key) {
@@ -41,7 +36,8 @@ if (field) {
   form.addEventListener("submit", (event) => {
     const submitter = event.submitter;
     if (submitter && submitter.hasAttribute("formaction")) return; // the preview saves nothing
-    markUsed(field.value);
+    // a form that posts itself; a Save the outbox takes is marked when it is kept (saves.js)
+    window.setTimeout(() => { if (!event.defaultPrevented) markUsed(field.value); }, 0);
   });
   window.addEventListener("pageshow", (event) => {
     if (event.persisted && used(field.value)) window.location.reload();

@@ -9,10 +9,13 @@
 // already made); a copy older than the kept scoreboard is missing the hands since. Transfers that
 // are no longer owed are never offered, and nothing here computes money.
 import * as outbox from "./outbox.js";
+import * as stores from "./stores.js";
 
 const root = document.documentElement;
-const PAGE = /^(\/g\/[^/]+\/s\/(\d+)\/)(settle|payments)\/$/.exec(window.location.pathname);
 const status = document.getElementById("app-status");
+const place = outbox.here();
+// the settle page or the payments page of a session (its totals or its card)
+const shows = document.getElementById("settle-totals") ? "settle" : document.getElementById("payments") ? "payments" : "";
 // what changes the scores once the server has it (a contract or a throw-in changes none): every
 // list of who pays whom waits. A payment changes only what is still owed: the settle page's
 // lists wait, while the payments card shows it pending on the very transfer (pending.js)
@@ -26,8 +29,8 @@ async function boardRevision() {
   // the session's revision the kept scoreboard shows (sw.js keeps it beside the copy)
   if (!window.caches) return null;
   try {
-    const board = await (await caches.open("pages")).match(PAGE[1]);
-    const revision = board && board.headers.get("X-Revision");
+    const board = await (await caches.open(stores.PAGES_CACHE)).match(place.board);
+    const revision = board && board.headers.get(stores.REVISION);
     return revision ? Number(revision) : null;
   } catch {
     return null;
@@ -35,7 +38,7 @@ async function boardRevision() {
 }
 
 function waitingHere(items, kinds) {
-  return items.filter((item) => item.session === PAGE[2] && kinds.has(item.kind) && !outbox.stopped(item));
+  return outbox.waiting(items, place.session).filter((item) => kinds.has(item.kind));
 }
 
 function hideTransfers() {
@@ -79,7 +82,7 @@ async function check() {
   const older = board !== null && (own === null || own < board);
   if (scores.length || older) {
     hiding = ALL_LISTS;
-  } else if (paid.length && PAGE[3] === "settle") {
+  } else if (paid.length && shows === "settle") {
     hiding = SETTLE_LISTS;
   } else {
     return;
@@ -88,7 +91,7 @@ async function check() {
   hideTransfers();
 }
 
-if (root.dataset.offlineAsOf && PAGE && status) {
+if (root.dataset.offlineAsOf && place.session && shows && status) {
   check();
   document.addEventListener("outbox:changed", check);
   // the payments card arrives after the page where it loads itself: its lists too

@@ -11,6 +11,7 @@
 // a board that stood just before it applies it and asks for nothing. The same cheap conditional request (304 when
 // nothing changed) runs when the page becomes visible again, every 30 s without a stream and
 // every 2 minutes with one, so a phone that slept, lost the stream or has none at all still catches up.
+// A board a Save landed on is shown from the phone at once (sw.js) and asks for what changed.
 // Without JavaScript the page is an ordinary page: reloading shows the current state.
 const POLL_MS = 30000; // the fallback's pace without a stream, or while it reconnects
 // with the stream open its events bring every change: the poll only guards against a stream gone
@@ -68,11 +69,21 @@ function typing(root) {
 }
 
 function replace(current, fresh) {
+  if (keepsUntilLoaded(current, fresh)) return;
   const open = openDetails(current);
   const adopted = document.importNode(fresh, true);
   current.replaceWith(adopted);
   reopen(adopted, open);
   if (window.htmx) window.htmx.process(adopted);
+}
+
+function keepsUntilLoaded(current, fresh) {
+  // a part that loads itself (the chart's frame, drawn when in view) in place of the part it loaded
+  // into: the shown one stays, and the fresh one is loaded into its place, so nothing drops away
+  const url = fresh.getAttribute("hx-get");
+  if (!url || current.hasAttribute("hx-get") || !window.htmx) return false;
+  window.htmx.ajax("GET", url, { target: current, swap: "outerHTML" });
+  return true;
 }
 
 function withToken(root) {
@@ -211,6 +222,7 @@ function refresh(seen, what) {
     document.dispatchEvent(new CustomEvent("live:changed", { detail: { revision, what: what || "" } }));
     return;
   }
+  if (!navigator.onLine) return; // the "online" event, visibility or the poll asks again
   if (busy) {
     again = true;
     return;
@@ -297,7 +309,12 @@ function follow() {
     }
   });
 
+  // a change this phone made has landed (outbox.js), or the line is back: what changed, now
+  document.addEventListener("live:refresh", () => refresh());
+  window.addEventListener("online", () => refresh());
   listen();
+  // a board shown from the phone as a Save landed on it (sw.js): what changed since, at once
+  if (document.documentElement.hasAttribute("data-landed")) refresh();
 }
 
 if (marker) follow();

@@ -15,11 +15,14 @@
 // The session's event stream (live.js, told with regions "none") says only that something
 // changed; the form then asks the server for the coming hand (GET hands/next/, the
 // partials/next_hand.html fragment: the engine's table flow, and the words, never a second copy
-// of them here).
+// of them here). The question itself is question.js's, the same one the board asks.
+import * as question from "./question.js";
+import { draftName } from "./stores.js";
+
 const form = document.getElementById("hand-form");
 const following = Boolean(form && form.dataset.nextUrl);
 const notice = document.getElementById("live-form-notice");
-const question = document.getElementById("live-form-question");
+const dialog = document.getElementById("live-form-question");
 const title = form && form.querySelector("[data-hand-title]");
 const numberField = form && form.elements.number;
 const inProgress = form && form.elements.in_progress;
@@ -29,9 +32,6 @@ let leaving = false; // saved: this phone's own hand is on its way, and the page
 let again = false;
 let playing = null; // the contract being played, as last heard (null: not asked yet)
 let asked = null; // the answer the open question would move the form to
-let openedAt = 0;
-// a tap already on its way as the question opens must not answer it (nothing moves under a finger)
-const SETTLE_MS = 600;
 // the hand the form enters: its number field, else its title says it, else the form
 let number = following && ((numberField && numberField.value) ||
   (title ? (title.textContent.match(/\d+/) || [""])[0] : (form.dataset.shownNumber || "")));
@@ -100,54 +100,29 @@ function moveToNext(next) {
 }
 
 function close() {
-  if (question.open) question.close();
+  question.close(dialog);
   asked = null;
 }
 
 function dropDraft() {
-  // the taps drafts.js keeps for this form (under "draft:" and the form's path): answered "the
-  // same hand", they are done with, or they would come back the next time the form opens
-  const path = new URL(form.action, window.location.href).pathname;
-  try { window.localStorage.removeItem(`draft:${path}`); } catch { /* storage turned off */ }
+  // the taps drafts.js keeps for this form: answered "the same hand", they are done with, or they
+  // would come back the next time the form opens
+  try { window.localStorage.removeItem(draftName(form.getAttribute("action"))); } catch { /* storage turned off */ }
 }
 
-function ask(body, next) {
-  const opening = !question.open;
-  asked = next;
-  question.replaceChildren(document.importNode(body, true));
-  const heading = question.querySelector("[data-question-title]");
-  if (heading) {
-    heading.id = "live-form-question-title";
-    question.setAttribute("aria-labelledby", heading.id);
-  }
-  if (opening) {
-    openedAt = Date.now();
-    question.showModal();
-    // the safe answer first, for a keyboard and a screen reader: it leaves nothing saved
-    const first = question.querySelector("[data-choice='same']");
-    if (first) first.focus();
-  }
-}
-
-function answer(event) {
-  const choice = event.target.closest("[data-choice]");
-  if (!choice) return;
-  if (Date.now() - openedAt < SETTLE_MS) {
-    event.preventDefault();
-    return;
-  }
-  if (choice.dataset.choice === "same") {
+function answer(choice) {
+  if (choice === "same") {
     leaving = true;
     dropDraft();
     return; // the link goes to the board
   }
   const next = asked;
   close();
-  if (choice.dataset.choice === "next" && next) moveToNext(next);
+  if (choice === "next" && next) moveToNext(next);
   const focus = title || form.querySelector("input:not([type=hidden])");
   if (focus) {
     if (focus === title) title.tabIndex = -1;
-    focus.focus();
+    focus.focus({ preventScroll: true });
   }
 }
 
@@ -159,17 +134,18 @@ function apply(next) {
     return;
   }
   playing = data.playing || "";
-  if (body && question) {
+  if (body && dialog) {
     const titleText = next.querySelector("[data-title]");
-    ask(body, {
+    asked = {
       number: data.number, dealer: data.dealer, sittingOut: JSON.parse(data.sittingOut || "[]"),
       title: titleText ? [...titleText.childNodes].map((node) => document.importNode(node, true)) : null,
       moved: lineOf(next.querySelector("[data-moved]")),
       contractDone: "contractDone" in data,
-    });
+    };
+    question.ask(dialog, body, answer);
     return;
   }
-  if (question && question.open) close(); // the hand asked about was deleted meanwhile
+  if (dialog && dialog.open) close(); // the hand asked about was deleted meanwhile
   // the same number: an earlier hand changed, so the dealer may have
   if (data.number === number && untouched()) moveSeating(data.dealer, JSON.parse(data.sittingOut || "[]"));
   say(lineOf(next.querySelector("[data-notice]")));
@@ -215,17 +191,9 @@ function askServer(event) {
 }
 
 if (following) {
-  if (question) {
-    question.addEventListener("click", answer);
-    // Escape is not an answer: the form would stay on a number another hand has now
-    question.addEventListener("cancel", (event) => event.preventDefault());
-  }
-  // the stream tells of this phone's own save too, while the page is leaving: the form stays as sent
-  form.addEventListener("submit", (event) => {
-    leaving = true;
-    // a Save drafts.js held back (a field still empty, offline) leaves the page where it is
-    window.setTimeout(() => { if (event.defaultPrevented) leaving = false; }, 0);
-  });
+  // this phone's own Save is on its way, and the page with it (saves.js): the stream's news of it
+  // asks nothing; a Save held back (a field still empty) leaves the form as it was
+  document.addEventListener("outbox:leaving", () => { leaving = true; });
   window.addEventListener("pageshow", (event) => { if (event.persisted) leaving = false; });
   document.addEventListener("live:changed", askServer);
 }

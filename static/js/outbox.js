@@ -1,5 +1,5 @@
-// The outbox: every write a player makes while the server cannot be reached, kept in IndexedDB
-// until the server has it, then sent in the order it was made. One outbox for every kind:
+// The outbox: every write a player makes at the table goes through here, online or not, and stays
+// on the phone until the server has answered it. One road for every kind:
 //
 //   hand      a new hand (or the result of the hand in progress, which completes it)
 //   event     a deal miss or an all-pass
@@ -9,214 +9,234 @@
 //   delete, restore   a hand deleted or brought back, at the version the phone had
 //   payment, unpay    a transfer marked as paid, and that mark undone
 //
-// Imported by the pages' modules and by the service worker (sw.js), which is the one that
-// replays it when it can (Background Sync, or a page asking); a page without a service
-// worker replays it itself. It imports nothing: the worker has no page to ask. Each entry keeps:
-// - what the player entered. A form that is more than a few fields (a hand, a contract) keeps
-//   its taps, and once online the form itself turns them into HAND_JSON on the server
-//   (GET .../hands/entry/, .../playing/entry/), so the entry is the very one the form saves;
-//   the smaller ones (a deal miss, a delete, a payment) are built on the page;
-// - its one-time key, sent as Idempotency-Key: a replay cut off before its answer and sent
-//   again, or a form saved whose answer never arrived, is recorded once;
-// - the version it was made on, sent as If-Match (edits, deletes, restores): a hand another
-//   phone changed meanwhile is refused with 409 and kept here as a "conflict", for the player
-//   to open, never retried blindly;
-// - `after`: the entry it follows when it refers to something made offline too (the result of
-//   a contract recorded offline, the restore of a delete, the undo of a payment). That entry's
-//   answer (the contract's id, the hand's new version) is written into it before it is sent;
-// - the link, sent as "Authorization: Bearer <token>" (mighty_ledger/api/auth.py).
-// An entry the server refuses stays here with the server's words until the player fixes,
-// copies or discards it; the entries after it in the same session wait behind it.
-// A form saved with a connection is written here first, "sending" (`park`), before its request
-// leaves: the service worker makes it "waiting" when the request is cut, times out or meets a
-// 5xx, and takes it out when the server answered (sw.js). So a Save is on the phone until the
-// server has it, whatever the request met; a "sending" one left behind (no service worker, a
-// worker stopped mid-request) is made waiting by the next page (`unpark`), and its key makes
-// the replay land on the hand the form may have saved after all.
+// A Save writes its entry here (saves.js), the page shows it at once where it lands (pending.js),
+// and the page sends it at once: on every page load, when the phone is back online, when the page
+// is seen again, and on a timer that backs off while anything waits. No service worker is needed.
+// Each entry keeps:
+// - what the player entered: a hand's or a contract's taps (`fields`), which the form turned into
+//   HAND_JSON on the server (its preview, or GET .../hands/entry/ when sent), so the entry is the one
+//   the form saves; the smaller ones (a deal miss, a delete, a payment) build theirs on the page;
+// - its one-time key, sent as Idempotency-Key: one that was sent, cut, and sent again is recorded once;
+// - the version it was made on, sent as If-Match (edits, deletes, restores): a hand another phone
+//   changed meanwhile is refused with 409 and kept as a "conflict", for the player to open;
+// - `after`: the entry it follows when it refers to something made on this phone and not sent yet
+//   (the result of a contract, the restore of a delete, the undo of a payment), whose answer (an
+//   id, a version) is written into it before it is sent;
+// - the session's API and the link (partials/app_status.html), sent as "Authorization: Bearer".
+// An entry the server refuses stays here with the server's words until the player fixes, copies or
+// discards it; the entries after it in the same session wait behind it.
+import * as stores from "./stores.js";
 
-const DATABASE = "mighty-ledger";
-const STORE = "outbox";
 const STOPPED = new Set(["refused", "conflict"]); // states that wait for the player
-const SENDING = "sending"; // a form's own request is out with it: not replayed meanwhile
+const NEWS_MS = 2 * 60 * 1000; // "saved as hand 7" is said on the pages loaded for this long
+const RETRY_MS = [1000, 2000, 4000, 8000, 15000]; // while something waits and the server was not reached
+const BUSY_MS = 250; // the same request is being saved this moment (sent by a page that left)
+const LOCK = "mighty-ledger-outbox"; // one sender among the phone's tabs (Web Locks)
+
+// --- the page's session, as Django drew it ---------------------------------------------------
+
+export function here() {
+  // partials/app_status.html: the link, its session, where its writes land and go
+  const status = typeof document === "undefined" ? null : document.getElementById("app-status");
+  const data = status ? status.dataset : {};
+  return { token: data.token || "", group: data.group || "", session: data.session || "",
+           board: data.board || "", payments: data.payments || "", api: data.api || "",
+           sendTimeout: Number(data.sendTimeout) || 10000 };
+}
+
+// --- the store --------------------------------------------------------------------------------
 
 function open() {
   return new Promise((resolve, reject) => {
-    const request = indexedDB.open(DATABASE, 1);
+    const request = indexedDB.open(stores.DATABASE, 2);
     request.onupgradeneeded = () => {
-      request.result.createObjectStore(STORE, { keyPath: "id", autoIncrement: true });
+      const names = request.result.objectStoreNames;
+      if (!names.contains(stores.OUTBOX)) request.result.createObjectStore(stores.OUTBOX, { keyPath: "id", autoIncrement: true });
+      if (!names.contains(stores.NUMBERED)) request.result.createObjectStore(stores.NUMBERED, { keyPath: "key" });
     };
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error);
   });
 }
 
-async function run(mode, work, opening = open) {
-  const database = await opening();
-  const name = database.objectStoreNames[0];
+async function run(name, mode, work) {
+  const database = await open();
   return new Promise((resolve, reject) => {
     const transaction = database.transaction(name, mode);
     const request = work(transaction.objectStore(name));
-    transaction.oncomplete = () => { database.close(); resolve(request.result); };
+    transaction.oncomplete = () => { database.close(); resolve(request && request.result); };
     transaction.onerror = () => { database.close(); reject(transaction.error); };
   });
 }
 
-// --- "saved as hand 7": the numbers the server gave lately -----------------------------------
-// Kept in a database of their own for a while, so the page that loads after a replay (the board
-// reloads itself as its actions land, and a kept copy reloads when the server answers again)
-// still says them, whether or not the replay's last message reached the page before it went.
-const NEWS = "mighty-ledger-numbered";
-const NEWS_MS = 2 * 60 * 1000;
-
-function openNews() {
-  return new Promise((resolve, reject) => {
-    const request = indexedDB.open(NEWS, 1);
-    request.onupgradeneeded = () => { request.result.createObjectStore("numbered", { keyPath: "key" }); };
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-}
-
-function eachNews(hands, write) {
-  return run("readwrite", (store) => {
-    let last;
-    for (const hand of hands) last = write(store, hand);
-    return last;
-  }, openNews);
-}
-
-function remember(numbered) {
-  if (!numbered.length) return Promise.resolve();
-  const at = Date.now();
-  return eachNews(numbered, (store, hand) => store.put({ key: hand.key, session: hand.session, number: hand.number, at }))
-    .catch(() => { /* storage off: the replay's message says them */ });
-}
-
-export function lately(session) {
-  // the hands of ``session`` the server numbered in the last two minutes, oldest first
-  return run("readonly", (store) => store.getAll(), openNews).then((all) => {
-    const recent = Date.now() - NEWS_MS;
-    const stale = all.filter((hand) => hand.at < recent);
-    if (stale.length) eachNews(stale, (store, hand) => store.delete(hand.key)).catch(() => {});
-    return all.filter((hand) => hand.at >= recent && hand.session === String(session))
-      .sort((a, b) => a.number - b.number);
-  }, () => []);
-}
-
 export async function items() {
-  const all = await run("readonly", (store) => store.getAll());
-  for (const item of all) item.kind = item.kind || "hand"; // kept before there were kinds
+  const all = await run(stores.OUTBOX, "readonly", (store) => store.getAll());
   return all.sort((a, b) => a.id - b.id);
 }
 
 export function item(id) {
-  return run("readonly", (store) => store.get(id));
+  return run(stores.OUTBOX, "readonly", (store) => store.get(id));
 }
 
 export function put(entry) {
-  return run("readwrite", (store) => store.put(entry));
+  return run(stores.OUTBOX, "readwrite", (store) => store.put(entry));
 }
 
-export function discard(id) {
-  return run("readwrite", (store) => store.delete(id));
+export async function discard(id) {
+  await run(stores.OUTBOX, "readwrite", (store) => store.delete(id));
+  changed();
 }
 
-function keep(entry, state) {
-  entry.kind = entry.kind || "hand";
-  entry.state = state;
-  entry.queuedAt = new Date().toISOString();
-  return put(entry);
-}
-
-export function add(entry) {
-  return keep(entry, "waiting");
-}
-
-export function park(entry) {
-  return keep(entry, SENDING);
-}
-
-export async function withKey(key, state) {
-  const all = await items();
-  return all.find((entry) => entry.key === key && (!state || entry.state === state)) || null;
-}
-
-export async function unpark(key) {
-  // the form's request did not reach the server, or no one can tell: the outbox sends it
-  const entry = await withKey(key, SENDING);
-  if (!entry) return null;
-  entry.state = "waiting";
-  await put(entry);
-  return entry;
-}
-
-export async function answered(key) {
-  // the server answered the form's own request (saved, or its problems sent back with the form)
-  const entry = await withKey(key, SENDING);
-  return entry ? discard(entry.id) : null;
+export async function withKey(key) {
+  return (await items()).find((entry) => entry.key === key) || null;
 }
 
 export function stopped(entry) {
   return STOPPED.has(entry.state);
 }
 
-// --- sending --------------------------------------------------------------------------
+export function ofSession(all, session) {
+  return all.filter((entry) => String(entry.session) === String(session));
+}
+
+export function waiting(all, session) {
+  // what this phone still has to send for ``session``, in the order it was made
+  return ofSession(all, session).filter((entry) => !stopped(entry));
+}
+
+export function newKey() {
+  if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
+
+export async function queue(entry, { leaving: thenLeaving = false } = {}) {
+  // a write made on this page: kept, then sent at once (``leaving``: by requests that outlive the
+  // page, which goes where the write lands). One entry per key: the same Save tapped again, or
+  // queued again by a page that did not hear the first, is the same entry
+  if (thenLeaving) leaving = true;
+  entry.key = entry.key || newKey();
+  const same = await withKey(entry.key);
+  if (same) return same.id;
+  Object.assign(entry, { state: "waiting", queuedAt: new Date().toISOString() });
+  const id = await put(entry);
+  changed();
+  return id;
+}
+
+export async function again(entry, change) {
+  // a refused or overtaken entry sent again under a new key (the old one's answer is the server's)
+  change(entry);
+  Object.assign(entry, { key: newKey(), state: "waiting" });
+  delete entry.message;
+  await put(entry);
+  changed();
+}
+
+// --- telling the pages ---------------------------------------------------------------------------
+
+const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(LOCK) : null;
+
+function tell(name, detail = {}) {
+  if (typeof document !== "undefined") document.dispatchEvent(new CustomEvent(name, { detail }));
+}
+
+function changed() {
+  // this page's modules redraw what waits, the phone's other tabs too, and the page sends it
+  tell("outbox:changed");
+  if (channel) channel.postMessage("changed");
+  send();
+}
+
+// --- "saved as hand 7": the numbers the server gave lately -------------------------------------
+
+function remember(numbered) {
+  if (!numbered.length) return Promise.resolve();
+  const at = Date.now();
+  return run(stores.NUMBERED, "readwrite", (store) => {
+    for (const hand of numbered) store.put({ ...hand, at });
+  }).catch(() => { /* storage off: the page that sent them says them */ });
+}
+
+export function lately(session) {
+  // the hands of ``session`` the server numbered in the last two minutes, oldest first
+  return run(stores.NUMBERED, "readonly", (store) => store.getAll()).then((all) => {
+    const recent = Date.now() - NEWS_MS;
+    return all.filter((hand) => hand.at >= recent && String(hand.session) === String(session))
+      .sort((a, b) => a.number - b.number);
+  }, () => []);
+}
+
+// --- sending -----------------------------------------------------------------------------------
 
 async function verdict(response) {
   const body = await response.json().catch(() => null);
   if (response.ok) return { ok: true, body };
-  if (response.status >= 500 || response.status === 408 || response.status === 429) {
-    return { later: true }; // the server is restarting or busy: not the entry's fault
-  }
+  if (response.status >= 500 || response.status === 408 || response.status === 429) return { later: true };
   const errors = (body && body.errors) || [];
   const codes = errors.map((error) => error.code);
-  if (codes.includes("request_in_progress")) {
-    return { later: true }; // the same request is being saved this very moment (a retry met it)
-  }
+  // the same request is being saved this moment: sent by a page that left before its answer
+  if (codes.includes("request_in_progress")) return { busy: true };
   const message = errors.map((error) => error.message).filter(Boolean).join(" ") ||
     `${response.status} ${response.statusText}`;
   if (response.status === 409 && !codes.includes("idempotency_key_reused")) {
     // changed by another phone since this phone read it: the player chooses, never this loop
-    return { conflict: true, message, current: body && (body.hand || body.contract), codes,
+    return { conflict: true, message, codes, current: body && (body.hand || body.contract),
              next: body && body.next_number };
   }
   return { refused: true, message, codes };
 }
 
-function entryOf(entry) {
-  if (entry.entry) return Promise.resolve({ ok: true, body: { entry: entry.entry } });
-  const query = new URLSearchParams(entry.fields);
-  // a correction names its hand, whose fields the form does not ask are kept as they are
-  if (entry.kind === "edit") query.set("number", entry.number);
-  return fetch(`${entry.entryUrl}?${query}`, { credentials: "same-origin", headers: { Accept: "application/json" } })
-    .then(verdict);
+function inTime() {
+  // no answer in time: unanswered, sent again later with its key (saved once however it went)
+  return AbortSignal.timeout(here().sendTimeout);
 }
 
-function headers(entry, extra = {}) {
+function apiOf(entry, path) {
+  return (entry.api || `/api/v1/sessions/${entry.session}/`).replace(/\/$/, "") + path;
+}
+
+const departures = []; // pages waiting for a write to leave before they do (saves.js)
+
+export function departed(ms = 400) {
+  // resolved once the next write is on its way (a page leaving after it need not wait for its
+  // answer), once a round ends without one, or after ``ms``
+  return new Promise((resolve) => {
+    departures.push(resolve);
+    window.setTimeout(resolve, ms);
+  });
+}
+
+function gone() {
+  for (const resolve of departures.splice(0)) resolve();
+}
+
+function request(entry, method, path, body, extra = {}) {
   // the outbox's header: the history says the page made the change, not a client of the API
-  return { "Content-Type": "application/json", Accept: "application/json",
-           Authorization: `Bearer ${entry.token}`, "X-Mighty-Ledger-Outbox": "1", ...extra };
-}
-
-function api(entry, path) {
-  return `/api/v1/sessions/${entry.session}${path}`;
-}
-
-function request(entry, method, url, body, extra) {
-  const sent = { method, credentials: "omit", headers: headers(entry, extra) };
+  const headers = { "Content-Type": "application/json", Accept: "application/json",
+                    Authorization: `Bearer ${entry.token}`, "X-Mighty-Ledger-Outbox": "1", ...extra };
+  const sent = { method, credentials: "omit", headers, keepalive: leaving, signal: inTime() };
   if (body !== undefined) sent.body = JSON.stringify(body);
-  return fetch(url, sent).then(verdict);
+  const answer = fetch(apiOf(entry, path), sent);
+  gone();
+  return answer.then(verdict);
 }
 
-function post(entry, url, body) {
-  return request(entry, "POST", url, body, { "Idempotency-Key": entry.key });
+function post(entry, path, body) {
+  return request(entry, "POST", path, body, { "Idempotency-Key": entry.key });
 }
 
 async function withEntry(entry, next) {
-  const made = await entryOf(entry);
-  if (!made.ok) return made;
-  entry.entry = made.body.entry; // kept: "copy" gives it, and a retry need not ask again
-  await put(entry);
+  // the taps as HAND_JSON: the form's preview gave it, or the form answers it now (pages/views/app.py)
+  if (!entry.entry) {
+    const query = new URLSearchParams(entry.fields);
+    if (entry.kind === "edit") query.set("number", entry.number);
+    const made = await fetch(`${entry.entryUrl}?${query}`, { credentials: "same-origin", signal: inTime(),
+                                                             headers: { Accept: "application/json" } })
+      .then(verdict);
+    if (!made.ok) return made;
+    entry.entry = made.body.entry; // kept: "copy" gives it, and every retry sends the same body
+    await put(entry);
+  }
   return next(entry.entry);
 }
 
@@ -231,22 +251,20 @@ function ifMatch(entry) {
 }
 
 async function contractOf(entry) {
-  // a contract recorded offline too: its id is known once it was sent (written in by `after`)
+  // a contract recorded on this phone too: its id is known once it was sent (written in by `after`)
   if (entry.after) return entry.made || null;
   if (entry.contractVersion !== undefined) return { id: entry.inProgress, version: entry.contractVersion };
-  // opened online, its result entered offline: completed at the version it has when first sent,
-  // kept so that every retry sends the same body (the key's answer is recognised by it)
-  const response = await fetch(api(entry, `/contracts/${entry.inProgress}`), { credentials: "omit", headers: headers(entry) });
+  // its result entered on this phone: completed at the version it has when first sent, kept so that
+  // every retry sends the same body (the key's answer is recognised by it)
+  const response = await fetch(apiOf(entry, `/contracts/${entry.inProgress}`), { credentials: "omit", signal: inTime(),
+    headers: { Accept: "application/json", Authorization: `Bearer ${entry.token}` } });
   const contract = response.ok ? await response.json() : null;
   entry.contractVersion = contract ? contract.version : 0;
   await put(entry);
   return { id: entry.inProgress, version: entry.contractVersion };
 }
 
-function missingFirst() {
-  // what it follows was discarded from this phone before it was sent: nothing to refer to
-  return { refused: true, message: "—" };
-}
+const MISSING_FIRST = { refused: true, message: "—" }; // what it follows was discarded unsent
 
 function sameValues(sent, kept) {
   // what this phone sent is what the server holds (it may hold more: seats, the system)
@@ -255,21 +273,21 @@ function sameValues(sent, kept) {
 
 const SENDERS = {
   hand: (entry) => withEntry(entry, async (hand) => {
-    // the hand number its form showed (contract.md): another phone's hand there is asked about
+    // the hand number its form showed: another phone's hand there is asked about (409)
     const meant = entry.meant ? { number: entry.meant } : {};
     if (entry.meant && typeof entry.seen === "number" && entry.seen < entry.meant) meant.seen_hand_count = entry.seen;
-    if (!entry.inProgress && !entry.after) return post(entry, api(entry, "/hands"), { ...hand, ...meant });
+    if (!entry.inProgress && !entry.after) return post(entry, "/hands", { ...hand, ...meant });
     const contract = await contractOf(entry);
-    if (!contract) return missingFirst();
-    return post(entry, api(entry, `/contracts/${contract.id}/complete`), { ...hand, ...meant, version: contract.version });
+    if (!contract) return MISSING_FIRST;
+    return post(entry, `/contracts/${contract.id}/complete`, { ...hand, ...meant, version: contract.version });
   }),
-  event: (entry) => post(entry, api(entry, "/events"), entry.entry),
-  contract: (entry) => withEntry(entry, (contract) => post(entry, api(entry, "/contracts"), contract)),
+  event: (entry) => post(entry, "/events", entry.entry),
+  contract: (entry) => withEntry(entry, (contract) => post(entry, "/contracts", contract)),
   abandon: async (entry) => {
     const contract = await contractOf(entry);
-    if (!contract) return missingFirst();
-    const outcome = await post(entry, api(entry, `/contracts/${contract.id}/abandon`), { version: contract.version });
-    // the first answer was lost (the page's own request): thrown in by exactly that one
+    if (!contract) return MISSING_FIRST;
+    const outcome = await post(entry, `/contracts/${contract.id}/abandon`, { version: contract.version });
+    // the first answer was lost: thrown in by exactly that one
     const now = outcome.current;
     if (outcome.conflict && now && now.status === "abandoned" && now.version === contract.version + 1) {
       return { ok: true, body: now };
@@ -278,7 +296,7 @@ const SENDERS = {
   },
   edit: (entry) => withEntry(entry, async (hand) => {
     const at = version(entry);
-    const outcome = await request(entry, "PUT", api(entry, `/hands/${entry.number}`), { ...hand, version: at }, ifMatch(entry));
+    const outcome = await request(entry, "PUT", `/hands/${entry.number}`, { ...hand, version: at }, ifMatch(entry));
     // the first answer was lost: the hand moved on by exactly this edit, and nothing else
     if (outcome.conflict && outcome.current && outcome.current.version === at + 1 &&
         sameValues(hand, outcome.current.entry)) {
@@ -287,22 +305,17 @@ const SENDERS = {
     return outcome;
   }),
   // deleting a deleted hand answers it as it is: a retry after a lost answer changes nothing
-  delete: (entry) => request(entry, "DELETE", api(entry, `/hands/${entry.number}`), undefined, ifMatch(entry)),
-  restore: (entry) => request(entry, "POST", api(entry, `/hands/${entry.number}/restore`), {}, ifMatch(entry)),
-  payment: (entry) => post(entry, api(entry, "/payments"), entry.entry),
+  delete: (entry) => request(entry, "DELETE", `/hands/${entry.number}`, undefined, ifMatch(entry)),
+  restore: (entry) => request(entry, "POST", `/hands/${entry.number}/restore`, {}, ifMatch(entry)),
+  payment: (entry) => post(entry, "/payments", entry.entry),
   unpay: async (entry) => {
     const id = entry.after ? entry.made && entry.made.id : entry.payment;
-    if (!id) return missingFirst();
-    const outcome = await request(entry, "DELETE", api(entry, `/payments/${id}`));
+    if (!id) return MISSING_FIRST;
+    const outcome = await request(entry, "DELETE", `/payments/${id}`);
     // undone already: by this very request, whose answer was lost
     return outcome.codes && outcome.codes.includes("already_undone") ? { ok: true, body: {} } : outcome;
   },
 };
-
-async function send(entry) {
-  const sender = SENDERS[entry.kind];
-  return sender ? sender(entry) : { refused: true, message: "?" };
-}
 
 function madeOf(entry, body = {}) {
   // what an entry that follows this one needs to know of it
@@ -312,81 +325,125 @@ function madeOf(entry, body = {}) {
   return { id: body.id, version: body.version, number: body.number };
 }
 
-async function handOver(entry, made, all) {
-  // the entries that follow this one learn its answer before it leaves the outbox
+async function landed(entry, outcome, all) {
+  const made = madeOf(entry, outcome.body || {});
   for (const other of all.filter((kept) => kept.after === entry.id)) {
-    other.made = made;
+    other.made = made; // the entries that follow learn its answer before it leaves the outbox
     await put(other);
   }
+  await run(stores.OUTBOX, "readwrite", (store) => store.delete(entry.id));
+  const numbered = (entry.kind === "hand" || entry.kind === "event") && made.number ? made.number : null;
+  if (numbered) await remember([{ key: entry.key, session: entry.session, number: numbered }]);
+  tell("outbox:landed", { entry, made, number: numbered });
+  if (channel) channel.postMessage("changed");
 }
 
-async function replayOnce(tell) {
-  const saved = [];
-  const numbered = [];
-  const blocked = new Set(); // sessions whose earlier entry waits for the player: their later ones wait
+async function stop(entry, outcome) {
+  entry.state = outcome.conflict ? "conflict" : "refused";
+  entry.message = outcome.message;
+  entry.codes = outcome.codes || [];
+  if (outcome.current) entry.current = outcome.current;
+  if (outcome.next) entry.nextNumber = outcome.next; // another phone saved the hand this one meant
+  await put(entry);
+  tell("outbox:stopped", { entry });
+}
+
+async function round() {
+  // each waiting entry in order; a session whose earlier entry waits for its player waits behind it
+  const blocked = new Set();
   const all = await items();
-  if (!all.some((entry) => !stopped(entry) && entry.state !== SENDING)) return { saved, numbered, reached: true };
-  await tell({ state: "saving" });
-  try {
-    for (const entry of all) {
-      if (stopped(entry) || entry.state === SENDING) blocked.add(String(entry.session));
-      if (blocked.has(String(entry.session))) continue;
-      const outcome = await send(entry);
-      if (outcome.ok) {
-        saved.push(entry.session);
-        const made = madeOf(entry, outcome.body || {});
-        if ((entry.kind === "hand" || entry.kind === "event") && made.number) {
-          numbered.push({ session: entry.session, number: made.number, key: entry.key });
-        }
-        await handOver(entry, made, all);
-        await discard(entry.id);
-      } else if (outcome.refused || outcome.conflict) {
-        blocked.add(String(entry.session));
-        entry.state = outcome.conflict ? "conflict" : "refused";
-        entry.message = outcome.message;
-        if (outcome.current) entry.current = outcome.current;
-        // another phone saved the hand this one meant: the number the server would give it now
-        if (outcome.next) entry.nextNumber = outcome.next;
-        await put(entry);
-      } else {
-        return { saved, numbered, reached: false }; // the server is busy: later
-      }
+  for (const entry of all) {
+    if (stopped(entry)) blocked.add(String(entry.session));
+    if (blocked.has(String(entry.session))) continue;
+    const sender = SENDERS[entry.kind];
+    let outcome;
+    try {
+      outcome = sender ? await sender(entry) : { refused: true, message: entry.kind };
+    } catch {
+      return "unreached"; // no network after all
     }
-  } catch {
-    return { saved, numbered, reached: false }; // no network after all: later
+    if (outcome.ok) {
+      await landed(entry, outcome, all);
+    } else if (outcome.refused || outcome.conflict) {
+      blocked.add(String(entry.session));
+      await stop(entry, outcome);
+    } else {
+      return outcome.busy ? "busy" : "unreached";
+    }
   }
-  return { saved, numbered, reached: true };
+  return "done";
 }
 
 let running = null;
-let again = false;
+let more = false; // asked again while a round ran: once more after it, never beside it
+let leaving = false; // the page is about to leave: its requests outlive it (keepalive)
+let timer = null;
+let tries = 0;
 
-async function rounds(tell) {
-  const done = { state: "done", saved: [], numbered: [], reached: true };
-  do {
-    again = false;
-    const result = await replayOnce(tell);
-    done.saved.push(...result.saved);
-    done.numbered.push(...result.numbered);
-    done.reached = result.reached;
-  } while (again); // asked again meanwhile: after a cut answer, at once
-  return done;
+function exclusive(work) {
+  // one sender among the phone's tabs; a browser without Web Locks has this tab's own guard only
+  return navigator.locks ? navigator.locks.request(LOCK, work) : work();
 }
 
-export function replay(tell = () => Promise.resolve()) {
-  // one replay at a time; a call meanwhile runs once more after it, never beside it
+async function rounds() {
+  let last;
+  do {
+    more = false;
+    tell("outbox:sending");
+    last = await round();
+  } while (more && last === "done");
+  return last;
+}
+
+function later(last) {
+  window.clearTimeout(timer);
+  timer = null;
+  if (last === "done") {
+    tries = 0;
+    return;
+  }
+  // offline: the "online" event sends it, and a slow look now and then should the event not come
+  const wait = last === "busy" ? BUSY_MS : last === "offline" ? RETRY_MS[RETRY_MS.length - 1]
+    : RETRY_MS[Math.min(tries, RETRY_MS.length - 1)];
+  if (last !== "busy") tries += 1;
+  timer = window.setTimeout(send, wait);
+}
+
+export function send(options = {}) {
+  // sends what waits, now; a call while a round runs makes it go round once more
+  if (options.leaving) leaving = true;
+  if (typeof document === "undefined") return Promise.resolve();
   if (running) {
-    again = true;
+    more = true;
     return running;
   }
-  running = rounds(tell).then(async (done) => {
+  running = items().then((all) => {
+    if (!all.some((entry) => !stopped(entry))) return "done";
+    if (!navigator.onLine) return "offline"; // the "online" event sends it
+    return exclusive(rounds);
+  }).catch(() => "unreached").then((last) => {
     running = null;
-    await remember(done.numbered);
-    await tell(done);
-    return done;
-  }, (error) => {
-    running = null;
-    throw error;
+    gone();
+    if (more) return send();
+    later(last);
+    tell("outbox:sent", { reached: last === "done" || last === "busy" });
+    return last;
   });
   return running;
 }
+
+function start() {
+  window.addEventListener("online", () => {
+    tries = 0; // the line is back: at once, then from the shortest wait again
+    send();
+  });
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") send();
+  });
+  window.addEventListener("pagehide", () => { leaving = true; });
+  window.addEventListener("pageshow", () => { leaving = false; });
+  if (channel) channel.onmessage = () => tell("outbox:changed");
+  send();
+}
+
+if (typeof document !== "undefined" && document.getElementById("app-status")) start();

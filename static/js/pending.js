@@ -1,34 +1,26 @@
-// What waits in the outbox, shown where it will land. Each action a player made offline
-// appears on the page that shows what it changes, marked pending, until the server has it:
+// What waits in the outbox, shown where it lands, at once, until the server has it:
 //
 // - a new hand, a deal miss or an all-pass: a row at the end of the scoreboard, drawn from the
 //   server's own row (partials/scoreboard_row.html, handed to the page as <template id="waiting-row">);
-// - a contract recorded: the hand in progress at the top of the board, with "Enter the result"
-//   (the hand form, #after-<id>, whose hand completes this contract) and "Throw in";
-// - the result of the hand in progress, or its throw-in: marked on the hand in progress;
+//   once the server numbered it, the row says so until the board's own row for it is in;
+// - a contract recorded: the hand in progress at the top of the board, with "Enter the result" and
+//   "Throw in"; the result of the hand in progress, or its throw-in: marked on it;
 // - a correction, a delete, a restore: marked on the hand's row (a delete with "Restore");
 // - a payment marked paid, or undone: on the settlement's payments card.
-// An entry the server refused, or a correction another phone overtook ("conflict"), stays at
-// the end of the board with the server's words and what the player can do with it: Fix (its
-// form again with its taps, a payment's amount, or the page where a delete or a throw-in is made
-// again) and Discard; a payment also on the payments card.
-//
-// The next hand: a kept board knows it as the server said it before the deals waiting here.
-// `nextAfter` steps the table's flow rule (flow.js, the engine's rule as data, in the page's
-// "flow-rule" block) through each of them in order, carrying who opened and who sat out each
-// one into the next; the board and the forms ask it, and only it. A delete or correction of the
-// latest hand waiting here starts it from the coming hand as it stood before that hand (the
-// page's "latest-hand" block).
-import * as flow from "./flow.js";
+// An entry the server refused stays at the end of the board with the server's words and what the
+// player can do with it: Fix (its form again with its taps, a payment's amount) and Discard. A hand
+// another phone saved first is asked about, with the same question a form left open asks
+// (question.js): the same hand is discarded, another is sent again as the next.
+import { isDeal, nextAfter, shownNext, touchesAHand } from "./next_deal.js";
 import * as outbox from "./outbox.js";
+import * as question from "./question.js";
+import * as flow from "./flow.js";
 
 const status = document.getElementById("app-status");
 const say = status ? status.dataset : {};
-const PAGE = /^\/g\/([^/]+)\/s\/(\d+)\//.exec(window.location.pathname);
-const session = PAGE ? PAGE[2] : null;
-const base = PAGE ? PAGE[0] : "";
-const TOUCHES_A_HAND = new Set(["edit", "delete", "restore"]);
-const DEALS = new Set(["hand", "event"]); // what moves the deal to the next seat
+const place = outbox.here();
+const LANDED_MS = 10000; // a numbered row waits this long at most for the board's own
+const landed = new Map(); // key → {entry, number, at}: sent, numbered, not on the board yet
 
 function words(template, values) {
   return (template || "").replace(/\{(\w+)\}/g, (whole, name) => values[name]);
@@ -49,156 +41,18 @@ function button(label, act, testid) {
   return made;
 }
 
-export function newKey() {
-  if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
-  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+function followers(all, entry) {
+  return all.filter((other) => other.after === entry.id);
 }
 
-function changed() {
-  document.dispatchEvent(new CustomEvent("outbox:changed"));
-  if (navigator.serviceWorker && navigator.serviceWorker.controller) {
-    navigator.serviceWorker.ready.then((registration) => {
-      // Background Sync: the browser sends the outbox when the network is back, page open or not
-      if (registration.sync) return registration.sync.register("outbox");
-    }).catch(() => {});
-  }
-}
+// --- the coming hand ----------------------------------------------------------------------------
 
-export async function queue(item) {
-  // an action made from this page: into the outbox, behind everything waiting before it
-  item.key = item.key || newKey();
-  const id = await outbox.add(item);
-  changed();
-  return id;
-}
-
-function ofSession(items, which) {
-  return items.filter((item) => item.session === which);
-}
-
-export async function lastTouching(which, number) {
-  // the entry still waiting that last touched hand `number`: a new one follows it, at its version
-  const items = await outbox.items();
-  return ofSession(items, String(which)).filter((item) => TOUCHES_A_HAND.has(item.kind) && item.number === Number(number))
-    .pop() || null;
-}
-
-function followers(items, item) {
-  return items.filter((other) => other.after === item.id);
-}
-
-// --- the next dealer ------------------------------------------------------------------------
-
-function taps(item, name) {
-  return (item.fields || []).filter((pair) => pair[0] === name).map((pair) => pair[1]);
-}
-
-function summary(item, table, before) {
-  // the deal waiting here in the shape flow.js takes (what `python -m scoring next` takes), with
-  // who opened it and who sat it out as the step before decided: a throw-in's redeal is opened by
-  // whoever opened it, with the same players out (reads.next_state carries them the same way)
-  const seated = (seat) => table.seats.includes(seat);
-  const opener = before ? before.first_bidder : null;
-  const out = (before && before.sitting_out) || [];
-  if (item.kind === "event") {
-    const entry = item.entry;
-    const event = { kind: entry.kind || item.eventKind, dealer: entry.dealer || table.first_dealer,
-                    first_bidder: opener, sitting_out: out };
-    // the server's: who showed the hand, or the dealer when nobody is named
-    if (event.kind === "deal_miss") event.demander = entry.shown_by || event.dealer;
-    return event;
-  }
-  const sittingOut = taps(item, "sitting_out");
-  return {
-    kind: "scored",
-    dealer: taps(item, "dealer")[0] || table.first_dealer,
-    declarer: taps(item, "declarer")[0],
-    partners: taps(item, "partners").filter(seated),
-    sitting_out: sittingOut.length ? sittingOut : out,
-    first_bidder: opener,
-    joker_holder: taps(item, "joker_holder").filter(seated)[0] || null,
-  };
-}
-
-function shownNext() {
-  // the coming hand as the server said it when the page was drawn, before the deals waiting here:
-  // the scoreboard's next-hand card (its first values, kept while this module rewrites it), or
-  // a form's dealer and seating as the server ticked them (not a draft's); null where neither is
-  const card = document.querySelector("#next-hand[data-next-dealer]");
-  if (card) {
-    if (!card.dataset.serverNext) {
-      const named = card.querySelectorAll("p strong"); // "Next: <strong>Ann</strong> deals, <strong>Bo</strong> bids first."
-      card.dataset.serverNext = JSON.stringify({
-        dealer: card.dataset.nextDealer, first_bidder: named[1] ? named[1].textContent.trim() : null,
-        sitting_out: JSON.parse(card.dataset.nextOut || "[]"),
-      });
-    }
-    return JSON.parse(card.dataset.serverNext);
-  }
-  if (!document.querySelector("input[name='dealer']")) return null;
-  const ticked = (name) => [...document.querySelectorAll(`input[name='${name}']`)]
-    .filter((input) => input.defaultChecked).map((input) => input.value);
-  return { dealer: ticked("dealer")[0] || null, first_bidder: null, sitting_out: ticked("sitting_out") };
-}
-
-export function dealsWaiting(which, items) {
-  // the hands, deal misses and all-passes of the session still to be sent, in order: the server
-  // numbers them so, and deals the next hand after the last of them
-  return ofSession(items, String(which)).filter((item) => DEALS.has(item.kind) && !outbox.stopped(item));
-}
-
-function latestHand() {
-  // the latest live hand as the page was drawn, with the coming hand as it stood before it
-  // (partials/latest_hand.html): what a delete or a correction of that hand goes back to
-  const block = document.getElementById("latest-hand");
-  try { return block ? JSON.parse(block.textContent) : null; } catch { return null; }
-}
-
-function latestChange(which, items, latest) {
-  // the last delete, restore or correction of the latest hand still waiting here: its final word
-  if (!latest) return null;
-  return ofSession(items, String(which)).filter((item) => {
-    return TOUCHES_A_HAND.has(item.kind) && item.number === latest.number && !outbox.stopped(item);
-  }).pop() || null;
-}
-
-export function nextAfter(which, items) {
-  // who deals, bids first and sits out after what waits on this phone, as the server will say
-  // once it has it: from what the page was drawn with, or from the coming hand as it stood
-  // before the latest hand when a delete or correction of that hand waits (the correction
-  // stepped again), then each deal waiting stepped in order. null when nothing of that waits,
-  // the page carries no flow rule, or a step needs what only the server can tell (whether the
-  // hand was made): then the page's own answer stands
-  const drawn = shownNext(); // read first: the board keeps the server's values before rewriting them
-  const table = flow.session(); // the page's flow-rule block: {rule, seats, first_dealer}
-  const deals = dealsWaiting(which, items);
-  const latest = latestHand();
-  let change = latestChange(which, items, latest);
-  if (change && change.kind === "restore") change = null; // the hand stands as the page says
-  if ((!deals.length && !change) || !table || !table.rule) return null;
-  let state = change ? latest.before : drawn;
-  const step = (item) => {
-    if (!state) return;
-    try {
-      state = flow.next(table.rule, table.seats, summary(item, table, state), table.first_dealer);
-    } catch {
-      state = null; // a deal the engine would refuse, or a result the phone cannot know: the server will say
-    }
-  };
-  if (change && change.kind === "edit") {
-    // a corrected hand (the hand form's taps) or deal miss or all-pass (its entry)
-    step(change.fields ? change : { kind: "event", eventKind: latest.kind, entry: change.entry });
-  }
-  deals.forEach(step);
-  return state;
-}
-
-function showNext(items) {
-  // the scoreboard's "Next: Ann deals, Bo bids first. Sitting out: Cy." (a hand form's own
-  // #next-hand is live_form.js's); its data-next-* too, which me.js reads
+function showNext(all) {
+  // the scoreboard's "Next: Ann deals, Bo bids first. Sitting out: Cy." after what waits here (a
+  // hand form's own #next-hand is live_form.js's); its data-next-* too, which me.js reads
   const card = document.getElementById("board-rows") && document.querySelector("#next-hand[data-next-dealer]");
   // nothing of that waiting any more (sent, or taken back): the server's own, as drawn
-  const next = card && (nextAfter(session, items) || shownNext());
+  const next = card && (nextAfter(all, place.session) || shownNext());
   if (!next) return;
   const shown = JSON.parse(card.dataset.nextOut || "[]");
   const named = card.querySelectorAll("p strong");
@@ -211,8 +65,7 @@ function showNext(items) {
 }
 
 function showSittingOut(line, shown, out) {
-  // "Sitting out: Cy." ends the line, after the translated sentence: its names are the last
-  // ones shown there (a system where someone sits out names them before every hand)
+  // "Sitting out: Cy." ends the line, after the translated sentence: its names are the last ones there
   const text = line && line.lastChild;
   const names = shown.join(", ");
   if (!text || text.nodeType !== Node.TEXT_NODE || !names) return;
@@ -236,41 +89,41 @@ function showDeclarerPicks(card, sittingOut) {
   }));
 }
 
-// --- rows at the end of the board ------------------------------------------------------------
+// --- what the player can do with an entry the server did not take -------------------------------
 
-function describe(item) {
-  const number = item.number ? `${words(say.sayHandNumber, { number: item.number })} · ` : "";
-  switch (item.kind) {
-    case "hand": return `${item.summary.declarer || ""} ${item.summary.contract || ""}`;
-    case "event": return `${item.eventKind === "all_pass" ? say.sayPass : say.sayMiss} · ${item.entry.dealer || ""}`;
-    case "contract": return `${item.summary.declarer || ""} ${item.summary.contract || ""} · ${say.sayPlaying}`;
+function describe(entry) {
+  const number = entry.number ? `${words(say.sayHandNumber, { number: entry.number })} · ` : "";
+  switch (entry.kind) {
+    case "hand": return `${entry.summary.declarer || ""} ${entry.summary.contract || ""}`;
+    case "event": return `${entry.eventKind === "all_pass" ? say.sayPass : say.sayMiss} · ${entry.entry.dealer || ""}`;
+    case "contract": return `${entry.summary.declarer || ""} ${entry.summary.contract || ""} · ${say.sayPlaying}`;
     case "abandon": return say.sayThrownIn;
     case "edit": return number + say.sayCorrection;
     case "delete": return number + say.sayDeleted;
     case "restore": return number + say.sayRestoredHand;
-    case "payment": return paymentWords(item);
+    case "payment": return paymentWords(entry);
     case "unpay": return say.sayUnpaid;
-    default: return item.kind;
+    default: return entry.kind;
   }
 }
 
-function paymentWords(item) {
-  return words(say.sayPaid, { payer: item.entry.from, payee: item.entry.to, amount: item.entry.amount });
+function paymentWords(entry) {
+  return words(say.sayPaid, { payer: entry.entry.from, payee: entry.entry.to, amount: entry.entry.amount });
 }
 
-function markWords(item) {
-  if (item.state === "refused") return say.sayRefusedNote;
-  return item.state === "conflict" ? say.sayConflictNote : say.sayPending;
+function markWords(entry) {
+  if (entry.state === "refused") return say.sayRefusedNote;
+  return entry.state === "conflict" ? say.sayConflictNote : say.sayPending;
 }
 
-function mark(item) {
-  const made = element("span", "pending-mark outbox-mark", markWords(item));
+function mark(entry) {
+  const made = element("span", "pending-mark outbox-mark", markWords(entry));
   made.dataset.testid = "pending-mark";
   return made;
 }
 
-function copy(item, note) {
-  const body = item.entry || Object.fromEntries(item.fields || []);
+function copy(entry, note) {
+  const body = entry.entry || Object.fromEntries(entry.fields || []);
   const box = note.querySelector("textarea") || note.appendChild(element("textarea", "copy-box"));
   box.readOnly = true;
   box.value = JSON.stringify(body, null, 2);
@@ -279,53 +132,34 @@ function copy(item, note) {
   if (navigator.clipboard) navigator.clipboard.writeText(box.value).then(done, () => {});
 }
 
-function discardButton(item) {
+function discardButton(entry) {
   return button(say.sayDiscard, () => {
-    if (window.confirm(item.kind === "hand" ? say.sayDiscardConfirm : say.sayDiscardActionConfirm)) {
-      outbox.discard(item.id).then(changed);
-    }
+    if (window.confirm(entry.kind === "hand" ? say.sayDiscardConfirm : say.sayDiscardActionConfirm)) outbox.discard(entry.id);
   }, "discard-refused");
 }
 
-function sendAgain(item, change) {
-  // under a new key: the refused or overtaken one's answer is the server's already
-  change(item);
-  item.key = newKey();
-  item.state = "waiting";
-  delete item.message;
-  outbox.put(item).then(changed);
+function fix(entry) {
+  // where the refused action is made again: its form with its taps (a hand's, a deal miss's), the
+  // payments card with its amount; a delete, restore, throw-in or undo is made again on its page
+  if (entry.fields || entry.kind === "event") {
+    window.location.assign(`${entry.formUrl}#fix=${entry.id}`);
+  } else if (entry.kind === "payment") {
+    if (document.getElementById("payments")) fixPayment(entry);
+    else window.location.assign(`${place.payments}#fix=${entry.id}`);
+  } else {
+    outbox.discard(entry.id).then(() => window.location.assign(entry.page || place.board));
+  }
 }
 
-function fix(item) {
-  // where the refused action is made again: its form with its taps (the hands', a deal miss's),
-  // the payments card with its amount; a delete, restore, throw-in or undo is made again on its
-  // page, this one discarded
-  const payments = `${base}payments/`;
-  if (item.fields || item.kind === "event") {
-    window.location.assign(`${item.formUrl}#fix-${item.id}`);
-    return;
-  }
-  if (item.kind === "payment") {
-    if (window.location.pathname === payments || document.getElementById("payments")) {
-      fixPayment(item);
-    } else {
-      window.location.assign(`${payments}#fix-${item.id}`);
-    }
-    return;
-  }
-  const page = item.kind === "unpay" ? payments : item.number ? `${base}h/${item.number}/` : base;
-  outbox.discard(item.id).then(() => { changed(); window.location.assign(page); });
-}
-
-function fixPayment(item) {
+function fixPayment(entry) {
   // the amount, to send again
-  const line = document.querySelector(`[data-outbox-payment='${item.id}']`);
+  const line = document.querySelector(`[data-outbox-payment='${entry.id}']`);
   if (!line || line.querySelector("input")) return;
   const editor = line.appendChild(element("span", "actions"));
   const amount = editor.appendChild(element("input"));
   amount.type = "number";
   amount.min = "1";
-  amount.value = item.entry.amount;
+  amount.value = entry.entry.amount;
   amount.setAttribute("aria-label", say.sayAmount);
   amount.dataset.testid = "fix-amount";
   editor.appendChild(button(say.saySendAgain, () => {
@@ -333,56 +167,120 @@ function fixPayment(item) {
       amount.focus();
       return;
     }
-    sendAgain(item, () => { item.entry = { ...item.entry, amount: amount.value }; });
+    outbox.again(entry, () => { entry.entry = { ...entry.entry, amount: amount.value }; });
   }, "send-again"));
   amount.focus();
 }
 
-function noteOf(item, note, blocked) {
-  // what the player can do about it: nothing but wait, or Fix (Open), Copy and Discard
-  if (item.state !== "refused" && item.state !== "conflict") {
+function askedAbout(entry) {
+  // a hand another phone saved first, which the server asks about: the question can be drawn
+  return entry.kind === "hand" && entry.state === "conflict" && entry.questionUrl && entry.current && entry.nextNumber;
+}
+
+function noteOf(entry, note, blocked) {
+  // what the player can do about it: nothing but wait, or answer, Fix (Open), Copy and Discard
+  if (!outbox.stopped(entry)) {
     note.append(element("span", "muted", blocked ? say.sayBlocked : say.sayPendingNote));
     return;
   }
-  note.appendChild(element("p", "problem", item.message)).dataset.testid = "refused-message";
-  if (item.state === "conflict" && item.kind === "edit") {
+  note.appendChild(element("p", "problem", entry.message)).dataset.testid = "refused-message";
+  if (askedAbout(entry)) {
+    note.append(button(say.sayAnswer, () => ask(entry), "answer-question"));
+  } else if (entry.state === "conflict" && entry.kind === "edit") {
     // the hand's edit page with these taps and the old version: the server shows both sides
-    note.append(button(say.sayOpen, () => window.location.assign(`${item.formUrl}#conflict-${item.id}`), "open-conflict"));
+    note.append(button(say.sayOpen, () => window.location.assign(`${entry.formUrl}#conflict=${entry.id}`), "open-conflict"));
   } else {
-    note.append(button(say.sayFix, () => fix(item), "fix-refused"));
+    note.append(button(say.sayFix, () => fix(entry), "fix-refused"));
   }
-  if (item.state === "conflict" && item.kind === "hand" && item.nextNumber) {
-    // another phone saved the hand this one meant (item.current): the same hand is discarded,
-    // a different one is saved as the next
-    note.append(button(say.saySaveNext, () => sendAgain(item, () => {
-      item.meant = item.nextNumber;
-      delete item.seen; // the player said it is another hand: only its number is checked now
-    }), "save-as-next"));
+  if (entry.state === "conflict" && entry.kind === "hand" && entry.nextNumber && !askedAbout(entry)) {
+    note.append(button(say.saySaveNext, () => saveAsNext(entry), "save-as-next"));
   }
-  note.append(button(say.sayCopy, () => copy(item, note)), discardButton(item));
+  note.append(button(say.sayCopy, () => copy(entry, note)), discardButton(entry));
 }
 
-function pendingRow(template, item, blocked) {
+function saveAsNext(entry) {
+  // the player says theirs is another hand: only its number is checked now
+  return outbox.again(entry, () => {
+    entry.meant = entry.nextNumber;
+    delete entry.seen;
+  });
+}
+
+// --- the question, over the board ----------------------------------------------------------------
+
+const dialog = document.getElementById("board-question");
+let askedNow = null; // the entry the open question is about
+
+async function ask(entry) {
+  if (!dialog || askedNow === entry.id) return;
+  askedNow = entry.id;
+  const url = new URL(entry.questionUrl, window.location.href);
+  url.searchParams.set("shown", entry.meant || "");
+  url.searchParams.set("hand", entry.current.number);
+  try {
+    const response = await fetch(url.pathname + url.search, { cache: "no-store", credentials: "same-origin" });
+    const body = response.ok ? question.body(await response.text()) : null;
+    if (!body) throw new Error("nothing to ask");
+    question.ask(dialog, body, (choice, event) => {
+      event.preventDefault(); // "the same hand" links to the board: this is it
+      question.close(dialog);
+      askedNow = null;
+      if (choice === "next") saveAsNext(entry); else outbox.discard(entry.id);
+    });
+  } catch {
+    askedNow = null; // the row keeps its words and its buttons: the player answers there
+  }
+}
+
+// --- rows at the end of the board -----------------------------------------------------------------
+
+function pendingRow(template, entry, blocked) {
   // the server's row with its slots filled: who and what, the mark, and the note across the seats
   const row = template.content.firstElementChild.cloneNode(true);
   const slot = (name) => row.querySelector(`[data-slot='${name}']`);
-  row.classList.add(item.state);
-  row.dataset.testid = DEALS.has(item.kind) ? "pending-hand" : "pending-action";
-  row.dataset.state = item.state;
-  row.dataset.kind = item.kind;
-  if (item.kind === "hand") {
-    slot("declarer").textContent = item.summary.declarer;
-    slot("contract").textContent = item.summary.contract;
+  row.classList.add(entry.state);
+  row.dataset.testid = isDeal(entry) ? "pending-hand" : "pending-action";
+  row.dataset.state = entry.state;
+  row.dataset.kind = entry.kind;
+  row.dataset.key = entry.key;
+  if (entry.kind === "hand") {
+    slot("declarer").textContent = entry.summary.declarer;
+    slot("contract").textContent = entry.summary.contract;
   } else {
     slot("declarer").remove();
-    slot("contract").textContent = describe(item);
+    slot("contract").textContent = describe(entry);
   }
-  slot("mark").textContent = markWords(item);
-  noteOf(item, slot("note"), blocked);
+  if (entry.state === "saved") {
+    slot("mark").textContent = words(say.saySavedAs, { numbers: entry.number });
+    slot("note").remove();
+    return row;
+  }
+  slot("mark").textContent = markWords(entry);
+  noteOf(entry, slot("note"), blocked);
   return row;
 }
 
-function showRows(items) {
+function stillLanding() {
+  // numbered by the server, and not on the board yet: shown as saved until the board's row comes
+  const now = Date.now();
+  const rows = [];
+  for (const [key, seen] of landed) {
+    if (document.getElementById(`hand-${seen.number}`) || now - seen.at > LANDED_MS) landed.delete(key);
+    else rows.push({ ...seen.entry, state: "saved", number: seen.number });
+  }
+  return rows;
+}
+
+function onTheBoard(entry) {
+  // a hand the server stored before its answer reached this phone (the answer was lost, or is on
+  // its way) is on a board drawn since: its own row shows it, and the outbox confirms it with its
+  // key. Were it another phone's hand with the same declarer, the server asks, and it shows again
+  const row = entry.kind === "hand" && entry.meant && document.getElementById(`hand-${entry.meant}`);
+  const who = row && row.querySelector(".who");
+  return Boolean(who && who.title === entry.summary.declarer);
+}
+
+function showRows(mine) {
   const rows = document.getElementById("board-rows");
   const template = document.getElementById("waiting-row");
   if (!rows || !template) return;
@@ -393,47 +291,53 @@ function showRows(items) {
     rows.insertAdjacentElement("afterend", outboxRows);
   }
   let blocked = false;
-  const shown = [];
-  for (const item of items) {
-    const stopped = outbox.stopped(item);
-    if (DEALS.has(item.kind) || stopped) shown.push(pendingRow(template, item, blocked && !stopped));
+  const shown = stillLanding().map((entry) => pendingRow(template, entry, false));
+  for (const entry of mine) {
+    const stopped = outbox.stopped(entry);
+    if ((isDeal(entry) && !onTheBoard(entry)) || stopped) shown.push(pendingRow(template, entry, blocked && !stopped));
     blocked = blocked || stopped;
   }
   outboxRows.replaceChildren(...shown);
+  const question = mine.find(askedAbout);
+  if (question) ask(question);
 }
 
-// --- marks on the hands already on the board ---------------------------------------------------
+// --- marks on the hands already on the board ------------------------------------------------------
 
-function showMarks(items) {
+function showMarks(mine) {
   document.querySelectorAll(".outbox-mark-holder").forEach((holder) => holder.remove());
   document.querySelectorAll("#board-rows tr[data-pending]").forEach((row) => { delete row.dataset.pending; });
   const last = new Map(); // hand number → the last waiting entry touching it
-  for (const item of items) {
-    if (TOUCHES_A_HAND.has(item.kind) && !outbox.stopped(item)) last.set(item.number, item);
+  for (const entry of mine) {
+    if (touchesAHand(entry) && !outbox.stopped(entry)) last.set(entry.number, entry);
   }
   const changes = { edit: say.sayCorrection, delete: say.sayDeleted, restore: say.sayRestoredHand };
-  for (const [number, item] of last) {
+  for (const [number, entry] of last) {
     const row = document.getElementById(`hand-${number}`);
     const cell = row && row.querySelector(".what");
     if (!cell) continue;
-    row.dataset.pending = item.kind;
+    row.dataset.pending = entry.kind;
     const holder = cell.appendChild(element("span", "outbox-mark-holder"));
-    holder.dataset.testid = `pending-${item.kind}`;
-    holder.append(" ", element("span", "pending-mark outbox-mark", `${changes[item.kind]} · ${say.sayPending}`));
-    if (item.kind === "delete") {
+    holder.dataset.testid = `pending-${entry.kind}`;
+    holder.append(" ", element("span", "pending-mark outbox-mark", `${changes[entry.kind]} · ${say.sayPending}`));
+    if (entry.kind === "delete") {
       holder.append(button(say.sayRestore, () => {
-        queue({ kind: "restore", session: item.session, token: item.token, number: item.number,
-                version: item.version, after: item.id, boardUrl: item.boardUrl });
+        queueHere({ kind: "restore", number: entry.number, version: entry.version, after: entry.id });
       }, "restore-pending"));
     }
   }
 }
 
-// --- the hand in progress ---------------------------------------------------------------------
+function queueHere(entry) {
+  return outbox.queue({ ...entry, session: place.session, token: place.token, api: place.api, board: place.board,
+                        page: window.location.pathname });
+}
 
-function contractLine(contract, items) {
+// --- the hand in progress -------------------------------------------------------------------------
+
+function contractLine(contract, all) {
   // a contract recorded on this phone: "Enter the result" and "Throw in", or what followed it
-  const next = followers(items, contract)[0];
+  const next = followers(all, contract)[0];
   const line = element("div", "card playing pending");
   line.dataset.testid = "pending-contract";
   line.appendChild(element("p", "playing-now", `${describe(contract)} `)).appendChild(mark(contract));
@@ -443,28 +347,24 @@ function contractLine(contract, items) {
   }
   const actions = line.appendChild(element("div", "actions"));
   const enter = actions.appendChild(element("a", "button primary", say.sayEnterResult));
-  enter.href = `${base}hands/new/#after-${contract.id}`;
+  enter.href = `${contract.resultUrl}#after=${contract.id}`;
   enter.dataset.testid = "complete-pending";
   actions.appendChild(button(say.sayThrowIn, () => {
-    queue({ kind: "abandon", session: contract.session, token: contract.token, after: contract.id,
-            boardUrl: contract.boardUrl });
+    queueHere({ kind: "abandon", after: contract.id });
   }, "abandon-pending"));
   return line;
 }
 
-function showInProgress(items) {
+function showInProgress(mine) {
   const section = document.getElementById("in-progress");
   if (!section) return;
   document.getElementById("outbox-in-progress")?.remove();
-  const lines = items.filter((item) => item.kind === "contract" && !outbox.stopped(item))
-    .map((contract) => contractLine(contract, items));
+  const lines = mine.filter((entry) => entry.kind === "contract" && !outbox.stopped(entry))
+    .map((contract) => contractLine(contract, mine));
   // the hand in progress the server knows, finished or thrown in on this phone
-  const playing = section.querySelector("[data-testid='complete-hand']");
-  const match = playing && /playing\/(\d+)\//.exec(playing.getAttribute("href"));
-  const done = match && items.find((item) => {
-    return !item.after && ((item.kind === "hand" && item.inProgress === match[1]) ||
-                           (item.kind === "abandon" && String(item.inProgress) === match[1]));
-  });
+  const playing = section.dataset.playing;
+  const done = playing && mine.find((entry) => !entry.after &&
+    ((entry.kind === "hand" || entry.kind === "abandon") && String(entry.inProgress) === playing));
   if (done) {
     const note = element("p", "muted", `${done.kind === "abandon" ? say.sayThrownIn : say.sayResultEntered} `);
     note.dataset.testid = "pending-in-progress";
@@ -482,28 +382,32 @@ function showInProgress(items) {
   section.insertAdjacentElement("beforebegin", box);
 }
 
-// --- payments ---------------------------------------------------------------------------------
+// --- payments -------------------------------------------------------------------------------------
 
-function paymentLine(item, items) {
-  const line = element("li", "", `${paymentWords(item)} `);
-  line.dataset.outboxPayment = item.id;
-  line.appendChild(mark(item));
-  if (outbox.stopped(item)) {
+function paymentLine(entry, all) {
+  const line = element("li", "", `${paymentWords(entry)} `);
+  line.dataset.outboxPayment = entry.id;
+  line.appendChild(mark(entry));
+  if (outbox.stopped(entry)) {
     // the server's reason, and what the player can do about it
-    line.appendChild(element("p", "problem", item.message)).dataset.testid = "refused-message";
+    line.appendChild(element("p", "problem", entry.message)).dataset.testid = "refused-message";
     const actions = line.appendChild(element("span", "actions"));
-    actions.append(button(say.sayFix, () => fixPayment(item), "fix-refused"), discardButton(item));
-  } else if (followers(items, item).length > 0) {
+    if ((entry.codes || []).some((code) => code === "overpayment" || code === "wrong_way")) {
+      // more than is owed, or the wrong way round: recorded only if the player says so
+      actions.append(button(say.sayRecordAnyway, () => outbox.again(entry, () => {
+        entry.entry = { ...entry.entry, overpay: true };
+      }), "record-anyway"));
+    }
+    actions.append(button(say.sayFix, () => fixPayment(entry), "fix-refused"), discardButton(entry));
+  } else if (followers(all, entry).length > 0) {
     line.appendChild(element("span", "muted", ` ${say.sayUnpaid}`));
   } else {
-    line.appendChild(button(say.sayUndo, () => {
-      queue({ kind: "unpay", session: item.session, token: item.token, after: item.id, boardUrl: item.boardUrl });
-    }));
+    line.appendChild(button(say.sayUndo, () => queueHere({ kind: "unpay", after: entry.id })));
   }
   return line;
 }
 
-function showPayments(items) {
+function showPayments(mine) {
   const card = document.getElementById("payments");
   document.getElementById("outbox-payments")?.remove();
   document.querySelectorAll(".outbox-mark-payment").forEach((old) => old.remove());
@@ -511,11 +415,11 @@ function showPayments(items) {
   const list = element("ul", "payments pending");
   list.id = "outbox-payments";
   list.dataset.testid = "pending-payments";
-  for (const item of items) {
-    if (item.kind === "payment") {
-      list.appendChild(paymentLine(item, items));
-    } else if (item.kind === "unpay" && item.payment) {
-      const form = card.querySelector(`form[action$='/payments/${item.payment}/undo/']`);
+  for (const entry of mine) {
+    if (entry.kind === "payment") {
+      list.appendChild(paymentLine(entry, mine));
+    } else if (entry.kind === "unpay" && entry.payment) {
+      const form = card.querySelector(`form[data-payment='${entry.payment}']`);
       const holder = form && form.closest("li");
       if (holder) {
         const note = holder.appendChild(element("span", "pending-mark outbox-mark-payment", `${say.sayUnpaid} · ${say.sayPending}`));
@@ -525,24 +429,42 @@ function showPayments(items) {
     }
   }
   if (list.children.length) card.appendChild(list);
-  const asked = /^#fix-(\d+)$/.exec(window.location.hash); // the board's Fix of a refused payment
-  const fixed = asked && items.find((item) => item.id === Number(asked[1]) && outbox.stopped(item));
+  const fixing = Number(new URLSearchParams(window.location.hash.slice(1)).get("fix")); // the board's Fix
+  const fixed = fixing && mine.find((entry) => entry.id === fixing && outbox.stopped(entry));
   if (fixed && fixed.kind === "payment") fixPayment(fixed);
 }
 
-export function show(items) {
-  if (!session || !status) return;
-  const mine = ofSession(items, session);
+// --- all of it --------------------------------------------------------------------------------------
+
+function show(all) {
+  const mine = outbox.ofSession(all, place.session);
   showRows(mine);
   showMarks(mine);
   showInProgress(mine);
   showPayments(mine);
-  showNext(items);
+  showNext(all);
 }
 
-if (status) {
-  // the settlement's payments card arrives after the page (htmx): its pending payments with it
-  document.addEventListener("htmx:afterSwap", () => outbox.items().then(show, () => {}));
-  // a live board swaps its next-hand card for the server's: the deals still waiting step it again
-  document.addEventListener("live:updated", () => outbox.items().then(show, () => {}));
+export function redraw() {
+  return outbox.items().then(show, () => show([]));
+}
+
+if (status && place.session) {
+  // the server numbered an entry of this session: its row stays, marked saved, until the board's
+  // own row is in; the board (and the payments card) are asked for what changed at once
+  document.addEventListener("outbox:landed", (event) => {
+    const { entry, number } = event.detail;
+    if (String(entry.session) !== String(place.session)) return;
+    if (number && isDeal(entry)) landed.set(entry.key, { entry, number, at: Date.now() });
+    const card = document.getElementById("payments");
+    if (card && window.htmx && (entry.kind === "payment" || entry.kind === "unpay")) {
+      window.htmx.ajax("GET", place.payments, { target: card, swap: "outerHTML" });
+    }
+    document.dispatchEvent(new CustomEvent("live:refresh"));
+    redraw();
+  });
+  for (const name of ["outbox:changed", "outbox:stopped", "live:updated", "htmx:afterSwap"]) {
+    document.addEventListener(name, redraw);
+  }
+  redraw();
 }

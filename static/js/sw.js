@@ -1,41 +1,33 @@
-// The service worker: the ledger keeps working when the table has no signal.
+// The service worker: the ledger stays readable when the table has no signal.
 //
 // Served at /sw.js by mighty_ledger/pages/views/app.py, which puts `self.APP_SHELL` (the static
 // files to keep, the pages to keep, this version) in front of this file. A module worker
-// (app_status.js registers it so): it imports the outbox the pages import.
+// (app_status.js registers it so).
 // - Static files: cache first. Their names carry a hash of their contents in production,
 //   so a kept file is never stale; a page kept by an older version finds its files here
 //   under their older names, or the current file of the same name.
 // - Pages: network first; each page read is kept, and shown from here when the network
 //   fails, marked with when it was kept ("offline, as of 21:14").
+// - After a Save, the board it lands on is shown from here at once (saves.js tells which, just
+//   before it goes there): the page then asks the server for what changed (live.js), and the
+//   kept copy is read again behind it. The Save itself is the outbox's (outbox.js), sent by the
+//   pages: this worker carries no form.
 // - Never kept: the API, the live streams, anything but GET.
-// - A form's Save (a POST navigation) is sent from here, and never ends on the browser's error
-//   page. The page wrote what it makes into the outbox before it left ("sending": drafts.js,
-//   queued_forms.js). Cut, timed out (APP_SHELL.saveTimeout) or answered 5xx: the outbox keeps
-//   it, waiting, and the player lands on the board (the kept copy, if the server is not there)
-//   with a line saying the Save waits on the phone (#kept-<id>). Answered: it leaves the outbox,
-//   and the server's page says what became of it (saved, or the form with its problems). This
-//   is the worker's job rather than a script posting the form, because the answer stays the
-//   server's own page (its redirect, its form sent back, its "saved as hand 8"), as without
-//   JavaScript; only a request that got no answer is the outbox's.
 // - A page of a session is kept with the session's revision it shows (X-Revision): a kept copy
 //   older than the kept board knows it (the settlement, the payments, the forms) is fetched
 //   again while there is a network, and says so offline.
 // - A new version waits: the page says "update available" and the player chooses when,
 //   so no hand is cut in the middle of its entry.
-// - The outbox (outbox.js) is replayed here, when a page asks and on Background Sync.
-import * as outbox from "/static/js/outbox.js"; // by its plain name: the worker is served from the site's root
+import * as stores from "/static/js/stores.js"; // by its plain name: the worker is served from the site's root
 
 const { APP_SHELL } = self;
-const STATIC_CACHE = `static-${APP_SHELL.version}`;
-const PAGES_CACHE = "pages"; // the player's pages outlive versions: they are what is readable offline
-const STORED_AT = "X-Stored-At";
-const REVISION = "X-Revision"; // the session's revision the kept page shows (data-live-revision)
-const LANDING_MS = 3000; // after a Save the outbox kept, how long the board's network gets before the kept copy
-const LAST_GROUP = "/last-group"; // a key in PAGES_CACHE: the group page /start opens offline
+const STATIC_CACHE = `${stores.STATIC_CACHE}${APP_SHELL.version}`;
+// the player's pages outlive versions: they are what is readable offline
+const { PAGES_CACHE, STORED_AT, REVISION, LAST_GROUP } = stores;
+const LANDING_MS = 10000; // how long after a Save its board is shown from here
 const KEEP_FRESH_MS = 5 * 60 * 1000; // a page asked to be kept is fetched again at most this often
 const HASHED = /\.[0-9a-f]{12}(\.[^./]+)$/; // ManifestStaticFilesStorage's name.0123456789ab.css
-let landing = null; // the board a Save the outbox kept lands on, and until when
+let landing = null; // the board a Save lands on, and until when
 
 self.addEventListener("install", (event) => {
   event.waitUntil(Promise.all([
@@ -46,7 +38,7 @@ self.addEventListener("install", (event) => {
 
 self.addEventListener("activate", (event) => {
   event.waitUntil(caches.keys().then((names) => Promise.all(names
-    .filter((name) => name.startsWith("static-") && name !== STATIC_CACHE)
+    .filter((name) => name.startsWith(stores.STATIC_CACHE) && name !== STATIC_CACHE)
     .map((name) => caches.delete(name))))
     .then(() => self.clients.claim()));
 });
@@ -55,9 +47,16 @@ self.addEventListener("message", (event) => {
   const message = event.data || {};
   if (message.type === "update") self.skipWaiting();
   if (message.type === "keep") {
-    event.waitUntil(keep(message.urls || [], true).then(() => keep(message.follows || [], true, message.revision)));
+    // the page's group is the one /start opens offline
+    const group = message.group ? caches.open(PAGES_CACHE).then((cache) => cache.put(LAST_GROUP, new Response(message.group)))
+      : Promise.resolve();
+    event.waitUntil(Promise.all([group, keep(message.urls || [], true)
+      .then(() => keep(message.follows || [], true, message.revision))]));
   }
-  if (message.type === "replay") event.waitUntil(replay());
+  if (message.type === "landing") {
+    landing = { path: message.path, until: Date.now() + LANDING_MS };
+    if (event.ports[0]) event.ports[0].postMessage("ready");
+  }
   if (message.type === "reachable") {
     // the phone says it is online: is the server there? (this worker's misses stay off the page's console)
     event.waitUntil(fetch(APP_SHELL.offline, { method: "HEAD", cache: "no-store" })
@@ -66,18 +65,10 @@ self.addEventListener("message", (event) => {
   }
 });
 
-self.addEventListener("sync", (event) => {
-  if (event.tag === "outbox") event.waitUntil(replay());
-});
-
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  if (request.method === "POST" && request.mode === "navigate") {
-    event.respondWith(save(request, url));
-    return;
-  }
   if (request.method !== "GET") return;
   if (request.headers.get("Accept") === "text/event-stream") {
     // a live stream is never kept; offline, 204 tells the page to stop asking until it tries again
@@ -112,11 +103,6 @@ async function staticFile(request, url) {
 
 // --- pages ------------------------------------------------------------------------------------
 
-function groupOf(pathname) {
-  const match = /^\/g\/([^/]+)\//.exec(pathname);
-  return match && match[1] !== "new" ? `/g/${match[1]}/` : null;
-}
-
 async function stamped(response, revision) {
   // the time it was read travels with the kept copy, for "offline, as of 21:14", and the
   // session's revision it shows: its own (data-live-revision), or the board's that asked for it
@@ -133,10 +119,7 @@ async function store(url, response, revision) {
   const type = response.headers.get("Content-Type") || "";
   if (response.status !== 200 || response.type !== "basic" || response.redirected || !type.startsWith("text/html")) return;
   const [cache, copy] = await Promise.all([caches.open(PAGES_CACHE), stamped(response, revision)]);
-  const kept = [cache.put(url.pathname + url.search, copy)];
-  const group = groupOf(url.pathname);
-  if (group) kept.push(cache.put(LAST_GROUP, new Response(group)));
-  await Promise.all(kept);
+  await cache.put(url.pathname + url.search, copy);
 }
 
 async function fromCache(request, url) {
@@ -155,25 +138,34 @@ async function fromCache(request, url) {
   return fallback ? offlineCopy(fallback) : Response.error();
 }
 
-async function offlineCopy(kept, more = "") {
-  // the page learns it is a kept copy, from when and of which revision, on its <html> element
+async function offlineCopy(kept, landed = false) {
+  // the page learns it is a kept copy, from when and of which revision, on its <html> element;
+  // a board a Save landed on is shown from here while online: it asks the server what changed
   const at = kept.headers.get(STORED_AT) || "";
   const revision = kept.headers.get(REVISION) || "";
   const html = await kept.text();
-  const marked = html.replace(/<html\b/i, `<html data-offline-as-of="${at}" data-offline-revision="${revision}"${more}`);
+  const mark = landed ? `data-landed="${at}"` : `data-offline-as-of="${at}" data-offline-revision="${revision}"`;
+  const marked = html.replace(/<html\b/i, `<html ${mark}`);
   return new Response(marked, { status: 200, headers: { "Content-Type": "text/html; charset=utf-8" } });
 }
 
-function page(request, url) {
-  // the board a kept Save lands on: the server that missed the Save gets a moment, then the kept copy
-  const soon = landing && landing.path === url.pathname && Date.now() < landing.until;
-  if (soon) landing = null;
-  const asked = fetch(request);
-  return (soon ? within(asked, LANDING_MS) : asked).then((response) => {
-    if (soon && response.status >= 500) return fromCache(request, url);
+async function page(request, url) {
+  // the board a Save just went to: shown from here at once, read again behind it
+  if (landing && landing.path === url.pathname && Date.now() < landing.until && self.navigator.onLine) {
+    landing = null;
+    const kept = await (await caches.open(PAGES_CACHE)).match(url.pathname);
+    if (kept) {
+      fetch(request).then((response) => store(url, response), () => {});
+      return offlineCopy(kept, true);
+    }
+  }
+  try {
+    const response = await fetch(request);
     if (response.type !== "opaqueredirect") store(url, response.clone());
     return response;
-  }).catch(() => fromCache(request, url));
+  } catch {
+    return fromCache(request, url);
+  }
 }
 
 async function keep(urls, onlyIfOld, revision) {
@@ -190,78 +182,4 @@ async function keep(urls, onlyIfOld, revision) {
       await store(url, await fetch(url.href, { credentials: "same-origin" }), revision);
     } catch { /* no network now: kept as it was */ }
   }));
-}
-
-// --- a form's Save ----------------------------------------------------------------------------
-
-function within(promise, ms) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("no answer in time")), ms);
-    promise.then((value) => { clearTimeout(timer); resolve(value); },
-                 (error) => { clearTimeout(timer); reject(error); });
-  });
-}
-
-async function parked(body, url) {
-  // what the page wrote before this Save left: the outbox entry of its form, with its key
-  try {
-    const form = await body;
-    const key = form && form.get("request_key");
-    const all = await outbox.items();
-    return all.filter((entry) => {
-      return entry.state === "sending" && entry.formUrl === url.pathname && (!key || entry.key === key);
-    }).pop() || null;
-  } catch {
-    return null;
-  }
-}
-
-function save(request, url) {
-  const body = request.clone().formData().catch(() => null);
-  return within(fetch(request), APP_SHELL.saveTimeout).then(async (response) => {
-    if (response.status >= 500) return notSaved(body, url, response);
-    // the server answered: its page says what became of the Save, which leaves the outbox
-    try {
-      const entry = await parked(body, url);
-      if (entry) await outbox.discard(entry.id);
-    } catch { /* storage off: nothing was kept */ }
-    return response;
-  }, () => notSaved(body, url, null));
-}
-
-async function notSaved(body, url, response) {
-  // cut, no answer in time, or the server failing: the outbox sends it once the server answers
-  // (with its key, so one that was saved after all is not saved twice)
-  let entry = null;
-  try {
-    entry = await parked(body, url);
-    if (entry) {
-      entry.state = "waiting";
-      await outbox.put(entry);
-    }
-  } catch {
-    entry = null;
-  }
-  if (!entry) return response || unsent();
-  if (self.registration.sync) self.registration.sync.register("outbox").catch(() => {});
-  const path = entry.landing || entry.boardUrl;
-  landing = { path, until: Date.now() + 30 * 1000 };
-  return Response.redirect(new URL(`${path}#kept-${entry.id}`, self.location.origin).href, 303);
-}
-
-async function unsent() {
-  // a form the outbox does not keep (a group's, a season's): the offline page says it was not saved
-  const kept = await (await caches.open(PAGES_CACHE)).match(APP_SHELL.offline);
-  return kept ? offlineCopy(kept, " data-not-sent") : Response.error();
-}
-
-// --- the outbox -------------------------------------------------------------------------------
-
-async function tell(message) {
-  const clients = await self.clients.matchAll({ includeUncontrolled: true, type: "window" });
-  for (const client of clients) client.postMessage({ type: "outbox", state: message });
-}
-
-function replay() {
-  return outbox.replay(tell);
 }

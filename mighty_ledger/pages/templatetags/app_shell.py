@@ -1,5 +1,5 @@
 """The page's side of the installable app: the theme colour the manifest also names, and how long
-a Save waits for the server (the service worker's wait, for the forms the page sends itself)."""
+the outbox waits for an answer."""
 
 from django import template
 
@@ -14,5 +14,5 @@ def theme_color() -> str:
 
 
 @register.simple_tag
-def save_timeout_ms() -> int:
-    return app_shell.SAVE_TIMEOUT_MS
+def send_timeout_ms() -> int:
+    return app_shell.SEND_TIMEOUT_MS

@@ -10,8 +10,8 @@ what it shows when a page was never kept on the phone.
 - ``start``: the installed icon opens the group this phone used last (a cookie that
   static/js/app_status.js writes on a group's pages), else the home page.
 - ``hand_entry``, ``contract_entry``: a hand (or contract) form's fields as the HAND_JSON
-  entry the form would save, for the outbox (static/js/outbox.js) to send to the API once
-  the phone is back online.
+  entry the form would save, for the outbox (static/js/outbox.js) to send to the API when the
+  form's own preview did not give it (taps changed just before Save, or made offline).
 """
 
 from __future__ import annotations
@@ -127,11 +127,9 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     config = {
         "static": urls,
         "staticPrefix": settings.STATIC_URL,
-        "outbox": _static_url("js/outbox.js"),
         "pages": [reverse("app_offline"), reverse("systems_list")],
         "offline": reverse("app_offline"),
         "start": reverse("app_start"),
-        "saveTimeout": app_shell.SAVE_TIMEOUT_MS,
     }
     config["version"] = _version(source, urls, names)
     body = f"self.APP_SHELL = {json.dumps(config)};\n{source}"

@@ -115,13 +115,20 @@ def hand_preview(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     # it draws without JavaScript still saves over that hand
     hand = access.hand(session, request.GET["number"]) if "number" in request.GET else None
     form = _hand_form(session, request.POST)
+    scored = {}
+
+    def score(entry: dict) -> dict:
+        scored["entry"] = form.entry_over(hand.entry) if hand else entry
+        return services.hand_preview(session=session, entry=scored["entry"])
+
     # scored without saving; problems go beside their fields
-    preview = form.engine_answer(lambda entry: services.hand_preview(
-        session=session, entry=form.entry_over(hand.entry) if hand else entry))
+    preview = form.engine_answer(score)
     if request.htmx:
         missing = set_aside_missing(form)
-        return render(request, "partials/hand_preview.html",
-                      {"form": form, "preview": preview, "missing": missing, "oob": True})
+        # the entry scored goes with it: a Save of these very taps sends it as it is (static/js/drafts.js)
+        return render(request, "partials/hand_preview.html", {
+            "form": form, "preview": preview, "missing": missing, "oob": True,
+            "entry": scored.get("entry") if preview is not None else None})
     return _render_hand_form(request, access, session, form, hand=hand, preview=preview)
 
 

@@ -41,6 +41,9 @@ def hand_next(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     dealer = contract.entry.get("dealer") if following else state.dealer
     number = session.hand_count + 1
     shown = _asked_number(request.GET.get("shown"))
+    # the board asks about the hand the server said another phone saved first (``hand``): a Save
+    # that arrived second meets the same question a form left open asks (static/js/pending.js)
+    asked_hand = _asked_number(request.GET.get("hand"))
     playing_new = playing is not None and (request.GET.get("what") == "contract_changed"
                                            or request.GET.get("playing", str(playing.pk)) != str(playing.pk))
     response = render(request, "partials/next_hand.html", {
@@ -48,8 +51,9 @@ def hand_next(request: HttpRequest, token: str, pk: int) -> HttpResponse:
         "last_number": last.number if last is not None else 0,
         "sitting_out": list(contract.entry.get("sitting_out", [])) if following else list(state.sitting_out),
         # the form's number was taken meanwhile: the hand there, and how many were saved from it on
-        "saved": _saved_from(session, shown, last) if shown is not None and shown < number else None,
-        "saved_count": number - shown if shown is not None and shown < number else 0,
+        "saved": (hands.hand_numbered(session, asked_hand) if asked_hand is not None
+                  else _saved_from(session, shown, last) if shown is not None and shown < number else None),
+        "saved_count": number - shown if asked_hand is None and shown is not None and shown < number else 0,
         "dealer_moved": request.GET.get("dealer", dealer) != dealer,
         "contract": contract, "playing": playing,
         # news: the stream said a contract changed, or it is not the one the form last heard of
