@@ -75,9 +75,6 @@ class SheetPlan:
     def hand_count(self) -> int:
         return sum(len(session.hands) for session in self.sessions)
 
-    def to_import(self, *, import_duplicates: bool = False) -> tuple[PlannedSession, ...]:
-        return tuple(s for s in self.sessions if import_duplicates or s.duplicate_of is None)
-
 
 # why an import wrote nothing (the API's error codes)
 SHEET_PROBLEMS, NO_HANDS, ALREADY_IN_GROUP = "sheet_problems", "no_hands", "already_in_group"
