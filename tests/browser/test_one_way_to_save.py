@@ -32,6 +32,7 @@ from tests.relay import Relay
 
 from .chromium import close_context
 from .steps import QUESTION_SETTLES_MS
+from .test_live_table import asgi_server  # noqa: F401 (a fixture)
 from .test_offline import (
     OUTBOX,
     go_offline,
@@ -42,7 +43,6 @@ from .test_offline import (
     wait_until_kept,
     wait_until_settled,
 )
-from .test_live_table import asgi_server  # noqa: F401 (a fixture)
 from .test_offline_everything import wait_until_sent
 
 pytestmark = pytest.mark.browser
