@@ -85,9 +85,11 @@ function keepDraft() {
   if (!restoring) stores.write(draftName, { fields: fields(), key, fixing, after, at: new Date().toISOString() });
 }
 
-function notice(message, withStartAgain) {
+function notice(message, withStartAgain, saveKept = false) {
   const box = noticeLine(form);
   box.replaceChildren(`${message} `);
+  // a Save this form kept (what is missing, what the rules refuse), told apart from other news
+  if (saveKept) box.dataset.saveKept = ""; else delete box.dataset.saveKept;
   if (!withStartAgain) return;
   const again = box.appendChild(document.createElement("button"));
   again.type = "button";
@@ -256,6 +258,18 @@ function missing() {
   return labels;
 }
 
+function problemsBesideFields() {
+  // what is still empty, beside each field in the server's words (a called card with no partner: a
+  // secret solo?), as the form's own Save once showed it: the preview is asked "as a Save" until
+  // the player's next tap (pages/views/hands.py hand_preview)
+  if (!navigator.onLine || !window.htmx) return;
+  if (!form.querySelector("input[name='saving']")) {
+    const flag = form.appendChild(document.createElement("input"));
+    Object.assign(flag, { type: "hidden", name: "saving", value: "1" });
+  }
+  window.htmx.trigger(form, "change");
+}
+
 function checkedLabel(name) {
   const input = form.querySelector(`input[name='${name}']:checked`);
   const label = input && form.querySelector(`label[for='${input.id}']`);
@@ -295,19 +309,19 @@ function entryOf(dealsBefore) {
 async function save() {
   const empty = missing();
   if (empty.length) {
-    notice(say.sayMissing.replace("{fields}", empty.join(", ")), false);
+    notice(say.sayMissing.replace("{fields}", empty.join(", ")), false, true);
+    problemsBesideFields();
     return;
   }
   const shown = scoredNow();
   if (shown && shown.dataset.previewState === "problems") {
-    notice(say.sayProblems, false); // beside their fields, as the preview drew them
+    notice(say.sayProblems, false, true); // beside their fields, as the preview drew them
     return;
   }
   const all = await outbox.items().catch(() => []);
   const entry = entryOf(waitingBefore(all).length);
-  stores.write(draftName, null);
   if (fixing) await outbox.discard(fixing);
-  await land(entry, form);
+  await land(entry, form, () => stores.write(draftName, null));
 }
 
 function submitted(event) {
@@ -319,10 +333,10 @@ function submitted(event) {
     }
     return;
   }
-  if (conflict !== null) {
-    // a correction another phone overtook: posted at its old version, the server answers with both
-    // side by side to choose from (nothing is saved by this post)
-    outbox.discard(conflict);
+  if (conflict !== null || "overtaken" in form.dataset) {
+    // a correction another phone overtook (the board's, or the live form's news): posted at its old
+    // version, the server answers with both side by side to choose from (nothing is saved by it)
+    if (conflict !== null) outbox.discard(conflict);
     return;
   }
   event.preventDefault();
@@ -356,7 +370,15 @@ function keepTheForm() {
     }
     previewAsked = JSON.stringify(fields());
   });
-  form.addEventListener("htmx:afterSwap", () => { previewFor = previewAsked; });
+  form.addEventListener("htmx:afterSwap", () => {
+    previewFor = previewAsked;
+    // the preview shown is of the taps on the form (a player, or a test, may wait for it)
+    if (previewFor === JSON.stringify(fields())) form.dataset.previewCurrent = "";
+  });
+  form.addEventListener("input", () => {
+    delete form.dataset.previewCurrent;
+    form.querySelector("input[name='saving']")?.remove(); // a tap: the preview lists what is missing again
+  });
   form.addEventListener("htmx:sendError", previewWaits);
   start().then(() => {
     if (!navigator.onLine) previewWaits(); else if (filled) askPreview();

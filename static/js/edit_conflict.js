@@ -2,12 +2,12 @@
 //
 // The edit form keeps its taps on the phone (drafts.js) so a reload never loses them. Once the player has chosen here, those taps are done with: kept, they
 // would come back over theirs when "edit again" opens the form with the hand as it is now.
-import { draftName } from "./stores.js";
+import { draftName, write } from "./stores.js";
 
 const conflict = document.querySelector("[data-edit-form]");
 
 function dropDraft() {
-  try { window.localStorage.removeItem(draftName(conflict.dataset.editForm)); } catch { /* storage turned off */ }
+  write(draftName(conflict.dataset.editForm), null);
 }
 
 if (conflict) {

@@ -78,11 +78,11 @@ function replace(current, fresh) {
 }
 
 function keepsUntilLoaded(current, fresh) {
-  // a part that loads itself (the chart's frame, drawn when in view) in place of the part it loaded
-  // into: the shown one stays, and the fresh one is loaded into its place, so nothing drops away
-  const url = fresh.getAttribute("hx-get");
-  if (!url || current.hasAttribute("hx-get") || !window.htmx) return false;
-  window.htmx.ajax("GET", url, { target: current, swap: "outerHTML" });
+  // a part that loads itself (the chart's frame, drawn once in view) in place of the part it loaded:
+  // the shown one stays where it is, and loads the fresh one in its own place when it is seen
+  if (!fresh.hasAttribute("hx-get") || current.hasAttribute("hx-get") || !window.htmx) return false;
+  for (const name of ["hx-get", "hx-trigger", "hx-swap"]) current.setAttribute(name, fresh.getAttribute(name));
+  window.htmx.process(current);
   return true;
 }
 

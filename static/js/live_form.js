@@ -17,7 +17,7 @@
 // partials/next_hand.html fragment: the engine's table flow, and the words, never a second copy
 // of them here). The question itself is question.js's, the same one the board asks.
 import * as question from "./question.js";
-import { draftName } from "./stores.js";
+import { draftName, write } from "./stores.js";
 
 const form = document.getElementById("hand-form");
 const following = Boolean(form && form.dataset.nextUrl);
@@ -107,7 +107,7 @@ function close() {
 function dropDraft() {
   // the taps drafts.js keeps for this form: answered "the same hand", they are done with, or they
   // would come back the next time the form opens
-  try { window.localStorage.removeItem(draftName(form.getAttribute("action"))); } catch { /* storage turned off */ }
+  write(draftName(form.getAttribute("action")), null);
 }
 
 function answer(choice) {
@@ -131,6 +131,8 @@ function apply(next) {
   const body = next.querySelector("[data-asks]");
   if ("editing" in data) { // a correction: its number and dealer are the hand's own; it is only told
     say(lineOf(next.querySelector("[data-notice]")));
+    // its Save shows both versions side by side, to choose (drafts.js)
+    if ("changed" in data) form.dataset.overtaken = "";
     return;
   }
   playing = data.playing || "";

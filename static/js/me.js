@@ -6,7 +6,8 @@
 // sent, no cookie is set. The page carries every figure already (data-points-of,
 // data-money-of, the next hand's dealer and who sits out); this only shows them first.
 // Without JavaScript (or storage) the cards stay hidden and the page is as it was.
-const PREFIX = "mighty-ledger:me:";
+import { ME as PREFIX } from "./stores.js";
+
 let picking = false; // the names are open to change who this phone is: a live update keeps them open
 
 function storage() {

@@ -25,6 +25,10 @@
 // - the session's API and the link (partials/app_status.html), sent as "Authorization: Bearer".
 // An entry the server refuses stays here with the server's words until the player fixes, copies or
 // discards it; the entries after it in the same session wait behind it.
+//
+// One module because it is the one owner of what waits on the phone: the store, the order entries
+// are sent in, and the requests that send them share what is in flight and whether the page is
+// leaving, which no other module may read or change.
 import * as stores from "./stores.js";
 
 const STOPPED = new Set(["refused", "conflict"]); // states that wait for the player
@@ -32,6 +36,8 @@ const NEWS_MS = 2 * 60 * 1000; // "saved as hand 7" is said on the pages loaded 
 const RETRY_MS = [1000, 2000, 4000, 8000, 15000]; // while something waits and the server was not reached
 const BUSY_MS = 250; // the same request is being saved this moment (sent by a page that left)
 const LOCK = "mighty-ledger-outbox"; // one sender among the phone's tabs (Web Locks)
+// sent with an Idempotency-Key: sent twice, saved once and answered the same
+const KEYED = new Set(["hand", "event", "contract", "abandon", "payment"]);
 
 // --- the page's session, as Django drew it ---------------------------------------------------
 
@@ -355,6 +361,9 @@ async function round() {
   for (const entry of all) {
     if (stopped(entry)) blocked.add(String(entry.session));
     if (blocked.has(String(entry.session))) continue;
+    // a page leaving sends only what its key makes safe to send twice (the next page sends it again,
+    // not knowing the answer); a correction, a delete or a restore is sent by the page it goes to
+    if (leaving && !KEYED.has(entry.kind)) return "done";
     const sender = SENDERS[entry.kind];
     let outcome;
     try {
@@ -364,6 +373,7 @@ async function round() {
     }
     if (outcome.ok) {
       await landed(entry, outcome, all);
+      tries = 0; // the server is there: a later miss waits the shortest time again
     } else if (outcome.refused || outcome.conflict) {
       blocked.add(String(entry.session));
       await stop(entry, outcome);

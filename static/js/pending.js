@@ -11,39 +11,18 @@
 // player can do with it: Fix (its form again with its taps, a payment's amount) and Discard. A hand
 // another phone saved first is asked about, with the same question a form left open asks
 // (question.js): the same hand is discarded, another is sent again as the next.
+import * as flow from "./flow.js";
+import {
+  button, copy, describe, discardButton, element, followers, mark, markWords, place, queueHere, say, words,
+} from "./marks.js";
 import { isDeal, nextAfter, shownNext, touchesAHand } from "./next_deal.js";
 import * as outbox from "./outbox.js";
+import { beyondOwed, fixPayment, showPayments } from "./pending_payments.js";
 import * as question from "./question.js";
-import * as flow from "./flow.js";
 
 const status = document.getElementById("app-status");
-const say = status ? status.dataset : {};
-const place = outbox.here();
 const LANDED_MS = 10000; // a numbered row waits this long at most for the board's own
 const landed = new Map(); // key → {entry, number, at}: sent, numbered, not on the board yet
-
-function words(template, values) {
-  return (template || "").replace(/\{(\w+)\}/g, (whole, name) => values[name]);
-}
-
-function element(tag, className, content) {
-  const made = document.createElement(tag);
-  if (className) made.className = className;
-  if (content !== undefined && content !== null) made.textContent = content;
-  return made;
-}
-
-function button(label, act, testid) {
-  const made = element("button", "link-button", label);
-  made.type = "button";
-  if (testid) made.dataset.testid = testid;
-  made.addEventListener("click", act);
-  return made;
-}
-
-function followers(all, entry) {
-  return all.filter((other) => other.after === entry.id);
-}
 
 // --- the coming hand ----------------------------------------------------------------------------
 
@@ -91,53 +70,6 @@ function showDeclarerPicks(card, sittingOut) {
 
 // --- what the player can do with an entry the server did not take -------------------------------
 
-function describe(entry) {
-  const number = entry.number ? `${words(say.sayHandNumber, { number: entry.number })} · ` : "";
-  switch (entry.kind) {
-    case "hand": return `${entry.summary.declarer || ""} ${entry.summary.contract || ""}`;
-    case "event": return `${entry.eventKind === "all_pass" ? say.sayPass : say.sayMiss} · ${entry.entry.dealer || ""}`;
-    case "contract": return `${entry.summary.declarer || ""} ${entry.summary.contract || ""} · ${say.sayPlaying}`;
-    case "abandon": return say.sayThrownIn;
-    case "edit": return number + say.sayCorrection;
-    case "delete": return number + say.sayDeleted;
-    case "restore": return number + say.sayRestoredHand;
-    case "payment": return paymentWords(entry);
-    case "unpay": return say.sayUnpaid;
-    default: return entry.kind;
-  }
-}
-
-function paymentWords(entry) {
-  return words(say.sayPaid, { payer: entry.entry.from, payee: entry.entry.to, amount: entry.entry.amount });
-}
-
-function markWords(entry) {
-  if (entry.state === "refused") return say.sayRefusedNote;
-  return entry.state === "conflict" ? say.sayConflictNote : say.sayPending;
-}
-
-function mark(entry) {
-  const made = element("span", "pending-mark outbox-mark", markWords(entry));
-  made.dataset.testid = "pending-mark";
-  return made;
-}
-
-function copy(entry, note) {
-  const body = entry.entry || Object.fromEntries(entry.fields || []);
-  const box = note.querySelector("textarea") || note.appendChild(element("textarea", "copy-box"));
-  box.readOnly = true;
-  box.value = JSON.stringify(body, null, 2);
-  box.select();
-  const done = () => box.insertAdjacentElement("afterend", element("span", "muted", say.sayCopied));
-  if (navigator.clipboard) navigator.clipboard.writeText(box.value).then(done, () => {});
-}
-
-function discardButton(entry) {
-  return button(say.sayDiscard, () => {
-    if (window.confirm(entry.kind === "hand" ? say.sayDiscardConfirm : say.sayDiscardActionConfirm)) outbox.discard(entry.id);
-  }, "discard-refused");
-}
-
 function fix(entry) {
   // where the refused action is made again: its form with its taps (a hand's, a deal miss's), the
   // payments card with its amount; a delete, restore, throw-in or undo is made again on its page
@@ -149,27 +81,6 @@ function fix(entry) {
   } else {
     outbox.discard(entry.id).then(() => window.location.assign(entry.page || place.board));
   }
-}
-
-function fixPayment(entry) {
-  // the amount, to send again
-  const line = document.querySelector(`[data-outbox-payment='${entry.id}']`);
-  if (!line || line.querySelector("input")) return;
-  const editor = line.appendChild(element("span", "actions"));
-  const amount = editor.appendChild(element("input"));
-  amount.type = "number";
-  amount.min = "1";
-  amount.value = entry.entry.amount;
-  amount.setAttribute("aria-label", say.sayAmount);
-  amount.dataset.testid = "fix-amount";
-  editor.appendChild(button(say.saySendAgain, () => {
-    if (!(Number(amount.value) > 0)) {
-      amount.focus();
-      return;
-    }
-    outbox.again(entry, () => { entry.entry = { ...entry.entry, amount: amount.value }; });
-  }, "send-again"));
-  amount.focus();
 }
 
 function askedAbout(entry) {
@@ -328,11 +239,6 @@ function showMarks(mine) {
   }
 }
 
-function queueHere(entry) {
-  return outbox.queue({ ...entry, session: place.session, token: place.token, api: place.api, board: place.board,
-                        page: window.location.pathname });
-}
-
 // --- the hand in progress -------------------------------------------------------------------------
 
 function contractLine(contract, all) {
@@ -382,56 +288,24 @@ function showInProgress(mine) {
   section.insertAdjacentElement("beforebegin", box);
 }
 
-// --- payments -------------------------------------------------------------------------------------
+// --- what landed, said once --------------------------------------------------------------------------
 
-function paymentLine(entry, all) {
-  const line = element("li", "", `${paymentWords(entry)} `);
-  line.dataset.outboxPayment = entry.id;
-  line.appendChild(mark(entry));
-  if (outbox.stopped(entry)) {
-    // the server's reason, and what the player can do about it
-    line.appendChild(element("p", "problem", entry.message)).dataset.testid = "refused-message";
-    const actions = line.appendChild(element("span", "actions"));
-    if ((entry.codes || []).some((code) => code === "overpayment" || code === "wrong_way")) {
-      // more than is owed, or the wrong way round: recorded only if the player says so
-      actions.append(button(say.sayRecordAnyway, () => outbox.again(entry, () => {
-        entry.entry = { ...entry.entry, overpay: true };
-      }), "record-anyway"));
-    }
-    actions.append(button(say.sayFix, () => fixPayment(entry), "fix-refused"), discardButton(entry));
-  } else if (followers(all, entry).length > 0) {
-    line.appendChild(element("span", "muted", ` ${say.sayUnpaid}`));
-  } else {
-    line.appendChild(button(say.sayUndo, () => queueHere({ kind: "unpay", after: entry.id })));
+function news(entry) {
+  // a correction, a deletion (with its Undo) or a throw-in the server took, said where the pages say
+  // what a form did (base.html's messages)
+  const words = { edit: say.sayChangedDone, delete: say.sayDeletedDone, abandon: say.sayThrownInDone }[entry.kind];
+  if (!words) return;
+  const main = document.querySelector("main");
+  const list = document.querySelector("main > ul.messages") ||
+    main.insertAdjacentElement("afterbegin", element("ul", "messages"));
+  list.setAttribute("aria-live", "polite");
+  const line = list.appendChild(element("li", "message message-success", `${words.replace("{number}", entry.number)} `));
+  if (entry.kind === "delete") {
+    line.appendChild(button(say.sayUndo, () => {
+      line.remove();
+      queueHere({ kind: "restore", number: entry.number });
+    }, "undo"));
   }
-  return line;
-}
-
-function showPayments(mine) {
-  const card = document.getElementById("payments");
-  document.getElementById("outbox-payments")?.remove();
-  document.querySelectorAll(".outbox-mark-payment").forEach((old) => old.remove());
-  if (!card) return;
-  const list = element("ul", "payments pending");
-  list.id = "outbox-payments";
-  list.dataset.testid = "pending-payments";
-  for (const entry of mine) {
-    if (entry.kind === "payment") {
-      list.appendChild(paymentLine(entry, mine));
-    } else if (entry.kind === "unpay" && entry.payment) {
-      const form = card.querySelector(`form[data-payment='${entry.payment}']`);
-      const holder = form && form.closest("li");
-      if (holder) {
-        const note = holder.appendChild(element("span", "pending-mark outbox-mark-payment", `${say.sayUnpaid} · ${say.sayPending}`));
-        note.dataset.testid = "pending-unpay";
-        form.hidden = true;
-      }
-    }
-  }
-  if (list.children.length) card.appendChild(list);
-  const fixing = Number(new URLSearchParams(window.location.hash.slice(1)).get("fix")); // the board's Fix
-  const fixed = fixing && mine.find((entry) => entry.id === fixing && outbox.stopped(entry));
-  if (fixed && fixed.kind === "payment") fixPayment(fixed);
 }
 
 // --- all of it --------------------------------------------------------------------------------------
@@ -456,12 +330,16 @@ if (status && place.session) {
     const { entry, number } = event.detail;
     if (String(entry.session) !== String(place.session)) return;
     if (number && isDeal(entry)) landed.set(entry.key, { entry, number, at: Date.now() });
+    news(entry);
     const card = document.getElementById("payments");
     if (card && window.htmx && (entry.kind === "payment" || entry.kind === "unpay")) {
       window.htmx.ajax("GET", place.payments, { target: card, swap: "outerHTML" });
     }
     document.dispatchEvent(new CustomEvent("live:refresh"));
     redraw();
+  });
+  document.addEventListener("outbox:stopped", (event) => {
+    if (event.detail.entry.kind === "payment") beyondOwed(event.detail.entry);
   });
   for (const name of ["outbox:changed", "outbox:stopped", "live:updated", "htmx:afterSwap"]) {
     document.addEventListener(name, redraw);

@@ -94,7 +94,9 @@ const MAKERS = {
   payment: (form) => {
     const entry = { from: value(form, "payer"), to: value(form, "payee"), amount: value(form, "amount") };
     if (value(form, "overpay") === "1") entry.overpay = true;
-    return { kind: "payment", key: value(form, "request_key") || outbox.newKey(), entry };
+    // how the card wrote the amount, and the payments it knew of (the server's question, if asked)
+    return { kind: "payment", key: value(form, "request_key") || outbox.newKey(), entry,
+             amountText: form.dataset.amountText || "", drawnAfter: value(form, "drawn_after") };
   },
   unpay: (form) => ({ kind: "unpay", payment: Number(form.dataset.payment) }),
 };
@@ -115,8 +117,9 @@ function workerLanding(path) {
   });
 }
 
-export async function land(entry, form) {
-  // the write is kept and on its way; the player goes where it shows, at once
+export async function land(entry, form, kept = () => {}) {
+  // the write is kept and on its way; the player goes where it shows, at once (``kept`` runs once
+  // the outbox holds it: what the page held of it, a draft, may go then)
   const place = outbox.here();
   Object.assign(entry, { session: place.session, token: place.token, api: place.api, board: place.board,
                          formUrl: form.getAttribute("action"), page: window.location.pathname });
@@ -132,6 +135,7 @@ export async function land(entry, form) {
   const departed = outbox.departed();
   await outbox.queue(entry, { leaving: canLeave });
   if (entry.key) keys.markUsed(entry.key);
+  kept();
   if (canLeave) {
     // the write leaves first, by a request that outlives this page; the board then shows it at once
     await Promise.all([departed, workerLanding(place.board)]);
@@ -150,7 +154,9 @@ function submitted(event) {
   event.stopPropagation();
   const absent = missing(form);
   if (absent.length) {
-    noticeLine(form).textContent = say.sayMissing.replace("{fields}", absent.join(", "));
+    const line = noticeLine(form);
+    line.textContent = say.sayMissing.replace("{fields}", absent.join(", "));
+    line.dataset.saveKept = "";
     return;
   }
   if (form.dataset.saving) return; // a second tap while the first is written

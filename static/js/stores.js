@@ -3,6 +3,7 @@
 //   IndexedDB "mighty-ledger"   the outbox (outbox.js), and the hands the server numbered lately
 //   localStorage "draft:<form>" the taps of a hand form not saved yet (drafts.js)
 //   localStorage "used-keys"    the one-time keys this phone's forms have sent (form_key.js)
+//   localStorage "mighty-ledger:me:<group>"  who this phone is in a group (me.js)
 //   sessionStorage "back-tries" reloads of kept copies in a row (app_status.js)
 //   Cache Storage "pages"       the pages kept for reading without signal (sw.js)
 //   Cache Storage "static-<v>"  the app's files, one cache per version (sw.js)
@@ -11,6 +12,7 @@ export const DATABASE = "mighty-ledger";
 export const OUTBOX = "outbox";
 export const NUMBERED = "numbered";
 export const USED_KEYS = "used-keys";
+export const ME = "mighty-ledger:me:";
 export const BACK_TRIES = "back-tries";
 export const PAGES_CACHE = "pages";
 export const STATIC_CACHE = "static-";

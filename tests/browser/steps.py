@@ -59,6 +59,30 @@ def through_reloads(page: Page, step: Callable[[], Done], what: str) -> Done:
         page.wait_for_timeout(100)
 
 
+# the phone's outbox, as the page's own modules import it (static/js/outbox.js): a promise of its entries
+OUTBOX = "import('/static/js/outbox.js').then((outbox) => outbox.items())"
+
+
+def outbox_items(page: Page) -> list[dict]:
+    return page.evaluate(OUTBOX)
+
+
+def wait_until_settled(page: Page, promise: str, arg=None) -> None:
+    """Until the promise ``promise`` (a function of ``arg``) gives true: wait_for_function takes a
+    promise itself for true, so each poll starts one and looks at what the one before gave."""
+    page.wait_for_function(
+        "([key, arg]) => { const seen = window.__settled = window.__settled || {};"
+        f" ({promise})(arg).then(value => {{ seen[key] = value === true; }}, () => {{ seen[key] = false; }});"
+        " return seen[key] === true; }",
+        arg=[promise + repr(arg), arg], polling=100,
+    )
+
+
+def all_sent(page: Page) -> None:
+    """Until the phone's outbox is empty: everything saved on it is the server's."""
+    wait_until_settled(page, f"() => {OUTBOX}.then(items => items.length === 0)")
+
+
 def screenshot(page: Page, name: str) -> None:
     """The whole page as a phone shows it, in tests/artifacts/ (git-ignored), to look at."""
     ARTIFACTS.mkdir(exist_ok=True)

@@ -9,9 +9,10 @@ from dataclasses import dataclass, field
 
 from playwright.sync_api import Page, expect
 
+from tests.relay import Relay
+
 from .conftest import _unexpected
-from .steps import through_reloads
-from .test_offline import OUTBOX, outbox_items, outbox_replay, wait_until_settled
+from .test_offline import OUTBOX, outbox_items, wait_until_settled
 
 # called cards as the picker takes them: a suit then a rank, or the Joker by name
 CALLS = {"AS": ("S", "A"), "KH": ("H", "K"), "QD": ("D", "Q"), "JC": ("C", "J"), "JOKER": ("joker", None)}
@@ -24,9 +25,10 @@ class Form:
     seen: int  # the hands the session had when it was opened
     key: str
     taps: dict = field(default_factory=dict)
-    asked: str = ""  # "live": the question over the form; "server": the meanwhile notice after Save
+    asked: str = ""  # "live": the question over the form; "server": the same question over the board after Save
     refused: bool = False  # its last Save was refused: Save again only after another tap
     dealer: str = ""  # as the form shows it at Save (the flow's, unless its player corrected it)
+    next_number: int = 0  # asked by the server: the number "the next hand" would save it as
 
 
 @dataclass
@@ -45,6 +47,7 @@ class Waiting:
 @dataclass
 class Phone:
     page: Page | None = None  # its browser, opened the first time its player does something
+    line: Relay | None = None  # its own line to the server (tests/relay.py): cut for it alone
     form: Form | None = None
     left: Form | None = None  # the form saved last: what Back brings again
     line_down: bool = False
@@ -139,46 +142,24 @@ def check_taps(page: Page, taps: dict) -> None:
             expect(form.locator(f"input[name=call_pick][value='{CALLS[value][0]}']")).to_be_checked()
 
 
-def cut(page: Page, path: str, *, after: bool) -> None:
-    """The next POST to ``path`` is cut before it reaches the server, or (``after``) once the server
-    has it, its answer lost; the outbox then finds no server until the line is back."""
-    cuts = []
-
-    def handle(route):
-        request = route.request
-        if request.method != "POST" or cuts:
-            route.continue_()
-            return
-        cuts.append(request.url)
-        if after:
-            # Playwright's copy of a worker's request says "Origin: null"; the browser sends the page's
-            origin = "/".join(request.url.split("/")[:3])
-            route.fetch(headers={**request.headers, "origin": origin}, max_redirects=0)
-        route.abort("connectionreset")
-
-    page.context.route(f"**{path}", handle)
-    page.context.route("**/api/v1/**", lambda route: route.abort("connectionrefused"))
-    page.context.route("**/entry/?*", lambda route: route.abort("connectionrefused"))
+def previewed(page: Page) -> None:
+    """The preview of the taps on the form is in, as a player sees it before Save: what it says of
+    them (their payments, what is missing or wrong) is what Save goes by."""
+    expect(page.locator("#hand-form[data-preview-current]")).to_have_count(1)
 
 
 def sent(page: Page) -> list[dict]:
-    """The page is seen again and sends its outbox, until nothing is left but what waits for its
-    player; what is left. The board reloads itself as its hands land: the wait starts again."""
-    outbox_replay(page)
-
-    def settled() -> list[dict]:
-        wait_until_settled(page, f"() => {OUTBOX}.then(items => items.every("
-                                 "item => item.state === 'conflict' || item.state === 'refused'))")
-        page.wait_for_load_state()
-        return outbox_items(page)
-
-    return through_reloads(page, settled, "the outbox was never sent")
+    """The line is back: the page sends its outbox by itself, until nothing is left but what waits
+    for its player; what is left."""
+    wait_until_settled(page, f"() => {OUTBOX}.then(items => items.every("
+                             "item => item.state === 'conflict' || item.state === 'refused'))")
+    return outbox_items(page)
 
 
 def quiet_is_wrong(message) -> bool:
     """A console error is one unless the model asked for it: a 409 the server answers a Save it
     asks about, a request cut on purpose, the stream of a phone offline, and the preview htmx was
-    fetching when the page reloaded or left (htmx reports the abort as an error)."""
+    fetching when the page left (htmx reports the abort as an error)."""
     if not _unexpected(message):
         return False
     text = message.text

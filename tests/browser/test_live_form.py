@@ -133,9 +133,14 @@ def test_an_open_hand_form_asks_when_another_phone_saves_the_hand_it_enters(
         expect(waiting.locator("#field-declarer input:checked")).to_have_count(0)
         return
 
+    # the answer moves nothing on the form: its rows stay where the player's thumb left them
+    rows_at = waiting.evaluate("window.scrollY + document.getElementById('field-declarer').getBoundingClientRect().top")
     question.get_by_role("button", name=words["next"]).click()
     expect(question).to_be_hidden()
-    # then, and only then, the form moves: its number, its title, and the dealer nobody corrected
+    expect(waiting.get_by_test_id("live-form-notice")).to_be_visible()
+    assert waiting.evaluate(
+        "window.scrollY + document.getElementById('field-declarer').getBoundingClientRect().top") == rows_at
+    # then, and only then, the form's own values move: its number, its title, and the dealer nobody corrected
     expect(heading).to_have_text(words["hand"].format(2))
     expect(heading).to_be_focused()
     expect(waiting.locator("input[name=number]")).to_have_value("2")

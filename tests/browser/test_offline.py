@@ -17,7 +17,17 @@ from mighty_ledger import services
 from mighty_ledger.models import Contract, Hand
 from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
 
-from .steps import board_url, fill_hand, pick_number, screenshot, tap, totals_row
+from .steps import (  # noqa: F401 (OUTBOX: the outbox as the other browser tests read it)
+    OUTBOX,
+    board_url,
+    fill_hand,
+    outbox_items,
+    pick_number,
+    screenshot,
+    tap,
+    totals_row,
+    wait_until_settled,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -43,25 +53,6 @@ def open_as_app(page: Page, url: str) -> None:
     page.wait_for_function("navigator.serviceWorker.ready.then(() => true)")
     page.reload()
     page.wait_for_function("navigator.serviceWorker.controller !== null")
-
-
-# the phone's outbox, as the page's own modules import it (static/js/outbox.js): a promise of its entries
-OUTBOX = "import('/static/js/outbox.js').then((outbox) => outbox.items())"
-
-
-def outbox_items(page: Page) -> list[dict]:
-    return page.evaluate(OUTBOX)
-
-
-def wait_until_settled(page: Page, promise: str, arg=None) -> None:
-    """Until the promise ``promise`` (a function of ``arg``) gives true: wait_for_function takes a
-    promise itself for true, so each poll starts one and looks at what the one before gave."""
-    page.wait_for_function(
-        "([key, arg]) => { const seen = window.__settled = window.__settled || {};"
-        f" ({promise})(arg).then(value => {{ seen[key] = value === true; }}, () => {{ seen[key] = false; }});"
-        " return seen[key] === true; }",
-        arg=[promise + repr(arg), arg], polling=100,
-    )
 
 
 def wait_until_kept(page: Page, path: str) -> None:

@@ -95,9 +95,8 @@ def test_the_longest_problems_pass_axe_and_fit_a_phone(browser, live_server, eve
         page.locator("#more-fold > summary").click()
         page.locator("#id_bid_differs").check()
         page.locator("#id_points").fill("25")
-        # the live preview shows these problems already: look at the page Save brings back
-        with page.expect_navigation():
-            page.locator("[data-testid=save-hand]").click()
+        # the live preview lists what is still empty; Save keeps the hand and says each beside its field
+        page.locator("[data-testid=save-hand]").click()
         expect(page.locator("#problems-bid_points [role=alert]")).to_be_visible()
         look(page, "hand-new-problems", language, found)
 
@@ -112,9 +111,11 @@ def test_the_longest_problems_pass_axe_and_fit_a_phone(browser, live_server, eve
         page.locator("label[for=id_bid_trump_0]").click()  # ♠
         page.locator("#field-partners label").nth(2).click()
         page.locator("#field-points [data-value='15']").click()
-        # the live preview shows these problems already: look at the page Save brings back
-        with page.expect_navigation():
-            page.locator("[data-testid=save-hand]").click()
+        # the live preview shows these problems already, and Save keeps the hand on the form
+        expect(page.locator("#hand-form[data-preview-current]")).to_have_count(1)
+        expect(page.locator(".problems [role=alert]").first).to_be_visible()
+        page.locator("[data-testid=save-hand]").click()
+        expect(page.get_by_test_id("draft-notice")).to_be_visible()
         expect(page.locator(".problems [role=alert]").first).to_be_visible()
         look(page, "hand-new-trump-change", language, found)
 

@@ -4,16 +4,18 @@ by hypothesis's stateful testing, checked after every step through the HTTP API.
 The model is tests/web/test_table_model.py's, at the size of a player's fingers: what each phone's
 player meant (the taps on its hand form), the hands the table meant, each once, and the payments
 marked. The phones tap the hand form in any order (declarer, contract, trump, called card, partner,
-points) and Save; two phones tap Save at the same moment; a form left open while another phone
-saves must ask ("That's the hand I'm entering" / "I'm entering the next hand") and never move by
-itself; a phone goes Back to the form it saved, reloads a half-tapped form, saves while offline or
-while its request is cut before or after it reaches the server (the hand waits on the phone and is
-sent once when the line is back), and marks payments. After every step the session's hands read
+points) and Save, which lands on the board at once whatever the line does (issue 46); two phones
+tap Save at the same moment; a form left open while another phone saves must ask ("That's the hand
+I'm entering" / "I'm entering the next hand") and never move by itself, and a Save that arrives
+second is asked the same question over the board; a phone goes Back to the form it saved, reloads
+a half-tapped form, saves while offline or while its request is cut before or after it reaches the
+server (the hand waits on the phone and is sent once when the line is back), and marks payments. After every step the session's hands read
 through the API (the group's edit link as Bearer) are exactly the hands meant, each once, and the
 settlement's ``outstanding`` settles the balances net of the payments marked.
 
 Phones: A in English at 390×844, B in Korean at 360×740, C in English at 360×740. Served by
-uvicorn (test_live_table.py's fixture) so the event stream the live form hears stays open.
+uvicorn (test_live_table.py's fixture) so the event stream the live form hears stays open, each
+phone through a line of its own (tests/relay.py), where its cuts are made.
 
 One module because the rules share one model of the table and of each phone: a rule read apart
 from the state it changes, or from the checks made after it, would not say what it proves. The
@@ -33,10 +35,11 @@ and BROWSER_TABLE_MODEL_SHRINK=1 shrinks a failure to its fewest steps (minutes:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import time
 import urllib.request
-from contextlib import ExitStack
 from decimal import Decimal
 
 import pytest
@@ -50,12 +53,13 @@ from hypothesis.stateful import (
     rule,
     run_state_machine_as_test,
 )
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
-from mighty_ledger.pages import app_shell
 from scoring.interface import score_hand
 from scoring.problems import InvalidInput
 from tests.factories import SEATS, SessionFactory
+from tests.relay import Relay
 
 from .chromium import close_context
 from .steps import QUESTION_SETTLES_MS
@@ -70,17 +74,24 @@ from .table_phones import (
     can_open,
     can_tap,
     check_taps,
-    cut,
     entry_of,
     has_a_conflict,
     line_down,
+    previewed,
     quiet_is_wrong,
     ready,
     sent,
     tap,
 )
 from .test_live_table import asgi_server  # noqa: F401 (a fixture)
-from .test_offline import OUTBOX, go_offline, open_as_app, outbox_items, wait_until_settled
+from .test_offline import (
+    OUTBOX,
+    go_offline,
+    go_online,
+    open_as_app,
+    outbox_items,
+    wait_until_settled,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -92,9 +103,6 @@ PHONES = {"A": ("en", "en-US", {"width": 390, "height": 844}),
           "C": ("en", "en-US", {"width": 360, "height": 740})}
 # the live form's promise is 2 s; a loaded machine gets more
 HEARS_MS = 8000
-# a Save ends on a page: the server's answer, or the board the service worker lands on when the
-# answer is late (app_shell.SAVE_TIMEOUT_MS); the landing gets as long again on a loaded machine
-SAVED_MS = 2 * app_shell.SAVE_TIMEOUT_MS
 FIELDS = ("declarer", "contract", "trump", "call", "partner", "points")
 # a hand as its player taps it in: every question answered, or one left for later
 HANDS = st.fixed_dictionaries({
@@ -117,7 +125,7 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
     def a_session_and_its_phones(self):
         self.session = SessionFactory()
         self.token = self.session.group.edit_token
-        self.base = f"{self.server.url}/g/{self.token}/s/{self.session.pk}/"
+        self.path = f"/g/{self.token}/s/{self.session.pk}/"
         self.hands: list[dict] = []
         self.keys: dict[str, int] = {}  # one-time keys that saved a hand: its number
         self.payments: list[tuple[str, str, Decimal]] = []
@@ -127,17 +135,21 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
     def teardown(self):
         for context in getattr(self, "contexts", []):
             close_context(context)
+        for phone in getattr(self, "phones", {}).values():
+            if phone.line is not None:
+                phone.line.stop()
         assert not getattr(self, "errors", []), f"errors in the browser: {self.errors}"
 
-    def browser_page(self, language: str, locale: str, screen: dict) -> Page:
+    def browser_page(self, phone: Phone, language: str, locale: str, screen: dict) -> Page:
+        phone.line = Relay(int(self.server.url.rsplit(":", 1)[1])).start()
         context = self.browser.new_context(viewport=screen, locale=locale, device_scale_factor=1)
-        context.add_cookies([{"name": "django_language", "value": language, "url": self.server.url}])
+        context.add_cookies([{"name": "django_language", "value": language, "url": phone.line.url}])
         context.set_default_timeout(20_000)
         self.contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: self.errors.append(str(error)))
         page.on("console", lambda message: self.errors.append(message.text) if quiet_is_wrong(message) else None)
-        open_as_app(page, self.base)
+        open_as_app(page, phone.line.url + self.path)
         return page
 
     def any(self, can) -> bool:
@@ -148,7 +160,7 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
         name = data.draw(st.sampled_from([name for name, phone in self.phones.items() if can(phone)]))
         phone = self.phones[name]
         if phone.page is None:
-            phone.page = self.browser_page(*PHONES[name])
+            phone.page = self.browser_page(phone, *PHONES[name])
         return phone
 
     # --- what the model expects ----------------------------------------------------------------
@@ -195,14 +207,26 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
                     key=hidden.locator("input[name=request_key]").input_value(), taps=taps)
 
     def board(self, phone: Phone) -> None:
-        phone.page.goto(self.base)
+        phone.page.goto(phone.line.url + self.path)
         phone.left = None  # Back leads elsewhere now
 
     def outcome_of(self, page: Page) -> str:
-        """Where a Save landed: the board ("left"), the form asking ("asked") or refusing ("refused")."""
-        if "/hands/new/" not in page.url:
-            return "left"
-        return "asked" if page.get_by_test_id("meanwhile").count() else "refused"
+        """What became of a Save: the form kept it, saying what is missing or wrong ("refused"), or
+        it went to the board, where the server took it ("left") or asks about it ("asked")."""
+        kept = page.locator("#hand-form [data-testid=draft-notice][data-save-kept]")
+        deadline = time.monotonic() + 20
+        while "/hands/new/" in page.url:
+            with contextlib.suppress(PlaywrightError):  # the page may be leaving as it is asked
+                if kept.is_visible():
+                    return "refused"
+            assert time.monotonic() < deadline, "the Save neither left the form nor said why it stayed"
+            page.wait_for_timeout(50)
+        page.wait_for_url(f"**{self.path}")
+        states = [item["state"] for item in sent(page)]
+        if "conflict" in states:
+            expect(page.locator("#board-question")).to_be_visible()
+            return "asked"
+        return "left"
 
     def the_others_ask(self, *savers: Phone) -> None:
         """The table changed: every other form left open on a hand that is taken asks, and nothing on
@@ -225,8 +249,8 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
             form.asked = "live"
 
     def nothing_moved(self, phone: Phone) -> None:
-        """A form sent back (asked, or with a question left) is the one sent: its number, the hands
-        it had seen, its key and every tap."""
+        """A form whose Save it kept (a question left unanswered, a hand the rules refuse) is the one
+        tapped: its number, the hands it had seen, its key and every tap."""
         again = self.form_on(phone.page, phone.form.taps)
         assert (again.number, again.seen, again.key) == (phone.form.number, phone.form.seen, phone.form.key), (
             again, phone.form)
@@ -239,7 +263,7 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
         if outcome in ("saved", "used"):
             phone.form, phone.left, phone.draft_may_stay = None, form, False
         elif outcome == "asked":
-            form.asked = "server"
+            form.asked, form.next_number = "server", len(self.hands) + 1
         else:  # the form shows what is missing or wrong beside its field, the taps stay
             form.refused = True
 
@@ -296,13 +320,13 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
         form = phone.form
         form.dealer = self.dealer_on(phone.page)
         expected = self.expected(entry_of(form.taps, form.dealer), form.number, form.seen, form.key)
-        with phone.page.expect_navigation(timeout=SAVED_MS):
-            phone.page.get_by_test_id("save-hand").click()
+        previewed(phone.page)
+        phone.page.get_by_test_id("save-hand").click()
         seen = self.outcome_of(phone.page)
         assert seen == {"saved": "left", "used": "left"}.get(expected, expected), (expected, seen, form)
         self.landed(phone, form, expected)
-        if phone.form is not None:
-            self.nothing_moved(phone)
+        if phone.form is not None and phone.form.refused:
+            self.nothing_moved(phone)  # kept on the form: as it was
         if expected == "saved":
             self.the_others_ask(phone)
 
@@ -313,12 +337,10 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
         phones = [self.phones[name] for name in names[:2]]
         for phone in phones:
             phone.form.dealer = self.dealer_on(phone.page)
-        with ExitStack() as both:
-            for phone in phones:
-                both.enter_context(phone.page.expect_navigation(timeout=SAVED_MS))
-            # both clicks leave before either answer comes back
-            for phone in phones:
-                phone.page.evaluate("document.querySelector('[data-testid=save-hand]').click()")
+            previewed(phone.page)
+        # both clicks leave before either answer comes back
+        for phone in phones:
+            phone.page.evaluate("document.querySelector('[data-testid=save-hand]').click()")
         seen = [self.outcome_of(phone.page) for phone in phones]
         # the server decides one after the other, in an order the phones cannot know: the model
         # follows the order the outcomes show
@@ -337,8 +359,8 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
             raise AssertionError(f"two Saves at once ended as {seen}, which no order of them explains")
         for phone in order:
             self.landed(phone, phone.form, outcomes[id(phone)])
-            if phone.form is not None:
-                self.nothing_moved(phone)
+            if phone.form is not None and phone.form.refused:
+                self.nothing_moved(phone)  # kept on the form: as it was
         if "saved" in outcomes.values():
             self.the_others_ask(*phones)
 
@@ -368,23 +390,31 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
     @precondition(lambda self: self.any(asked_by_the_server))
     @rule(data=st.data(), also_mine=st.booleans())
     def answer_the_server_that_asked(self, data, also_mine):
+        """The Save arrived second: over the board, the question the form left open asks, in the same
+        words. The same hand is discarded; the next hand is saved as the number the server offered."""
         phone = self.one(data, asked_by_the_server)
         page, form = phone.page, phone.form
+        question = page.locator("#board-question")
+        expect(question).to_be_visible()
+        page.wait_for_timeout(QUESTION_SETTLES_MS)  # a tap on its way as the question opened answers nothing
         if not also_mine:
-            with page.expect_navigation():
-                page.get_by_test_id("discard-mine").click()
-            phone.form, phone.left, phone.draft_may_stay = None, None, True
+            question.locator("[data-choice=same]").click()
+            expect(question).to_be_hidden()
+            wait_until_settled(page, f"() => {OUTBOX}.then(items => items.length === 0)")
+            phone.form, phone.left, phone.draft_may_stay = None, None, False
             return
-        # "Also save mine, as a new hand": deliberate, stored as the next hand
-        form.dealer = self.dealer_on(page)
-        expected = self.expected(entry_of(form.taps, form.dealer), 0, form.seen, form.key, deliberate=True)
-        with page.expect_navigation():
-            page.get_by_test_id("save-anyway").click()
-        assert self.outcome_of(page) == {"saved": "left", "used": "left"}.get(expected, expected), expected
-        form.asked = ""
-        self.landed(phone, form, expected)
+        key = f"another:{form.key}"  # sent again under a key of its own: the old one's answer was the question
+        expected = self.expected(entry_of(form.taps, form.dealer), form.next_number, form.seen, key, deliberate=True)
+        question.locator("[data-choice=next]").click()
+        expect(question).to_be_hidden()
+        states = [item["state"] for item in sent(page)]
+        assert states == (["conflict"] if expected == "asked" else []), (states, expected)
         if expected == "saved":
+            self.saved(entry_of(form.taps, form.dealer), key)
+            phone.form, phone.left = None, None
             self.the_others_ask(phone)
+        else:
+            form.next_number = len(self.hands) + 1
 
     # --- Back, reload ----------------------------------------------------------------------------------
 
@@ -401,8 +431,7 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
         kept = page.locator(f"#hand-form input[name=request_key][value='{left.key}']")
         if kept.count() and page.get_by_test_id("save-hand").is_visible():
             # the very form, as it was: Save again sends the key that already saved a hand
-            with page.expect_navigation():
-                page.get_by_test_id("save-hand").click()
+            page.get_by_test_id("save-hand").click()
             assert self.outcome_of(page) == "left"
         self.board(phone)
 
@@ -432,13 +461,17 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
         form = phone.form
         form.dealer = self.dealer_on(phone.page)
         page, entry = phone.page, entry_of(form.taps, form.dealer)
+        phone.line.break_writes("cut" if how == "offline" else how)
+        page.get_by_test_id("save-hand").click()
         if how == "offline":
             go_offline(page.context)
-        else:
-            cut(page, f"/g/{self.token}/s/{self.session.pk}/hands/new/", after=how == "cut_after")
-        page.get_by_test_id("save-hand").click()
-        page.wait_for_url(self.base)
-        expect(page.get_by_test_id("pending-hand")).to_have_count(1)
+        page.wait_for_url(f"**{self.path}")
+        # on the board at once: waiting at its end, or (the server had it) the server's own row
+        expect(page.locator(f"#outbox-rows [data-testid=pending-hand], #hand-{form.number}")).not_to_have_count(0)
+        if how != "offline":
+            deadline = time.monotonic() + 20  # the Save meets the line as it is
+            while not phone.line.reached and time.monotonic() < deadline:
+                page.wait_for_timeout(50)
         (kept,) = outbox_items(page)
         assert kept["key"] == form.key and kept["meant"] == form.number, kept
         if how == "cut_after" and self.expected(entry, form.number, form.seen, form.key) == "saved":
@@ -456,8 +489,8 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
         """The signal is back: the outbox sends each waiting hand once, with its key and the number
         it meant; one another phone saved first waits on the board with the server's words."""
         page = phone.page
-        page.context.unroute_all(behavior="ignoreErrors")
-        page.context.set_offline(False)
+        phone.line.heal()
+        go_online(page.context)
         phone.line_down = False
         before = len(self.hands)
         for waiting in phone.waiting:
@@ -481,19 +514,22 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
     @precondition(lambda self: self.any(has_a_conflict))
     @rule(data=st.data(), same=st.booleans())
     def answer_a_hand_the_server_asked_about(self, data, same):
-        """The waiting hand another phone saved first shows, with the server's words, on the board:
-        the same hand is discarded; another is saved as the next hand."""
+        """The waiting hand another phone saved first is asked about over the board, as a form left
+        open asks: the same hand is discarded; another is saved as the next hand."""
         phone = self.one(data, has_a_conflict)
         page, waiting = phone.page, phone.conflicts.pop(0)
         self.board(phone)
-        row = page.get_by_test_id("pending-hand").first
-        expect(row.get_by_test_id("refused-message")).not_to_be_empty()
+        question = page.locator("#board-question")
+        expect(question).to_be_visible()
+        expect(question.get_by_test_id("saved-payments")).to_be_visible()
+        page.wait_for_timeout(QUESTION_SETTLES_MS)
         if same:
-            page.once("dialog", lambda dialog: dialog.accept())
-            row.get_by_test_id("discard-refused").click()
+            question.locator("[data-choice=same]").click()
+            expect(question).to_be_hidden()
             wait_until_settled(page, f"count => {OUTBOX}.then(items => items.length === count)", len(phone.conflicts))
             return
-        row.get_by_test_id("save-as-next").click()
+        question.locator("[data-choice=next]").click()
+        expect(question).to_be_hidden()
         waiting.key = f"another:{waiting.key}"  # a key of its own: the old one's answer was the question
         waiting.number, waiting.deliberate = waiting.next_number, True
         phone.waiting.append(waiting)
@@ -507,7 +543,7 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
         """A player pays another what the payments card says is still owed, and taps "Mark as paid"."""
         phone = self.one(data, can_open)
         page = phone.page
-        page.goto(self.base + "payments/")
+        page.goto(phone.line.url + self.path + "payments/")
         phone.left = None
         owed = page.get_by_test_id("payments-owed").locator("li[data-from]")
         lines = [(line.get_attribute("data-from"), line.get_attribute("data-to"),
@@ -518,10 +554,9 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
         if not markable:
             return
         index = markable[pick % len(markable)]
-        with page.expect_response(lambda response: response.url.endswith("/payments/mark/")
-                                  and response.request.method == "POST"):
-            owed.nth(index).locator("form button[type=submit]").click()
-        page.wait_for_load_state()
+        owed.nth(index).locator("form button[type=submit]").click()
+        # marked on the card at once, then sent: once the server has it, the card is its own again
+        wait_until_settled(page, f"() => {OUTBOX}.then(items => items.length === 0)")
         self.payments.append(lines[index])
         # the table changed: a form open on a hand that is taken asks now, whenever it was drawn
         self.the_others_ask(phone)

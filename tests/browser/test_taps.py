@@ -122,7 +122,10 @@ def test_the_save_bar_and_every_tap_target_fit_a_phone(page, live_server):
     page.get_by_role("group", name="Called card").get_by_label("Mighty").check()
     tap(page, "Partner", "Cy")
     page.get_by_label("Points", exact=True).fill("25")
+    # the preview says it beside the field, and Save keeps the hand on the form
+    expect(page.locator("#problems-points").get_by_role("alert")).to_be_visible()
     page.get_by_test_id("save-hand").click()
+    expect(page.get_by_test_id("draft-notice")).to_be_visible()
     expect(page.locator("#problems-points").get_by_role("alert")).to_be_visible()
     assert has_no_horizontal_scroll(page)
     expect(page.get_by_test_id("save-hand")).to_be_in_viewport()

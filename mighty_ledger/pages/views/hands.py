@@ -124,7 +124,9 @@ def hand_preview(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     # scored without saving; problems go beside their fields
     preview = form.engine_answer(score)
     if request.htmx:
-        missing = set_aside_missing(form)
+        # while the hand is tapped in, what is still empty is listed, not flagged; a Save that found
+        # fields empty (static/js/drafts.js) asks with "saving", and each is said beside its field
+        missing = [] if "saving" in request.POST else set_aside_missing(form)
         # the entry scored goes with it: a Save of these very taps sends it as it is (static/js/drafts.js)
         return render(request, "partials/hand_preview.html", {
             "form": form, "preview": preview, "missing": missing, "oob": True,

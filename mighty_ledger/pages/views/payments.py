@@ -42,11 +42,36 @@ def payments_context(access: Access, session: Session) -> dict:
 
 @require_GET
 def session_payments(request: HttpRequest, token: str, pk: int) -> HttpResponse:
-    """Mark-as-paid buttons for what is still owed (a partial for htmx, else a page)."""
+    """Mark-as-paid buttons for what is still owed (a partial for htmx, else a page). Asked about one
+    payment (``payer``, ``payee``, ``amount``, ``drawn_after``: one the server refused as more than
+    is owed, static/js/pending.js), the card says so as a Save of it would have, and asks again."""
     access = access_for(token, session_id=pk)
     session = access.session(pk)
     template = "partials/share_payments.html" if request.htmx else "table/payments.html"
-    return render(request, template, payments_context(access, session))
+    context = payments_context(access, session)
+    payer, payee, amount = (request.GET.get(name, "") for name in ("payer", "payee", "amount"))
+    if payer in session.seats and payee in session.seats and (asked := _amount(amount)) > 0:
+        room = balance.payment_room(session, payer=payer, payee=payee)
+        if asked > room.owed:
+            beyond = services.PaymentBeyondOwed(payer=payer, payee=payee, amount=asked, owed=room.owed)
+            context |= _beyond_owed(session, beyond, request.GET.get("drawn_after"))
+    return render(request, template, context)
+
+
+def _amount(value: str) -> Decimal:
+    try:
+        amount = Decimal(value)
+    except InvalidOperation:
+        return Decimal(0)
+    return amount if amount.is_finite() else Decimal(0)
+
+
+def _beyond_owed(session: Session, beyond, drawn_after: str | None) -> dict:
+    """The card's words for a payment beyond what is owed: marked on another phone since the card was
+    drawn (say so, ask nothing), or more than is owed (ask, with what is owed)."""
+    already = balance.marked_since(session, after=_whole(drawn_after), payer=beyond.payer, payee=beyond.payee,
+                                   amount=beyond.amount)
+    return {"already": already} if already is not None else {"beyond": beyond}
 
 
 def _whole(value: str | None) -> int:
@@ -82,14 +107,9 @@ def payment_mark(request: HttpRequest, token: str, pk: int) -> HttpResponse:
         messages.error(request, ALREADY_MARKED)
     except services.PaymentBeyondOwed as beyond:
         template = "partials/share_payments.html" if request.htmx else "table/payments.html"
-        context = payments_context(access, session)
-        # the transfer was marked on another phone after this card was drawn: say so, ask nothing
-        already = balance.marked_since(session, after=_whole(request.POST.get("drawn_after")),
-                                       payer=beyond.payer, payee=beyond.payee, amount=beyond.amount)
-        if already is not None:
-            return render(request, template, {**context, "already": already})
         # asked inline, with what is owed; confirming posts the same payment again with overpay=1
-        return render(request, template, {**context, "beyond": beyond})
+        return render(request, template, payments_context(access, session)
+                      | _beyond_owed(session, beyond, request.POST.get("drawn_after")))
     except InvalidInput as error:
         for problem in error.problems:
             messages.error(request, problem.message)
