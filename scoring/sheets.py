@@ -1,7 +1,8 @@
 """A spreadsheet of past hands, read as the table wrote it: which sheet it is, its sessions, hands and
 players, and every row that cannot be read, with its line and the reason.
 
-Three shapes, told apart by their header row (English or Korean column names, in any order):
+Three shapes, told apart by their header row (English or Korean column names, in any order), the
+first row that names the columns: a title, notes or empty rows above it are passed over:
 
 - the app's own ``hands.csv`` (reads/exports.py): ``kind``, and ``<name> payment``/``total`` columns;
 - a hand sheet: a row per hand: declarer, contract, trump, partner call, partner, points taken;
@@ -14,14 +15,24 @@ scoring the hands the engine's, and writing them mighty_ledger/services/sheet_im
 
 from __future__ import annotations
 
-import contextlib
 import datetime
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from scoring.cards import JOKER, CardCodeError, mighty, parse_card, parse_trump
+from scoring.cards import JOKER
+from scoring.sheet_cells import (
+    control_character,
+    fold,
+    parse_call,
+    parse_contract,
+    parse_date,
+    parse_int,
+    split_names,
+)
 from scoring.words import N_, Words
+
+__all__ = ["HANDS_CSV", "HAND_SHEET", "SCORE_SHEET", "Sheet", "SheetHand", "SheetProblem", "SheetSession",
+           "parse_call", "parse_contract", "parse_date", "parse_int", "read_sheet", "recognise"]
 
 HANDS_CSV, HAND_SHEET, SCORE_SHEET = "hands_csv", "hand_sheet", "score_sheet"
 
@@ -29,6 +40,7 @@ HANDS_CSV, HAND_SHEET, SCORE_SHEET = "hands_csv", "hand_sheet", "score_sheet"
 COLUMNS = {
     "date": ("date", "day", "playedon", "날짜", "일자", "일시"),
     "session": ("session", "evening", "game", "세션", "모임", "회차"),
+    "title": ("title", "제목"),
     "number": ("number", "no", "#", "hand", "번호", "판", "순서"),
     "kind": ("kind",),
     "declarer": ("declarer", "주공"),
@@ -45,22 +57,12 @@ COLUMNS = {
 }
 FOLDED = {alias: name for name, aliases in COLUMNS.items() for alias in aliases}
 
-# the suits and no trump as Korean tables write them; English words and ♠♥♦♣ are scoring.cards'
-KOREAN_TRUMPS = {
-    "스페이드": "S", "스페": "S", "스": "S", "하트": "H", "하": "H", "다이아몬드": "D", "다이아": "D",
-    "다": "D", "클로버": "C", "클럽": "C", "클": "C", "노기루다": "NT", "노기": "NT", "노트럼프": "NT",
-    "노트": "NT", "NT": "NT", "노": "NT",
-}  # fmt: skip
-NO_FRIEND = {"none", "nofriend", "alone", "solo", "노프렌드", "노프", "프렌드없음", "없음", "혼자", "-", "—", "x"}
-FIRST_TRICK = {"firsttrick", "1sttrick", "첫트릭", "초구", "초구프렌드"}
-JOKER_WORDS = {"조커", "joker", "jk"}
-MIGHTY_WORDS = {"마이티", "mighty"}
 TOTAL_WORDS = {"total", "totals", "sum", "합계", "계", "총점", "합"}
 
 
 @dataclass(frozen=True)
 class SheetProblem:
-    line: int  # as the spreadsheet numbers it: the header is line 1
+    line: int  # as the spreadsheet numbers its rows
     message: Words
 
 
@@ -77,6 +79,7 @@ class SheetSession:
     key: str
     line: int
     played_on: datetime.date | None = None
+    title: str = ""
     seats: list[str] = field(default_factory=list)
     hands: list[SheetHand] = field(default_factory=list)
     written_totals: dict | None = None  # the totals the sheet itself gives, when it gives them
@@ -88,75 +91,7 @@ class Sheet:
     sessions: tuple[SheetSession, ...]
     names: tuple[str, ...]  # every player the sheet names, as written, in order of appearance
     problems: tuple[SheetProblem, ...]
-
-
-def fold(text: str) -> str:
-    return re.sub(r"[\s._\-]+", "", str(text)).casefold()
-
-
-def parse_date(text: str) -> datetime.date | None:
-    """2024-03-05, 2024.3.5, 2024/03/05, "2024. 3. 5." (Korean Excel) or 2024년 3월 5일."""
-    numbers = re.fullmatch(r"\s*(\d{4})\s*[-./년]\s*(\d{1,2})\s*[-./월]\s*(\d{1,2})\s*[.일]?\s*", text or "")
-    if not numbers:
-        return None
-    with contextlib.suppress(ValueError):
-        return datetime.date(*(int(part) for part in numbers.groups()))
-    return None
-
-
-def parse_int(text: str) -> int | None:
-    """A whole number as written: "+5", "-3", "−3" (the typographic minus), "1,200", "5점", "5.0"."""
-    cleaned = str(text).strip().replace("−", "-").replace(",", "").removesuffix("점").strip()
-    if re.fullmatch(r"[+-]?\d+(\.0+)?", cleaned):
-        return int(float(cleaned)) if "." in cleaned else int(cleaned)
-    return None
-
-
-def parse_trump_word(text: str) -> str | None:
-    cleaned = str(text).strip()
-    return KOREAN_TRUMPS.get(cleaned.upper().replace(" ", "")) or parse_trump(cleaned)
-
-
-def parse_contract(text: str, trump_text: str | None) -> tuple[int, str] | None:
-    """14 S, S14, 스페이드 14, 노기루다 13, 13NT; the trump from its own column when there is one."""
-    number = re.search(r"\d+", text or "")
-    if not number:
-        return None
-    rest = (text[: number.start()] + text[number.end():]).strip()
-    trump = parse_trump_word(trump_text) if trump_text not in (None, "") else parse_trump_word(rest)
-    if trump is None:
-        return None
-    return int(number.group()), trump
-
-
-def parse_call(text: str, trump: str, seats: Sequence[str]) -> dict | None:
-    """A partner call as written: 노프렌드, 첫트릭, 조커, 마이티, a card (♠A, 스페이드 A, SA) or a player."""
-    folded = fold(text)
-    if folded in NO_FRIEND:
-        return {"type": "none"}
-    if folded in FIRST_TRICK:
-        return {"type": "first_trick"}
-    if folded in JOKER_WORDS:
-        return {"type": "card", "cards": [JOKER]}
-    if folded in MIGHTY_WORDS:
-        return {"type": "card", "cards": [mighty(trump)]}
-    if text.strip() in seats:
-        return {"type": "player", "seat": text.strip()}
-    card = text.strip()
-    for word, letter in sorted(KOREAN_TRUMPS.items(), key=lambda item: -len(item[0])):
-        if letter != "NT" and card.startswith(word):
-            card = letter + card[len(word):].strip()
-            break
-    try:
-        return {"type": "card", "cards": [parse_card(card)]}
-    except CardCodeError:
-        return None
-
-
-def split_names(text: str) -> list[str]:
-    if fold(text) in NO_FRIEND or not str(text).strip():
-        return []
-    return [name for name in re.split(r"\s*[,/+·&]\s*|\s+", str(text).strip()) if name]
+    dated: bool = True  # False: the sheet has no date column, and the evening must be given
 
 
 def recognise(header: Sequence[str]) -> tuple[str | None, dict[str, int], dict[str, int]]:
@@ -178,22 +113,47 @@ def recognise(header: Sequence[str]) -> tuple[str | None, dict[str, int], dict[s
     return None, known, others
 
 
-def read_sheet(rows: Sequence[Sequence[str]], *, players: int, calls: Sequence[str] = ("player",)) -> Sheet:
-    """The sheet in ``rows`` (the header first), for a scoring system of ``players`` players that
-    allows the partner ``calls`` (a hand whose sheet names the partner but not the call is taken
-    as called the first of these ways the system allows: player, first trick, the Joker)."""
+def header_index(rows: Sequence[Sequence[str]]) -> int | None:
+    """Which row is the header: the first that names the columns of one of the shapes (a score
+    sheet's by its date or session column beside the players', so that a row of notes is not
+    taken for one); else the first row, when it names two columns or more."""
+    for index, row in enumerate(rows):
+        shape, known, _ = recognise(row)
+        if shape in (HANDS_CSV, HAND_SHEET) or (shape == SCORE_SHEET and {"date", "session"} & set(known)):
+            return index
+    return 0 if rows and recognise(rows[0])[0] is not None else None
+
+
+def read_sheet(rows: Sequence[Sequence[str]], *, players: int, calls: Sequence[str] = ("player",),
+               lines: Sequence[int] | None = None, played_on: datetime.date | None = None) -> Sheet:
+    """The sheet in ``rows``, for a scoring system of ``players`` players that allows the partner
+    ``calls`` (a hand whose sheet names the partner but not the call is taken as called the first
+    of these ways the system allows: player, first trick, the Joker).
+
+    ``lines`` numbers the rows as the spreadsheet does (default: 1, 2, 3…); ``played_on`` is the
+    evening of a file that has no date column (a board's download from before it carried one)."""
+    lines = list(lines) if lines is not None else list(range(1, len(rows) + 1))
     if not rows:
         return Sheet(None, (), (), (SheetProblem(1, Words(N_("The file is empty."))),))
-    shape, known, others = recognise(rows[0])
-    if shape is None:
-        return Sheet(None, (), (), (SheetProblem(1, Words(N_(
-            "The first row does not name the columns of a hand sheet (date, declarer, contract, trump, "
-            "partner, points) or of a score sheet (date and a column per player)."))),))
-    reader = _Reader(shape, known, others, players, calls)
-    for offset, row in enumerate(rows[1:], start=2):
+    header = header_index(rows)
+    if header is None:
+        return Sheet(None, (), (), (SheetProblem(lines[0], Words(N_(
+            "No row names the columns of a hand sheet (date, declarer, contract, trump, partner, points) "
+            "or of a score sheet (date and a column per player)."))),))
+    shape, known, others = recognise(rows[header])
+    if "date" not in known and played_on is None:
+        return Sheet(shape, (), (), (SheetProblem(lines[header], Words(N_(
+            "This file does not say which evening its hands were played: give its date."))),), dated=False)
+    reader = _Reader(shape, known, others, players, calls, None if "date" in known else played_on)
+    for line, row in zip(lines[header + 1:], rows[header + 1:], strict=True):
         cells = [str(cell).strip() for cell in row]
-        if any(cells):
-            reader.read(offset, cells)
+        if not any(cells):
+            continue
+        odd = next(((char, cell) for cell in cells if (char := control_character(cell))), None)
+        if odd is not None:
+            reader.refuse_control(line, *odd)
+            continue
+        reader.read(line, cells)
     return reader.sheet()
 
 
@@ -201,8 +161,9 @@ class _Reader:
     """One pass over the rows: each is added to its session or becomes a problem."""
 
     def __init__(self, shape: str, known: dict[str, int], others: dict[str, int], players: int,
-                 calls: Sequence[str]):
+                 calls: Sequence[str], played_on: datetime.date | None):
         self.shape, self.known, self.others, self.players, self.calls = shape, known, others, players, calls
+        self.played_on = played_on
         self.sessions: dict[str, SheetSession] = {}
         self.names: dict[str, None] = {}
         self.problems: list[SheetProblem] = []
@@ -218,17 +179,25 @@ class _Reader:
     def refuse(self, line: int, template: str, **params) -> None:
         self.problems.append(SheetProblem(line, Words(template, **params)))
 
+    def refuse_control(self, line: int, char: str, cell: str) -> None:
+        shown = "".join("\ufffd" if control_character(c) else c for c in cell)
+        self.refuse(line, N_("'{text}' holds a control character ({code}), which cannot be kept: remove it."),
+                    text=shown[:40], code=f"U+{ord(char):04X}")
+
     def name(self, name: str) -> str:
         self.names.setdefault(name, None)
         return name
 
     def session_of(self, line: int, cells: list[str]) -> SheetSession | None:
-        date_text = self.cell(cells, "date")
-        played_on = parse_date(date_text) if date_text else None
+        date_text = self.cell(cells, "date") if "date" in self.known else ""
+        played_on = parse_date(date_text) if date_text else self.played_on
         if date_text and played_on is None:
             self.refuse(line, N_("'{text}' is not a date: write it as 2024-03-05."), text=date_text)
             return None
-        key = self.cell(cells, "session") or (played_on.isoformat() if played_on else "")
+        title = self.cell(cells, "title")
+        # rows of one evening: by its session column, else by its date (and title)
+        named = self.cell(cells, "session")
+        key = named or ("\n".join((played_on.isoformat(), title)) if date_text or self.played_on else "")
         if not key:
             if self.last is None:
                 self.refuse(line, N_("Say which evening this hand was played: give it a date."))
@@ -236,7 +205,11 @@ class _Reader:
             return self.last
         session = self.sessions.get(key)
         if session is None:
-            session = self.sessions[key] = SheetSession(key=key, line=line)
+            # a session column names the evening; the app's own export writes its id there, and the
+            # title beside it
+            if "title" not in self.known and named != (played_on.isoformat() if played_on else None):
+                title = named
+            session = self.sessions[key] = SheetSession(key=key, line=line, title=title[:80])
         if played_on is not None and session.played_on is None:
             session.played_on = played_on
         self.last = session
@@ -303,12 +276,14 @@ class _Reader:
             session.hands.append(SheetHand(line, SCORE_SHEET, {"payments": written}, written))
             return
         if kind in ("deal_miss", "all_pass"):
-            entry = {}
+            # the board's download says who dealt; the group's export only who paid a fine
+            dealer = self.cell(cells, "dealer")
+            entry = {"dealer": dealer} if dealer else {}
             if kind == "deal_miss":
-                # the export keeps who paid the fine, not who showed the hand
-                dealer = next((name for name, amount in written.items() if amount < 0), None)
-                fine = -written[dealer] if dealer else 0
-                entry = {"dealer": dealer, "fine": fine} if dealer else {"fine": 0}
+                # the export keeps who paid the fine (the dealer, in the ledger), not who showed the hand
+                payer = next((name for name, amount in written.items() if amount < 0), None)
+                fine = -written[payer] if payer else 0
+                entry = {"dealer": payer or dealer, "fine": fine} if payer or dealer else {"fine": 0}
             session.hands.append(SheetHand(line, kind, entry, written))
             return
         if kind != "scored":
@@ -393,4 +368,5 @@ class _Reader:
             sessions.append(session)
         sessions.sort(key=lambda session: (session.played_on, session.line))
         self.problems.sort(key=lambda problem: problem.line)
-        return Sheet(self.shape, tuple(sessions), tuple(self.names), tuple(self.problems))
+        return Sheet(self.shape, tuple(sessions), tuple(self.names), tuple(self.problems),
+                     dated=self.played_on is None)

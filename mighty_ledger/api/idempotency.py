@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -68,12 +69,26 @@ def _stored_bytes(body) -> bytes:
     return body.encode() if isinstance(body, str) else JSONRenderer().render(body)
 
 
-def create_once(request, *, scope: str, make: Callable[[str | None], Made], fingerprint: str | None = None) -> HttpResponse:
+def create_once(request, *, scope: str, make: Callable[[str | None], Made], fingerprint: str | None = None,
+                wait_seconds: float = 0) -> HttpResponse:
     """Answer a create: ``make(key)`` makes the thing, once per ``Idempotency-Key`` in ``scope``.
 
     ``fingerprint`` says what makes two bodies the same request (default: the
-    JSON body itself); the same key with another body is 422.
+    JSON body itself); the same key with another body is 422. ``wait_seconds``: a
+    repeat that arrives while the first is being made waits this long for its
+    answer before it is told 409 (a create that takes seconds, such as an import).
     """
+    deadline = time.monotonic() + wait_seconds
+    while True:
+        try:
+            return _create_once(request, scope=scope, make=make, fingerprint=fingerprint)
+        except request_keys.RequestInProgress:
+            if time.monotonic() >= deadline:
+                raise
+            time.sleep(0.1)
+
+
+def _create_once(request, *, scope: str, make: Callable[[str | None], Made], fingerprint: str | None) -> HttpResponse:
     key = idempotency_key_of(request)
     if key is None:
         made = make(None)

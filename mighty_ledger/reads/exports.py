@@ -139,6 +139,18 @@ def _contract(entry: dict) -> str:
     return f"{contract.get('points', '')} {contract.get('trump') or ''}".strip()
 
 
+def partner_call_text(entry: dict) -> str:
+    """How the partner was called, as a sheet writes it and the import reads it back: the card
+    (JOKER, AS), "first trick", "none", or the player called; empty for an event."""
+    call = entry.get("partner_call") or {}
+    kind = call.get("type")
+    if kind == "card":
+        return " ".join(call.get("cards", []))
+    if kind == "player":
+        return call.get("seat", "")
+    return {"first_trick": "first trick", "none": "none"}.get(kind, "")
+
+
 def _made(result: dict | None) -> str:
     if not result or result.get("made") is None:
         return ""
@@ -177,7 +189,7 @@ def hands_csv(group: Group, out: IO[str]) -> int:
     names = list(group.players.order_by("name").values_list("name", flat=True))
     writer = SpreadsheetWriter(out)
     writer.writerow([
-        "session", "date", "number", "kind", "contract", "declarer", "partners", "points", "made",
+        "session", "date", "title", "number", "kind", "contract", "declarer", "partners", "points", "made",
         *(f"{name} payment" for name in names), *(f"{name} total" for name in names),
     ])
     rows = 0
@@ -190,7 +202,7 @@ def hands_csv(group: Group, out: IO[str]) -> int:
     for hand in hands:
         entry = hand.entry
         writer.writerow([
-            hand.session_id, hand.session.played_on.isoformat(), hand.number, hand.kind,
+            hand.session_id, hand.session.played_on.isoformat(), hand.session.title, hand.number, hand.kind,
             _contract(entry), entry.get("declarer", ""), " ".join(entry.get("partners", [])),
             entry.get("points", ""), _made(hand.result),
             *(hand.payments.get(name, "") for name in names),

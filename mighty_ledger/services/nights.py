@@ -135,8 +135,8 @@ def night_create(
     stakes: Stakes = POINTS_ONLY,
     by: Actor = SYSTEM,
 ) -> Night:
-    """A night for the players present (any not yet in the group are added to it), each of its
-    tables played for ``stakes``. Without ``hands_per_round`` or ``minutes_per_round``, a round is
+    """A night for the players present (any not yet in the group are added to it), at least one
+    table's worth (400 ``too_few_players`` otherwise), each of its tables played for ``stakes``. Without ``hands_per_round`` or ``minutes_per_round``, a round is
     two deals per seat at the system's table size (10 hands at a table of five). Without ``seed``,
     one is drawn."""
     try:
@@ -164,6 +164,7 @@ def night_create(
         if stored in present:
             raise invalid(f"players[{index}]", "duplicate_player", _("{name} is listed twice.").format(name=stored))
         present.append(stored)
+    _refuse_too_few(len(present), draw.table_sizes(system, draw.preset_family(preset)))
     night = Night.objects.create(
         group=group, players=present, preset=preset, overrides=overrides or {},
         hands_per_round=hands_per_round, minutes_per_round=minutes_per_round, standings=standings,
@@ -173,6 +174,15 @@ def night_create(
     revise(group=group, subject="night", action=Revision.CREATED, by=by,
            after={"night": night.pk, "players": present, "preset": preset, "seed": seed})
     return night
+
+
+def _refuse_too_few(present: int, sizes: draw.TableSizes) -> None:
+    """A night starts, and each round is drawn, with at least the players of one table of its system."""
+    if present < sizes.fewest_players:
+        raise invalid("players", "too_few_players", ngettext(
+            "A table needs {fewest} players; {present} is present.",
+            "A table needs {fewest} players; {present} are present.", present,
+        ).format(fewest=sizes.fewest_players, present=present))
 
 
 def _table_title(night: Night, round_number: int, table: int) -> str:
@@ -195,11 +205,7 @@ def night_round_draw(*, night: Night, by: Actor = SYSTEM) -> NightRound:
             raise RoundInProgress(progress)
     system, family = nights.night_system(night), draw.preset_family(night.preset)
     sizes = draw.table_sizes(system, family)
-    if len(night.players) < sizes.fewest_players:
-        raise invalid("players", "too_few_players", ngettext(
-            "A table needs {fewest} players; {present} is present.",
-            "A table needs {fewest} players; {present} are present.", len(night.players),
-        ).format(fewest=sizes.fewest_players, present=len(night.players)))
+    _refuse_too_few(len(night.players), sizes)
     standings = None
     if night.mixing == Night.BY_STANDINGS:
         standings = {row.name: row.score for row in nights.night_standings(night, rounds).rows}

@@ -169,8 +169,21 @@ def test_bad_input_is_a_400_in_the_error_shape(edit, body, field, code):
     assert field in [error["field"] for error in errors]
 
 
-def test_too_few_players_to_fill_a_table_is_a_400(edit):
-    night = start(edit, players=["Ann", "Bo", "Cy"])
+@pytest.mark.parametrize(("preset", "players"), [
+    ("pagat-standard", []), ("pagat-standard", ["Ann"]), ("pagat-standard", PLAYERS[:4]),
+    ("chicago-6p", PLAYERS[:5]), ("korean-4", PLAYERS[:3]),
+], ids=["none", "one", "four-for-five", "five-for-six", "three-for-four"])
+def test_a_night_starts_with_a_tables_worth_of_players_or_is_a_400(edit, preset, players):
+    errors = assert_error_shape(edit.post("/api/v1/nights", {"players": players, "preset": preset}), 400,
+                                "too_few_players")
+
+    assert [error["field"] for error in errors] == ["players"]
+    assert not Night.objects.exists()
+
+
+def test_too_few_players_left_to_fill_a_table_is_a_400(edit):
+    night = start(edit, players=PLAYERS[:5])
+    edit.client.delete(f"/api/v1/nights/{night['id']}/players", {"name": "Ann"}, format="json")
 
     assert_error_shape(edit.post(f"/api/v1/nights/{night['id']}/rounds"), 400, "too_few_players")
 

@@ -23,12 +23,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import OperationalError, connection
 from django.test import Client
 from rest_framework.test import APIClient
 
 from mighty_ledger.http import request_keys
-from mighty_ledger.models import Group, Hand, Player, Season, Session
+from mighty_ledger.models import Group, Hand, Player, Season, Session, SheetImport
 from tests.factories import MADE_15_DIAMONDS, SEATS, SessionFactory
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("no_rate_limits")]
@@ -120,6 +121,26 @@ def api_post(url: str, body: Callable[[Session, int], dict]):
     return send
 
 
+def api_import(session: Session, n: int):
+    """A score sheet of one evening of its own, committed: the same bytes at every retry."""
+    sheet = f"date,{','.join(SEATS)}\r\n{_season_day(n)},4,-1,-1,-1,-1\r\n".encode()
+
+    def send():
+        upload = SimpleUploadedFile(f"evening-{n}.csv", sheet, content_type="text/csv")
+        return api(session).post("/api/v1/imports", {"file": upload, "preset": "pagat-standard", "commit": "true"},
+                                 format="multipart", headers={"Idempotency-Key": f"create-{n}"})
+    return send
+
+
+def _imported_whole(answer, session: Session, made: SheetImport) -> bool:
+    """The answer names the import, and every session of the group beside the first is one an
+    import made: none was left without its import."""
+    imported = {pk for ids in SheetImport.objects.filter(group=session.group_id).values_list("session_ids", flat=True)
+                for pk in ids}
+    others = set(Session.objects.filter(group=session.group_id).exclude(pk=session.pk).values_list("pk", flat=True))
+    return answer.json()["import_id"] == made.key and len(made.session_ids) == 1 and others == imported
+
+
 def page_post(path: Callable[[Session], str], form: Callable[[Session, int], dict]):
     def send(session: Session, n: int):
         client, data = Client(), form(session, n) | {"request_key": request_keys.new_form_key()}
@@ -152,6 +173,7 @@ CREATES = [
     Create("api-hand", api_post("/api/v1/sessions/{session}/hands", lambda s, n: MADE_15_DIAMONDS),
            lambda s: Hand.objects.filter(session=s),
            lambda answer, s, hand: answer.json()["number"] == hand.number == 1),
+    Create("api-import", api_import, lambda s: SheetImport.objects.filter(group=s.group_id), _imported_whole),
     Create("page-group", page_post(lambda s: "/g/new/", lambda s, n: {"name": f"Friday {n}", "player_names": "Ann\nBo"}),
            lambda s: Group.objects.exclude(pk=s.group_id),
            lambda answer, s, group: answer.status_code == 302

@@ -107,6 +107,14 @@ def test_a_night_without_players_is_refused_beside_the_players(client, night):
     assert 'id="problems-players"' in response.text and "Tick the players present" in response.text
 
 
+def test_a_night_of_fewer_players_than_a_table_is_refused_beside_the_players(client, night):
+    response = client.post(reverse("night_new", args=[night.group.edit_token]), start_form(players=FIFTEEN[:1]))
+
+    assert response.status_code == 400
+    assert 'id="problems-players"' in response.text and "A table needs 5 players; 1 is present." in response.text
+    assert nights.group_nights(night.group).count() == 1
+
+
 def test_the_view_link_cannot_start_a_night(client, night):
     assert client.get(reverse("night_new", args=[night.group.view_token])).status_code == 403
 

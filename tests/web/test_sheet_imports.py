@@ -188,7 +188,8 @@ def test_hands_csv_comes_back_byte_for_byte(db, preset):
     source = GroupFactory()
     players = ["Ann", "Bo", "Cy", "Di", "Ed"]
     for day in ("2024-01-02", "2024-01-09"):
-        session = SessionFactory(group=source, seats=players, preset=preset, played_on=day)
+        session = SessionFactory(group=source, seats=players, preset=preset, played_on=day,
+                                 title="Thursday, late" if day == "2024-01-09" else "")
         for declarer, partner, points in (("Ann", "Cy", 16), ("Bo", None, 14), ("Di", "Ed", 11)):
             services.hand_record(session=session, entry={
                 "dealer": "Ed", "declarer": declarer, "contract": {"points": 14, "trump": "NT" if partner else "H"},
@@ -201,6 +202,8 @@ def test_hands_csv_comes_back_byte_for_byte(db, preset):
     target = services.group_create(name="Elsewhere")
     made, created, _ = sheet_import(group=target, content=exported.getvalue().encode(), preset=preset)
     assert created and made.hand_count == 8
+    # the title comes back as the title; the session column is only the export's id
+    assert sorted(Session.objects.filter(group=target).values_list("title", flat=True)) == ["", "Thursday, late"]
     again = io.StringIO()
     hands_csv(target, again)
     assert _renumbered(again.getvalue()) == _renumbered(exported.getvalue())

@@ -320,9 +320,10 @@ def test_the_hands_download_as_csv_with_payments_and_totals(client, evening):
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/csv")
     rows = response.content.decode("utf-8-sig").splitlines()
-    assert rows[0].startswith("number,kind,dealer,declarer,contract")
+    assert rows[0].startswith("date,title,number,kind,dealer,declarer,contract,partner_call,partners")
     assert len(rows) == 1 + 5
-    assert rows[4].startswith("4,scored,Bo,Cy,13 NT,,,20,yes,run,")
+    assert rows[4].startswith("2026-11-20,,4,scored,Bo,Cy,13 NT,")
+    assert ",20,yes,run," in rows[4]
     assert rows[-1].endswith(",".join(str(evening.totals[s]) for s in SEATS))
 
 

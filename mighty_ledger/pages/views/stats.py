@@ -324,15 +324,19 @@ def session_hands_csv(request: HttpRequest, token: str, pk: int) -> HttpResponse
     # a spreadsheet opening the file as UTF-8 needs the byte-order mark to read Korean names
     response.write("\ufeff")
     writer = SpreadsheetWriter(response)  # names like =HYPERLINK(…) are shown, never run
+    # the evening's date and title on every row: the group's import reads the file back into it
     writer.writerow([
-        "number", "kind", "dealer", "declarer", "contract", "partners", "sitting_out", "points", "made",
-        "runs", *(f"{seat} payment" for seat in seats), *(f"{seat} total" for seat in seats),
+        "date", "title", "number", "kind", "dealer", "declarer", "contract", "partner_call", "partners",
+        "sitting_out", "points", "made", "runs", *(f"{seat} payment" for seat in seats),
+        *(f"{seat} total" for seat in seats),
     ])
+    played_on = session.played_on.isoformat()
     for number, kind, entry, result, payments, totals in exports.session_hand_rows(session):
         result = result or {}
         made = result.get("made")
         writer.writerow([
-            number, kind, entry.get("dealer", ""), entry.get("declarer", ""), _contract(entry),
+            played_on, session.title, number, kind, entry.get("dealer", ""), entry.get("declarer", ""),
+            _contract(entry), exports.partner_call_text(entry),
             " ".join(entry.get("partners", [])), " ".join(entry.get("sitting_out", [])),
             result.get("points", entry.get("points", "")) if kind == Hand.SCORED else "",
             "" if made is None else ("yes" if made else "no"),
