@@ -22,6 +22,25 @@ from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
+class Figure:
+    """One line of `make bench`'s table: what was measured, its figure, and the target it is held to."""
+
+    what: str
+    value: float
+    target: str  # "≤ 100", "≥ 2000"
+    detail: str = ""  # the two sides' times, the sizes: what the figure was made from
+
+    @property
+    def met(self) -> bool:
+        bound = float(self.target[2:].replace(",", ""))
+        return self.value <= bound if self.target.startswith("≤") else self.value >= bound
+
+    def row(self) -> str:
+        value = f"{self.value:,.0f}" if self.value >= 100 else f"{self.value:.2f}"
+        return f"| {self.what} | {value} | {self.target} | {'yes' if self.met else '**no**'} | {self.detail} |"
+
+
+@dataclass(frozen=True)
 class Comparison:
     name: str
     ours_seconds: float  # median per call
