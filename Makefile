@@ -85,15 +85,14 @@ test: setup
 test-sqlite: setup
 	env -u DATABASE_URL $(PYTEST) $(XDIST)
 
-# The database tests again on PostgreSQL, the production database: locking,
-# constraints, the statements written by hand, LISTEN/NOTIFY. The browser tests drive the
-# same views and run once, on SQLite. CI must not pass silently without
-# PostgreSQL; a developer without it gets a notice.
+# Again on PostgreSQL, the production database, what it does differently: writes at once,
+# locks, constraints, migrations, the live broker (tests/conftest.py, POSTGRES_PASS). CI must not
+# pass silently without PostgreSQL; a developer without it gets a notice.
 test-postgres: setup
 	@if $(PYTHON) -c "import psycopg; psycopg.connect('$(PG_URL)', connect_timeout=3).close()" \
 			>/dev/null 2>&1; then \
-		echo "DATABASE_URL=$(PG_URL) $(PYTEST) $(XDIST) -m 'django_db and not browser'"; \
-		DATABASE_URL=$(PG_URL) $(PYTEST) $(XDIST) -m "django_db and not browser"; \
+		echo "DATABASE_URL=$(PG_URL) $(PYTEST) $(XDIST) -m 'postgres and not browser'"; \
+		DATABASE_URL=$(PG_URL) $(PYTEST) $(XDIST) -m "postgres and not browser"; \
 	elif [ "$${CI:-}" = "true" ]; then \
 		echo "PostgreSQL does not answer at 127.0.0.1:5432, and CI needs it." >&2; \
 		echo "Start it: pg_ctlcluster --skip-systemctl-redirect \$$(ls /etc/postgresql) main start" >&2; \
