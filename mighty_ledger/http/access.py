@@ -16,7 +16,7 @@ from django.http import Http404
 
 from mighty_ledger.http import link_query
 from mighty_ledger.models import Group, Hand, Session
-from mighty_ledger.services import Actor
+from mighty_ledger.models.changes import Actor
 
 EDIT, VIEW = "edit", "view"
 # tokens are 43 characters; anything longer is not a link, and is refused before a query
