@@ -7,7 +7,6 @@ shows the current one (the last that has started), and ``all`` shows every hand.
 
 from __future__ import annotations
 
-import dataclasses
 import datetime
 from dataclasses import dataclass
 from functools import cache
@@ -17,7 +16,6 @@ from django.utils import timezone
 
 from mighty_ledger.http.link_query import Columns, all_rows
 from mighty_ledger.models import Group, Revision, Season
-from mighty_ledger.reads.stats import Filters
 
 ALL = "all"  # the query's value for every season at once
 
@@ -28,12 +26,6 @@ class SeasonSpan:
     name: str
     starts: datetime.date
     ends: datetime.date | None  # its last day; None while no later season is named
-
-    def narrow(self, filters: Filters) -> Filters:
-        """These filters within the season: the later start, the earlier end."""
-        since = max(filters.since, self.starts) if filters.since else self.starts
-        until = min(filters.until, self.ends) if filters.until and self.ends else (filters.until or self.ends)
-        return dataclasses.replace(filters, since=since, until=until)
 
 
 def group_seasons(group: Group, alias: str = "default") -> list[SeasonSpan]:

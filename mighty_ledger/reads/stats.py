@@ -41,7 +41,6 @@ from mighty_ledger.reads import SessionSettlement, session_settlement
 from scoring.settle import money_by_currency
 
 TRUMPS = ("S", "H", "D", "C", "NT")
-RECENT_DAYS = 30  # "last 30 days" on the statistics page
 
 
 # --- what is asked ------------------------------------------------------------------------
@@ -50,7 +49,7 @@ RECENT_DAYS = 30  # "last 30 days" on the statistics page
 @dataclass(frozen=True)
 class Filters:
     """Which hands count: one session, sessions played since a date (and up to one: a season's
-    last day), one scoring system."""
+    last day), one scoring system. What a request asks for is read in reads/filters.py."""
 
     session_id: int | None = None
     since: datetime.date | None = None
@@ -62,6 +61,12 @@ class Filters:
                 and (self.since is None or session.played_on >= self.since)
                 and (self.until is None or session.played_on <= self.until)
                 and (not self.system or session.preset == self.system))
+
+    def narrowed_to(self, season) -> Filters:
+        """These filters within a season (seasons.SeasonSpan): the later start, the earlier end."""
+        since = max(self.since, season.starts) if self.since else season.starts
+        until = min(self.until, season.ends) if self.until and season.ends else (self.until or season.ends)
+        return dataclasses.replace(self, since=since, until=until)
 
     def sessions(self, group: Group) -> list[Session]:
         """The group's live sessions these filters select, oldest first."""

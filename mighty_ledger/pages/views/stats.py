@@ -14,7 +14,6 @@ that looks at its statistics, by the stream process as the hand comes
 
 from __future__ import annotations
 
-import datetime
 import hashlib
 from collections import Counter
 from dataclasses import dataclass
@@ -40,27 +39,20 @@ from mighty_ledger.pages.forms import trump_label
 from mighty_ledger.pages.views.conditional import conditional, drawn_once
 from mighty_ledger.pages.views.rules import preset_name
 from mighty_ledger.pages.views.stats_looks import looked_at
-from mighty_ledger.reads import balance, exports, groups, kept_counts, ratings, seasons, stats
+from mighty_ledger.reads import (
+    balance,
+    exports,
+    filters,
+    groups,
+    kept_counts,
+    ratings,
+    seasons,
+    stats,
+)
 from mighty_ledger.reads.exports import SpreadsheetWriter
 from scoring.presets import get_preset
 
 # --- filters ---------------------------------------------------------------------------------
-
-
-def _filters(request: HttpRequest, sessions: list[stats.SessionChoice]) -> tuple[stats.Filters, str, str]:
-    """The page's filters from the query string: (filters, period, system). Unknown values mean all."""
-    period = request.GET.get("period", "all")
-    system = request.GET.get("system", "")
-    if system not in {s.preset for s in sessions}:
-        system = ""
-    session_id = since = None
-    if period.startswith("s") and period[1:].isdigit() and int(period[1:]) in {s.pk for s in sessions}:
-        session_id = int(period[1:])
-    elif period == "30d":
-        since = timezone.localdate() - datetime.timedelta(days=stats.RECENT_DAYS)
-    else:
-        period = "all"
-    return stats.Filters(session_id=session_id, since=since, system=system or None), period, system
 
 
 def _stamp(sessions: list[stats.SessionChoice], season_list: list[seasons.SeasonSpan] = ()) -> str:
@@ -149,21 +141,12 @@ class Selection:
 
 
 def selection_of(request: HttpRequest, access: Access) -> Selection:
-    """The page's selection: two queries (every live session of the group, its seasons). No season
-    asked is the current one; a page asked for one session shows that session, whichever season
-    it was played in and whatever season the form sent with it."""
+    """The page's selection: two queries (every live session of the group, its seasons), and the
+    filters its query asks for (reads/filters.py)."""
     sessions = stats.session_choices(access.group)
     season_list = seasons.group_seasons(access.group)
-    filters, period, system = _filters(request, sessions)
-    asked = request.GET.get("season")
-    if filters.session_id is not None:
-        # the filters' form sends the season shown beside the session chosen: a session chosen is
-        # that session, whichever season it was played in
-        asked = seasons.ALL
-    season, season_value = seasons.chosen_season(season_list, asked)
-    if season is not None:
-        filters = season.narrow(filters)
-    return Selection(access.group, sessions, season_list, filters, period, system, season_value,
+    asked = filters.page_filters(request.GET, sessions, season_list)
+    return Selection(access.group, sessions, season_list, asked.filters, asked.period, asked.system, asked.season,
                      _stamp(sessions, season_list))
 
 
