@@ -243,7 +243,7 @@ class PaymentsView(LinkView):
                     idempotency_key=key, by=self.access.actor("api"),
                 )
             except services.PaymentBeyondOwed as beyond:
-                raise _beyond_owed(beyond) from None
+                raise beyond_owed(beyond) from None
             except InvalidInput as error:
                 raise InvalidInput([as_requested(problem) for problem in error.problems]) from None
             return Made(payment_json(payment), replayed=not created)
@@ -261,12 +261,13 @@ def as_requested(problem: Problem) -> Problem:
     return dataclasses.replace(problem, field=_REQUEST_FIELDS.get(problem.field, problem.field))
 
 
-def _beyond_owed(beyond) -> InvalidInput:
+def beyond_owed(beyond, where: str = "in this session", figure=str) -> InvalidInput:
+    """The 400 for a payment beyond what is owed ``where`` (a session's, or "over the night")."""
     if not beyond.owed:
-        return _invalid("amount", "wrong_way", f"{beyond.payer} owes {beyond.payee} nothing in this session: the "
+        return _invalid("amount", "wrong_way", f"{beyond.payer} owes {beyond.payee} nothing {where}: the "
                         "payment goes the wrong way round. Send \"overpay\": true to record it anyway.")
-    return _invalid("amount", "overpayment", f"{beyond.payer} still owes {beyond.payee} {beyond.owed} in this "
-                    f"session, less than {beyond.amount}. Send \"overpay\": true to record it anyway.")
+    return _invalid("amount", "overpayment", f"{beyond.payer} still owes {beyond.payee} {figure(beyond.owed)} "
+                    f"{where}, less than {figure(beyond.amount)}. Send \"overpay\": true to record it anyway.")
 
 
 class PaymentUndoView(LinkView):

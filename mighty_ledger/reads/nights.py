@@ -24,7 +24,7 @@ those sessions hold; nothing is scored again. What the night decides, and where 
   tables and the night's own (a transfer for the whole night, ``Payment.night``), and settled in
   the fewest transfers among all the players: ``reads.balance`` and ``scoring.settle`` do the
   sums, as for a group's balance. A payment of the night is checked against what is left of it
-  (reads/night_payments.py), as a table's is against the table's.
+  (night_payment_room), as a table's is against the table's.
 
 One module because every read of a night starts from its rounds as ``night_rounds`` reads them
 (two queries) and hands them on: a page that shows the progress, the standings and the
@@ -40,6 +40,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from decimal import Decimal
 from fractions import Fraction
 
 from django.db import connections
@@ -61,7 +62,7 @@ from mighty_ledger.reads import (
 from mighty_ledger.reads.stats import Filters
 from scoring import draw
 from scoring.presets import get_preset
-from scoring.settle import POT, Transfer, currency_code
+from scoring.settle import POT, Transfer, currency_code, most_payable
 from scoring.systems import System
 
 # --- the night and its rounds ---------------------------------------------------------------
@@ -483,6 +484,19 @@ def night_unit(night: Night) -> tuple[str, str]:
     """What the night settles in, as a payment records it, and its currency code (money only)."""
     unit = payment_unit_of(stakes_of(night))
     return unit, (currency_code(night.currency) if unit == Payment.MONEY else "")
+
+
+def night_payment_room(night: Night, *, payer: str, payee: str,
+                       rounds: Sequence[RoundTables] | None = None) -> balance.PaymentRoom:
+    """What one more payment of the night from ``payer`` to ``payee`` may be without being asked
+    about first: the night's settlement less every payment counted for it (its own and its
+    tables'), as the engine sums them (``most_payable``); in steps of the night's rounding unit
+    for money, else whole chips or points."""
+    sessions = night_sessions(night_rounds(night) if rounds is None else rounds)
+    unit, currency = night_unit(night)
+    left = balance.in_unit(balance.group_balance(sessions, balance.night_payments(night, sessions)), unit, currency)
+    step = Decimal(stakes_of(night).unit) if unit == Payment.MONEY else Decimal(1)
+    return balance.PaymentRoom(Decimal(most_payable(left.amounts if left else {}, payer, payee)), step)
 
 
 def night_settlement(night: Night, rounds: Sequence[RoundTables] | None = None) -> NightSettlement:
