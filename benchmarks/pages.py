@@ -1,0 +1,98 @@
+"""Every page a table opens, its first view after a hand, against a bare Django view in the same run.
+
+A group of 20 evenings × 500 hands (the last a club night of two tables), in a SQLite file that
+also holds 1,000,000 hands of 2,000 other groups. Before each view a hand is recorded at one of
+tonight's tables (untimed); the view goes through the test client (every middleware, the
+templates, the database), CPU time of this thread, beside the bare view (benchmarks/urls.py):
+interleaved rounds, median ratio (measure.compare). Then again as after a restart: the cache
+emptied and the templates to compile before each view.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+from .django_setup import bulk_hands, bulk_session, django_on_sqlite, other_groups
+from .measure import Figure, compare
+
+EVENINGS, HANDS = 20, 500
+SEATS = ["Ann", "Bo", "Cy", "Di", "Ed"]
+NIGHT_PLAYERS = [f"Player {number:02d}" for number in range(1, 11)]  # two tables of five
+OTHER_GROUPS = 2_000  # of 500 hands each
+AFTER_A_HAND, AFTER_A_RESTART = "≤ 100", "≤ 1,000"
+if os.environ.get("BENCH_QUICK"):  # a trial of the benchmark itself, not a figure
+    EVENINGS, HANDS, OTHER_GROUPS = 3, 50, 10
+
+
+def run() -> list[Figure]:
+    django_on_sqlite()
+    from django.core.cache import cache
+    from django.template import engines
+    from django.test import Client
+    from django.urls import reverse
+
+    from mighty_ledger import reads, services
+    from mighty_ledger.reads import nights
+    from mighty_ledger.services import nights as night_services
+
+    group = services.group_create(name="Pages bench", player_names=SEATS)
+    evenings = [bulk_session(group, seats=SEATS, hands=HANDS) for _ in range(EVENINGS - 1)]
+    night = night_services.night_create(group=group, players=NIGHT_PLAYERS, preset="pagat-standard", seed=47)
+    night_services.night_round_draw(night=night)
+    tables = [bulk_hands(table.session, HANDS // 2) for table in nights.night_rounds(night)[-1].tables]
+    tonight = tables[0]
+    rng = random.Random(47)
+
+    def a_hand() -> None:
+        tonight.refresh_from_db()
+        state = reads.next_state(tonight)
+        declarer, partner = rng.sample(list(state.active), 2)
+        services.hand_record(session=tonight, entry={
+            "dealer": state.dealer, "declarer": declarer, "contract": {"points": 15, "trump": "D"},
+            "partner_call": {"type": "card", "cards": ["AS"]}, "partners": [partner], "points": rng.randint(8, 20)})
+
+    a_hand()  # a revision, which the other groups' hands copy
+    other_groups(group_id=group.pk, session_id=evenings[0].pk, groups=OTHER_GROUPS, hands_each=HANDS)
+
+    token = group.edit_token
+    pages = {
+        "board": reverse("session_board", args=[token, tonight.pk]),
+        "group": reverse("group_page", args=[token]),
+        "settle": reverse("session_settle", args=[token, tonight.pk]),
+        "statistics": reverse("group_stats", args=[token]),
+        "ratings": reverse("group_ratings", args=[token]),
+        "big screen": reverse("night_screen", args=[group.view_token, night.pk]),
+    }
+    client = Client()
+    for url in [*pages.values(), "/bench/bare/"]:
+        if (status := client.get(url).status_code) != 200:
+            raise RuntimeError(f"{url} answered {status}")
+
+    def bare() -> None:
+        client.get("/bench/bare/")
+
+    def restart() -> None:
+        a_hand()
+        cache.clear()
+        for engine in engines.all():
+            for loader in engine.engine.template_loaders:
+                loader.reset()
+
+    figures = []
+    for name, url in pages.items():
+        def view(url=url) -> None:
+            client.get(url)
+
+        after = compare(name, view, bare, rounds=5, calls=4, before_ours=a_hand)
+        figures.append(Figure(f"{name}: first view after a hand ÷ a bare view", after.ratio, AFTER_A_HAND,
+                              f"{after.ours_seconds * 1e3:.1f} ms vs {after.baseline_seconds * 1e3:.2f} ms"))
+    for name, url in pages.items():
+        def view(url=url) -> None:
+            client.get(url)
+
+        cold = compare(name, view, bare, rounds=3, calls=1, before_ours=restart)
+        figures.append(Figure(f"{name}: first view after a restart, nothing cached ÷ a bare view", cold.ratio,
+                              AFTER_A_RESTART,
+                              f"{cold.ours_seconds * 1e3:.0f} ms vs {cold.baseline_seconds * 1e3:.2f} ms"))
+    return figures
