@@ -43,8 +43,8 @@ from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
 
-from django.db import connections
-from django.db.models import Count
+from django.db.models import Count, Max, Sum
+from django.db.models.functions import Coalesce
 from django.http import Http404
 from django.utils import timezone
 
@@ -106,36 +106,21 @@ class NightStamp:
         return ":".join(map(str, (*self.night, self.tables, self.tables_gone)))
 
 
-# The big screen asks for it after every hand at any table, and its answer is otherwise a cache
-# read: composed by the ORM, the statement cost more than the rest of the answer (benchmarks/
-# big_screen.py), so it is written once here, one parametrised statement on Django's default
-# table names.
-NIGHT_STAMP_SQL = """
-    SELECT n.id, n.created_at, n.revision, COUNT(s.id), COUNT(s.deleted_at), COALESCE(SUM(s.revision), 0),
-           CASE WHEN MAX(r.ends_at) <= %s THEN 1 ELSE 0 END
-    FROM mighty_ledger_night n
-    LEFT OUTER JOIN mighty_ledger_nightround r ON r.night_id = n.id
-    LEFT OUTER JOIN mighty_ledger_session s ON s.night_round_id = r.id
-    WHERE n.id = %s AND n.group_id = %s AND n.deleted_at IS NULL
-    GROUP BY n.id, n.created_at, n.revision
-"""
-
-
 def night_stamp(group: Group, night_id: int, *, now: datetime | None = None) -> NightStamp:
-    """The stamp of the group's live night ``night_id`` (404 for any other): one query."""
+    """The stamp of the group's live night ``night_id`` (404 for any other): one query, an aggregate
+    over its rounds and tables."""
     if not is_row_id(night_id):
         raise Http404("No such night in this group.")
-    connection = connections[Night.objects.db]
-    with connection.cursor() as cursor:
-        cursor.execute(NIGHT_STAMP_SQL, [connection.ops.adapt_datetimefield_value(now or timezone.now()),
-                                         night_id, group.pk])
-        row = cursor.fetchone()
+    row = (Night.objects.filter(pk=night_id, group=group, deleted_at__isnull=True)
+           .values_list("id", "created_at", "revision")
+           .annotate(tables=Count("rounds__tables"), gone=Count("rounds__tables__deleted_at"),
+                     moved=Coalesce(Sum("rounds__tables__revision"), 0), ends=Max("rounds__ends_at"))
+           .first())
     if row is None:
         raise Http404("No such night in this group.")
-    night_id, created_at, revision, tables, gone, moved, time_up = row
-    # a datetime from PostgreSQL, its text from SQLite: either names this night's creation, without a space
-    created = created_at.timestamp() if isinstance(created_at, datetime) else str(created_at).replace(" ", "T")
-    return NightStamp((night_id, created, revision), tables, gone, int(moved), bool(time_up))
+    night_id, created_at, revision, tables, gone, moved, ends = row
+    time_up = ends is not None and ends <= (now or timezone.now())
+    return NightStamp((night_id, created_at.timestamp(), revision), tables, gone, moved, time_up)
 
 
 def night_stamped(group: Group, night_id: int, *, now: datetime | None = None) -> tuple[Night, str]:
