@@ -26,6 +26,12 @@ if os.environ.get("BENCH_QUICK"):  # a trial of the benchmark itself, not a figu
 
 
 def run() -> list[Figure]:
+    return figures(*tables())
+
+
+def tables():
+    """The group, its pages' addresses, a client, and what to run before a view: a hand at
+    tonight's table, or that and a restart."""
     django_on_sqlite()
     from django.core.cache import cache
     from django.template import engines
@@ -69,15 +75,19 @@ def run() -> list[Figure]:
         if (status := client.get(url).status_code) != 200:
             raise RuntimeError(f"{url} answered {status}")
 
-    def bare() -> None:
-        client.get("/bench/bare/")
-
     def restart() -> None:
         a_hand()
         cache.clear()
         for engine in engines.all():
             for loader in engine.engine.template_loaders:
                 loader.reset()
+
+    return client, pages, a_hand, restart
+
+
+def figures(client, pages: dict[str, str], a_hand, restart) -> list[Figure]:
+    def bare() -> None:
+        client.get("/bench/bare/")
 
     figures = []
     for name, url in pages.items():

@@ -12,7 +12,6 @@ without it, written here.
 - ``append``: a new hand written by the ORM (an UPDATE, two INSERTs and the transaction) on
   PostgreSQL too (mighty_ledger/services/appending.py).
 - ``drawn_once``: the pages drawn for each visitor (pages/views/conditional.py).
-- ``redraws``: the stream process draws no statistics page (live/redraws.py).
 - ``steps``: a new hand's event carries no step on the board (live/steps.py): the phones fetch
   the board's live regions, as they do after any other change.
 """
@@ -23,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from unittest import mock
 
-MECHANISMS = ("link_query", "statements", "append", "drawn_once", "redraws", "steps")
+MECHANISMS = ("link_query", "statements", "append", "drawn_once", "steps")
 
 
 @contextmanager
@@ -160,19 +159,6 @@ def _drawn_every_time(request, key: str, template: str, context: Callable[[], di
     from django.shortcuts import render
 
     return render(request, template, context())
-
-
-# --- no statistics drawn on the stream process ----------------------------------------------------
-
-
-def _redraws() -> list:
-    from mighty_ledger.live.redraws import Redraws
-
-    return [(Redraws, "heard", _heard_and_left)]
-
-
-def _heard_and_left(redraws, change) -> None:
-    return None
 
 
 # --- no steps in the events -----------------------------------------------------------------------

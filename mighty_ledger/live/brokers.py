@@ -20,7 +20,6 @@ import asyncio
 import json
 import logging
 import threading
-import time
 import weakref
 from collections import deque
 from contextlib import aclosing, suppress
@@ -33,14 +32,9 @@ logger = logging.getLogger(__name__)
 
 CHANNEL = "mighty_ledger_live"
 RESYNC = "resync"  # the subscription was lost for a while: every page checks again
-# not a change of the table: a page of the group's record is being looked at, so its stream
-# processes draw it again after each change (redraws.py); told to no page
-LOOKED_AT = "looked_at"
-# not a change of the table either: a link of the group was rotated, so each stream of the group
+# not a change of the table: a link of the group was rotated, so each stream of the group
 # checks its own link again and ends if it was the old one (streams.py); told to no page
 LINK_ROTATED = "link_rotated"
-LOOK_SECONDS = 30 * 60  # how long a look keeps the group's pages drawn again after each change
-LOOKS_KEPT = 10_000  # looks a process remembers before it forgets the ones that have lapsed
 READY_TIMEOUT = 5.0  # seconds a new stream waits for the process's subscription
 RETRY_FIRST, RETRY_MAX = 0.5, 10.0  # backoff between attempts to subscribe again
 SILENCE_CHECK = 30.0  # seconds without news after which the subscription proves it is alive
@@ -68,7 +62,7 @@ class Change:
             return None
         if not (isinstance(what, str) and _is_id(group)):
             return None
-        if not (_is_id(session) or (what in (LOOKED_AT, LINK_ROTATED) and session == 0)):  # neither names a session
+        if not (_is_id(session) or (what == LINK_ROTATED and session == 0)):  # a rotation names no session
             return None
         if revision is not None and not _is_id(revision, zero=True):
             return None
@@ -131,7 +125,6 @@ class Hub:
         self.by_session: dict[int, weakref.WeakSet[Watch]] = {}
         self.by_group: dict[int, weakref.WeakSet[Watch]] = {}
         self.on_links: dict[int, weakref.WeakSet[Watch]] = {}  # group → its session streams, for a rotation
-        self.looks: dict[int, float] = {}  # group → when its last look lapses (time.monotonic)
 
     def add(self, *, session: int | None = None, group: int | None = None) -> Watch:
         watch = Watch()
@@ -153,9 +146,6 @@ class Hub:
                     break  # a session's stream may be in on_links too
 
     def deliver(self, change: Change) -> None:
-        if change.what == LOOKED_AT:
-            self._looked_at(change.group)
-            return
         if change.what == LINK_ROTATED:
             for watch in [*self.by_group.get(change.group, ()), *self.on_links.get(change.group, ())]:
                 watch.put(change)
@@ -173,17 +163,6 @@ class Hub:
 
     def __len__(self) -> int:
         return sum(len(w) for w in self.by_session.values()) + sum(len(w) for w in self.by_group.values())
-
-    def _looked_at(self, group: int) -> None:
-        now = time.monotonic()
-        self.looks[group] = now + LOOK_SECONDS
-        if len(self.looks) > LOOKS_KEPT:
-            self.looks = {kept: until for kept, until in self.looks.items() if until > now}
-
-    def looked_at(self, group: int) -> bool:
-        """Whether a page of the group's record was looked at in the last LOOK_SECONDS, as this
-        process heard: a process started since hears of it at the next look."""
-        return self.looks.get(group, 0.0) > time.monotonic()
 
 
 class Broker:

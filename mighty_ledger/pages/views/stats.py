@@ -7,9 +7,7 @@ scoreboard, a page a phone already holds is answered 304 (views/conditional.py),
 and the statistics page's body is a template fragment cached under every
 session's revision: a page seen before costs the link's query and two small
 ones (the sessions to choose from, the seasons), whatever the number of hands. After a hand only that
-hand is read and counted (kept_counts.py), and the body drawn again: for a group
-that looks at its statistics, by the stream process as the hand comes
-(stats_redrawn.py, from the looks noted in stats_looks.py), before any phone asks.
+hand is read and counted (kept_counts.py), and the body drawn again by the first view.
 """
 
 from __future__ import annotations
@@ -38,7 +36,6 @@ from mighty_ledger.pages import charts
 from mighty_ledger.pages.forms import trump_label
 from mighty_ledger.pages.views.conditional import conditional, drawn_once
 from mighty_ledger.pages.views.rules import preset_name
-from mighty_ledger.pages.views.stats_looks import looked_at
 from mighty_ledger.reads import (
     balance,
     exports,
@@ -159,14 +156,6 @@ def group_stats(request: HttpRequest, token: str) -> HttpResponse:
     access = access_for(token)
     # two queries: every live session of the group and its seasons, for the filters' choices and the cache key
     chosen = selection_of(request, access)
-    # while the group looks at this page, each change of its sessions draws it again before it is asked for
-    looked_at(access.group.pk, chosen.here(request), get_language())
-    return statistics_page(request, access, chosen)
-
-
-def statistics_page(request: HttpRequest, access: Access, chosen: Selection) -> HttpResponse:
-    """The statistics page of this selection, from the cache or drawn into it; also what the
-    streams draw again after a change (stats_redrawn.py), which is not a look at the page."""
 
     def drawing() -> dict:
         # read only when the page is not cached for this state: the sessions whole, counted and charted
