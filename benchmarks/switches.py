@@ -5,10 +5,6 @@ the life of a process (``switch_off``: the gunicorn beside the app's own, benchm
 Nothing in the product reads a flag: what runs without a mechanism is what the code would be
 without it, written here.
 
-- ``link_query``: the link's query composed by the ORM per request (as before
-  mighty_ledger/http/link_query.py), for the pages and the API.
-- ``statements``: the reads' other statements written once (the board's step with its link,
-  the group's sessions and seasons) through the ORM.
 - ``append``: a new hand written by the ORM (an UPDATE, two INSERTs and the transaction) on
   PostgreSQL too (mighty_ledger/services/appending.py).
 - ``drawn_once``: the pages drawn for each visitor (pages/views/conditional.py).
@@ -22,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from unittest import mock
 
-MECHANISMS = ("link_query", "statements", "append", "drawn_once", "steps")
+MECHANISMS = ("append", "drawn_once", "steps")
 
 
 @contextmanager
@@ -47,94 +43,6 @@ def _replacements(names: Iterable[str]) -> list[tuple[object, str, object]]:
             raise ValueError(f"no mechanism {name!r}: one of {', '.join(MECHANISMS)}")
         found += globals()[f"_{name}"]()
     return found
-
-
-# --- the link's query, composed by the ORM --------------------------------------------------------
-
-
-def _link_query() -> list:
-    from mighty_ledger.http import link_query
-
-    return [(link_query, "group_and_session", _orm_group_and_session), (link_query, "group", _orm_group)]
-
-
-def _by_link(token: str, prefix: str = ""):
-    from django.db.models import Q
-
-    return Q(**{f"{prefix}edit_token": token}) | Q(**{f"{prefix}view_token": token})
-
-
-def _sessions_by_link(token: str, session_id: int, alias: str):
-    from mighty_ledger.models import Session
-
-    # at most one row (the primary key): no ordering to compile or sort by
-    return (Session.objects.using(alias).live()
-            .filter(_by_link(token, "group__"), group__deleted_at__isnull=True, pk=session_id).order_by())
-
-
-def _orm_group_and_session(token: str, session_id: int, alias: str = "default"):
-    session = next(iter(_sessions_by_link(token, session_id, alias).select_related("group")[:1]), None)
-    return None if session is None else (session.group, session)
-
-
-def _orm_group(token: str, *, include_deleted: bool = False, alias: str = "default"):
-    from mighty_ledger.models import Group
-
-    groups = Group.objects.using(alias).all() if include_deleted else Group.objects.using(alias).live()
-    return next(iter(groups.filter(_by_link(token)).order_by()[:1]), None)
-
-
-# --- the reads' statements written once, through the ORM ------------------------------------------
-
-
-def _statements() -> list:
-    from mighty_ledger import reads
-    from mighty_ledger.reads import seasons, stats
-
-    return [(reads, "board_step", _orm_board_step), (stats, "group_sessions", _orm_group_sessions),
-            (stats, "session_choices", _orm_session_choices), (seasons, "group_seasons", _orm_group_seasons)]
-
-
-def _orm_board_step(token: str, session_id: int, alias: str = "default"):
-    from mighty_ledger import reads
-    from mighty_ledger.http import link_query
-    from mighty_ledger.models import Contract, Hand
-
-    found = link_query.group_and_session(token, session_id, alias)
-    if found is None:
-        return None
-    group, session = found
-    latest = list(Hand.objects.using(alias).filter(session=session).live().defer(*reads._NOT_SHOWN)
-                  .order_by("-number")[:reads.STEP_ROWS])
-    if not latest:
-        return None
-    rows = latest[::-1]
-    in_progress = Contract.objects.using(alias).filter(session=session, status=Contract.OPEN).exists()
-    return reads.BoardStep(group, session, reads._board(session, rows, False, rows[-1], rows), in_progress)
-
-
-def _orm_group_sessions(group, alias: str = "default"):
-    from mighty_ledger.models import Session
-    from mighty_ledger.reads import stats
-
-    return list(Session.objects.using(alias).filter(group=group).live().defer(*stats._NOT_READ)
-                .order_by("played_on", "id"))
-
-
-def _orm_session_choices(group, alias: str = "default"):
-    from mighty_ledger.models import Session
-    from mighty_ledger.reads import stats
-
-    return [stats.SessionChoice(*row) for row in Session.objects.using(alias).filter(group=group).live()
-            .order_by("played_on", "id").values_list(*stats._CHOICE)]
-
-
-def _orm_group_seasons(group, alias: str = "default"):
-    from mighty_ledger.models import Season
-    from mighty_ledger.reads import seasons
-
-    return seasons.spans_of(list(Season.objects.using(alias).filter(group=group).in_order()
-                                 .values_list("id", "name", "starts")))
 
 
 # --- the append through the ORM on PostgreSQL too -------------------------------------------------

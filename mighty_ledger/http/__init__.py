@@ -1,5 +1,5 @@
 """The plumbing every request passes through, whatever the page: which group and right a link
-opens (``access``, through the query ``link_query`` writes once), the ETags phones send back
+opens (``access``, one query), the ETags phones send back
 (``etags``), the input guard, outages and headers (``middleware``), one-time request keys
 (``request_keys``), rate limits, the cache, and links masked in logs (``redact``).
 

@@ -176,13 +176,14 @@ def test_a_step_for_what_cannot_be_a_link_asks_the_database_nothing(token, djang
 
 
 @pytest.mark.django_db
-def test_a_step_reads_the_link_the_session_and_its_latest_hands_in_one_statement(django_assert_num_queries):
+def test_a_step_reads_the_link_the_session_and_its_latest_hands_in_three_queries(django_assert_num_queries):
     session = SessionFactory()
     for _ in range(3):
         HandFactory(session=session)
     session.refresh_from_db()
     token = session.group.view_token
-    with django_assert_num_queries(1):
+    with django_assert_num_queries(3):
+        # 1. the session with its group, by the link; 2. its latest two hands; 3. whether a hand is in progress
         step = board_step_for(token, session.pk, session.revision, "en")
     assert step["from"] == session.revision - 1
     assert 'id="hand-3"' in step["html"] and 'id="hand-2"' not in step["html"]
