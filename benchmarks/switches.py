@@ -1,12 +1,10 @@
 """Each performance mechanism switched off inside a benchmark's process: the plain path put in its place.
 
 A switch replaces names in the app's modules for as long as it is on (``switched_off``), or for
-the life of a process (``switch_off``: the gunicorn beside the app's own, benchmarks/off_wsgi.py).
+the life of a process (``switch_off``).
 Nothing in the product reads a flag: what runs without a mechanism is what the code would be
 without it, written here.
 
-- ``append``: a new hand written by the ORM (an UPDATE, two INSERTs and the transaction) on
-  PostgreSQL too (mighty_ledger/services/appending.py).
 - ``drawn_once``: the pages drawn for each visitor (pages/views/conditional.py).
 - ``steps``: a new hand's event carries no step on the board (live/steps.py): the phones fetch
   the board's live regions, as they do after any other change.
@@ -18,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from unittest import mock
 
-MECHANISMS = ("append", "drawn_once", "steps")
+MECHANISMS = ("drawn_once", "steps")
 
 
 @contextmanager
@@ -43,15 +41,6 @@ def _replacements(names: Iterable[str]) -> list[tuple[object, str, object]]:
             raise ValueError(f"no mechanism {name!r}: one of {', '.join(MECHANISMS)}")
         found += globals()[f"_{name}"]()
     return found
-
-
-# --- the append through the ORM on PostgreSQL too -------------------------------------------------
-
-
-def _append() -> list:
-    from mighty_ledger.services import appending, hands
-
-    return [(hands, "append_hand", appending._append_with_the_orm)]
 
 
 # --- pages drawn for each visitor -----------------------------------------------------------------

@@ -65,7 +65,7 @@ def revision_row(*, subject, action, by: Actor, group=None, session=None, hand=N
 
 
 def revise(**change) -> None:
-    # a new hand's revision is written with the hand (services/appending.py)
+    # a new hand's revision is written with the hand (hands.append_hand)
     revision_row(**change).save(force_insert=True)
 
 
