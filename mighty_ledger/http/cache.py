@@ -3,14 +3,14 @@
 Everything the cache holds can be worked out again (rendered pages, rate-limit
 counts, the statistics' counts and the ratings kept by ``remembered``), so while
 Redis does not answer, reads miss, writes are dropped and counters report nothing
-(the rate limits then let requests through). A warning is logged, and for
-``RETRY_AFTER_SECONDS`` after a failure Redis is not asked at all, so a dead
-Redis costs each request nothing rather than a connect timeout.
+(the rate limits then let requests through). For ``RETRY_AFTER_SECONDS`` after a
+failure Redis is not asked at all, so a dead Redis costs each request nothing rather
+than a connect timeout. The outage is one line in the log, then one every ten seconds
+with the count of what went without it (middleware.redis_notes).
 """
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Callable, Hashable
 from typing import TypeVar
@@ -20,7 +20,7 @@ from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache
 from redis.exceptions import RedisError
 
-logger = logging.getLogger(__name__)
+from mighty_ledger.http.middleware import redis_notes
 
 RETRY_AFTER_SECONDS = 5.0
 
@@ -76,16 +76,17 @@ class FailOpenRedisCache(RedisCache):
     def __init__(self, server, params):
         super().__init__(server, params)
         self._down_until = 0.0
+        self._why: Exception = RedisError()
 
     def _attempt(self, operation: str, call, fallback):
         if time.monotonic() < self._down_until:
+            redis_notes.note("cache " + operation, self._why)
             return fallback
         try:
             return call()
         except (RedisError, OSError) as error:
-            self._down_until = time.monotonic() + RETRY_AFTER_SECONDS
-            logger.warning("cache unavailable, serving without it for %ss (%s failed: %s)",
-                           RETRY_AFTER_SECONDS, operation, error)
+            self._down_until, self._why = time.monotonic() + RETRY_AFTER_SECONDS, error
+            redis_notes.note("cache " + operation, error)
             return fallback
 
     def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
 import threading
 import weakref
 from collections import deque
@@ -28,7 +27,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import connections
 
-logger = logging.getLogger(__name__)
+from mighty_ledger.http.middleware import OutageNotes, redis_notes
 
 CHANNEL = "mighty_ledger_live"
 RESYNC = "resync"  # the subscription was lost for a while: every page checks again
@@ -171,6 +170,8 @@ class Broker:
     kind = ""
 
     def __init__(self) -> None:
+        # while its server is away: one line in the log, then one every ten seconds with the count
+        self.lost = OutageNotes("live updates: %d %s(s) failed (%s); retrying")
         self.hub = Hub()
         self.loop: asyncio.AbstractEventLoop | None = None
         self.ready: asyncio.Event | None = None
@@ -225,8 +226,7 @@ class Broker:
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # the server went away: the streams stay open, and catch up later
-                logger.warning("live updates: %s subscription lost (%s); retrying in %.1fs",
-                               self.kind, error, delay)
+                self.lost.note(f"{self.kind} subscription attempt", error)
             self.ready.clear()
             gap = True
             await asyncio.sleep(delay)
@@ -297,14 +297,18 @@ class RedisBroker(Broker):
         self._client_lock = threading.Lock()
 
     def publish(self, change: Change) -> None:
-        if self._client is None:
-            import redis
+        import redis
 
+        if self._client is None:
             with self._client_lock:
                 if self._client is None:
                     # a connection pool, safe to share between a worker's threads
                     self._client = redis.Redis.from_url(self.url, socket_timeout=2, socket_connect_timeout=2)
-        self._client.publish(CHANNEL, change.encode())
+        try:
+            self._client.publish(CHANNEL, change.encode())
+        except (redis.RedisError, OSError) as error:
+            # the write is committed; the phones catch up at their next poll
+            redis_notes.note("change", error)
 
     async def _listen(self) -> None:
         import redis.asyncio
