@@ -34,8 +34,9 @@ run: setup
 
 # The app as it runs for real: DEBUG off, PostgreSQL, hashed static files served
 # by whitenoise, gunicorn workers from the core count (gunicorn.conf.py). Needs
-# SECRET_KEY, ALLOWED_HOSTS and DATABASE_URL in the environment, and REDIS_URL
-# for more than one worker (the rate limits' shared counts); see docs/operations.md.
+# SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL and REDIS_URL in the environment (Redis carries
+# each change from the workers to the stream processes, and the rate limits' shared counts); see
+# docs/operations.md.
 # gunicorn.conf.py run on its own checks those first, before anything is migrated.
 # The event streams run beside the workers under uvicorn on STREAM_BIND (default
 # 127.0.0.1:8001); the proxy sends /g/<token>/events/ and /g/<token>/s/<id>/events/

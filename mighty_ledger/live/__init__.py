@@ -10,9 +10,8 @@ board that shows the latest hands: its step on the board is drawn once per link
 and language by the stream process (``steps.py``, with a drawing the project's
 ASGI module hands it) and sent inside the event, so the phones fetch nothing.
 
-Brokers (``brokers.py``): Redis pub/sub when REDIS_URL is set, PostgreSQL
-LISTEN/NOTIFY when the database is PostgreSQL, and an in-process broker for a
-single development process on SQLite.
+Brokers (``brokers.py``): Redis pub/sub when REDIS_URL is set (`make serve`), and an
+in-process broker for a single process (`make run`).
 
 May import: the models and ``http`` (outages, masked links). Never the write side or a face:
 the services call this package, not the other way round.

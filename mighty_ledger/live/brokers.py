@@ -6,12 +6,11 @@ that serves streams). Each serving process keeps one subscription per broker,
 whatever the number of watchers, and hands each change to its own watchers
 through a ``Hub`` in memory.
 
-- ``RedisBroker``: Redis pub/sub on one channel; used when REDIS_URL is set.
-- ``PostgresBroker``: ``pg_notify`` on one channel, one dedicated LISTEN
-  connection per process (psycopg's async connection); used on PostgreSQL
-  without Redis.
-- ``MemoryBroker``: the same fan-out without leaving the process; right only
-  where one process both writes and serves the streams (runserver on SQLite).
+One broker per kind of deployment:
+- ``RedisBroker``: Redis pub/sub on one channel, when REDIS_URL is set: `make serve` (its web
+  workers and stream processes are processes apart) and several hosts.
+- ``MemoryBroker``: the same fan-out without leaving the process, where one process both
+  writes and serves the streams: `make run`.
 """
 
 from __future__ import annotations
@@ -25,7 +24,6 @@ from contextlib import aclosing, suppress
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import connections
 
 from mighty_ledger.http.middleware import OutageNotes, redis_notes
 
@@ -249,44 +247,6 @@ class MemoryBroker(Broker):
         self.ready.set()
 
 
-class PostgresBroker(Broker):
-    kind = "postgres"
-
-    def __init__(self, location: str = "default") -> None:
-        super().__init__()
-        self.alias = location
-
-    def publish(self, change: Change) -> None:
-        # after the commit, on the writer's own connection: one short statement
-        with connections[self.alias].cursor() as cursor:
-            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, change.encode()])
-
-    def _connection_params(self) -> dict:
-        params = connections[self.alias].get_connection_params()
-        for django_only in ("cursor_factory", "context", "prepare_threshold"):
-            params.pop(django_only, None)
-        return params
-
-    async def _listen(self) -> None:
-        import psycopg
-
-        params = self._connection_params()
-
-        async def subscribe():
-            async with await psycopg.AsyncConnection.connect(**params, autocommit=True) as connection:
-                await connection.execute(f"LISTEN {CHANNEL}")
-                yield None
-                while True:
-                    async for notify in connection.notifies(timeout=SILENCE_CHECK):
-                        change = Change.decode(notify.payload)
-                        if change is not None:
-                            yield change
-                    # a quiet spell: a dead connection would otherwise wait forever
-                    await connection.execute("SELECT 1")
-
-        await self._hold(subscribe)
-
-
 class RedisBroker(Broker):
     kind = "redis"
 
@@ -336,23 +296,15 @@ class RedisBroker(Broker):
         await self._hold(subscribe)
 
 
-BROKERS = {"memory": MemoryBroker, "postgres": PostgresBroker, "redis": RedisBroker}
+BROKERS = {"memory": MemoryBroker, "redis": RedisBroker}
 _brokers: dict[tuple[str, str], Broker] = {}
 _brokers_lock = threading.Lock()
 
 
 def broker_choice() -> tuple[str, str]:
-    """Which broker this process uses, and where: Redis if configured, else PostgreSQL, else memory."""
-    chosen = getattr(settings, "LIVE_BROKER", "") or ""
+    """Which broker this process uses, and where: Redis if configured, else memory."""
     redis_url = getattr(settings, "REDIS_URL", "") or ""
-    database = settings.DATABASES["default"]
-    on_postgres = database["ENGINE"] == "django.db.backends.postgresql"
-    if chosen == "redis" or (not chosen and redis_url):
-        return "redis", redis_url
-    if chosen == "postgres" or (not chosen and on_postgres):
-        # the database's name in the key: tests switch to their own database after start-up
-        return "postgres", f"default:{database['NAME']}"
-    return "memory", ""
+    return ("redis", redis_url) if redis_url else ("memory", "")
 
 
 def broker() -> Broker:
@@ -362,6 +314,5 @@ def broker() -> Broker:
         with _brokers_lock:
             found = _brokers.get((kind, location))
             if found is None:
-                found = BROKERS[kind](location.split(":", 1)[0] if kind == "postgres" else location)
-                _brokers[(kind, location)] = found
+                found = _brokers[(kind, location)] = BROKERS[kind](location)
     return found
