@@ -24,28 +24,17 @@ from mighty_ledger.http.middleware import redis_notes
 
 RETRY_AFTER_SECONDS = 5.0
 
-# What is drawn for one revision of a session or group (a page, the live regions and their kept
-# answer, a page's cached parts) serves the phones at the table within seconds of the change and
-# is of no use once the next change comes: kept ten minutes, so the cache holds a table's last
-# revision or two rather than a day of them (docs/performance.md, capacity). A page left unchanged
-# longer is drawn again on its next view. A scoreboard row is kept a day: it serves the evening.
+# a page drawn for one revision serves the table's phones within seconds of the change, and the
+# next change makes it useless: ten minutes keeps a table's last revision or two, not a day of them
 COPY_OF_A_REVISION_SECONDS = 600
-ROW_SECONDS = 86400
+ROW_SECONDS = 86400  # a part of the board that shows no revision (the seats, who deals next)
 
 T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)
 
 
-# What the read side works out from the rows and keeps to go on from next time (the statistics'
-# counts, reads/kept_counts.py; the ratings, reads/ratings.py) is kept through these two, so the
-# reads say what a value is and how it is brought up to date, and return it, while where it is
-# kept, for how long and when it is written again is the plumbing's. A memo, not the ledger: it
-# can be dropped at any moment and worked out again from the rows, so keeping it on the way
-# back from a read changes nothing a reader sees. (Keeping it up to date as each hand is written
-# instead would put the counting on every hand's write, where no phone at the table asked for it,
-# and on every edit, delete and restore.)
-
-
+# What a read works out and keeps to go on from next time (the statistics' counts, the ratings) is
+# kept through these two: a memo of the rows, which may be dropped and worked out again at any moment.
 def remembered(key: str, bring_up_to_date: Callable[[T | None], T], timeout: int) -> T:
     """The value kept under ``key``, brought up to date: ``bring_up_to_date`` is given what is kept
     (None when nothing is) and returns the value as it is now, kept again unless it is the very

@@ -70,7 +70,9 @@ def drawn_once(request: HttpRequest, key: str, template: str, context: Callable[
     The page is drawn with a stand-in for the token and kept in the cache under ``key``, which
     must name everything the page shows (conditional's stamp, the language, the path); each
     visitor then gets those bytes with their own token put in. A page with a message waiting
-    is the visitor's own and is drawn for them alone. ``context`` is read only to draw.
+    is the visitor's own and is drawn for them alone. ``context`` is read only to draw. One
+    cached page per revision: what every phone after the first gets after a change that sends
+    no step (docs/performance.md).
     """
     if len(messages.get_messages(request)):
         return render(request, template, context())
