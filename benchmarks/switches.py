@@ -5,7 +5,7 @@ the life of a process (``switch_off``).
 Nothing in the product reads a flag: what runs without a mechanism is what the code would be
 without it, written here.
 
-- ``drawn_once``: the pages drawn for each visitor (pages/views/conditional.py).
+- ``page_per_revision``: the pages drawn for each visitor (pages/views/conditional.py).
 - ``steps``: a new hand's event carries no step on the board (live/steps.py): the phones fetch
   the board's live regions, as they do after any other change.
 """
@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from unittest import mock
 
-MECHANISMS = ("drawn_once", "steps")
+MECHANISMS = ("page_per_revision", "steps")
 
 
 @contextmanager
@@ -46,13 +46,13 @@ def _replacements(names: Iterable[str]) -> list[tuple[object, str, object]]:
 # --- pages drawn for each visitor -----------------------------------------------------------------
 
 
-def _drawn_once() -> list:
+def _page_per_revision() -> list:
     from mighty_ledger.pages.views import ratings, sessions, stats
 
-    return [(module, "drawn_once", _drawn_every_time) for module in (sessions, stats, ratings)]
+    return [(module, "page_per_revision", _page_for_each_visitor) for module in (sessions, stats, ratings)]
 
 
-def _drawn_every_time(request, key: str, template: str, context: Callable[[], dict]):
+def _page_for_each_visitor(request, key: str, template: str, context: Callable[[], dict]):
     from django.shortcuts import render
 
     return render(request, template, context())

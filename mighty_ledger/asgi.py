@@ -19,7 +19,7 @@ from mighty_ledger.pages.views.board_steps import board_step_for  # noqa: E402
 application = with_streams(django_application, board_steps=board_step_for)
 
 
-def _daphne_leaves_bodies_to_django() -> None:
+def _daphne_without_form_parsing() -> None:
     """Under daphne (runserver), Twisted reads a multipart/form-data POST itself before Django
     sees it, and answers one it cannot read with an empty 400: the API's 415 in the error shape
     (what gunicorn gives) never came. Django reads every body; Twisted need not."""
@@ -46,4 +46,4 @@ def _daphne_leaves_bodies_to_django() -> None:
     http_protocol.WebRequest = WebRequest
 
 
-_daphne_leaves_bodies_to_django()
+_daphne_without_form_parsing()

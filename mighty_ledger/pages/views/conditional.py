@@ -59,12 +59,12 @@ def conditional(request: HttpRequest, stamp: str, page: Callable[[], HttpRespons
 CSRF_STAND_IN = hashlib.sha256(b"mighty-ledger: a visitor's CSRF token goes here").hexdigest()
 
 
-def drawn_once_key(key: str) -> str:
-    """Where ``drawn_once`` keeps the page it drew for ``key``."""
+def page_key(key: str) -> str:
+    """Where ``page_per_revision`` keeps the page it drew for ``key``."""
     return "drawn-once:" + hashlib.sha256(key.encode()).hexdigest()
 
 
-def drawn_once(request: HttpRequest, key: str, template: str, context: Callable[[], dict]) -> HttpResponse:
+def page_per_revision(request: HttpRequest, key: str, template: str, context: Callable[[], dict]) -> HttpResponse:
     """A page the same for every visitor of a link but for its forms' CSRF token: drawn once per key.
 
     The page is drawn with a stand-in for the token and kept in the cache under ``key``, which
@@ -76,7 +76,7 @@ def drawn_once(request: HttpRequest, key: str, template: str, context: Callable[
     """
     if len(messages.get_messages(request)):
         return render(request, template, context())
-    key = drawn_once_key(key)
+    key = page_key(key)
     body = cache.get(key)
     if body is None:
         body = render(request, template, {**context(), "csrf_token": CSRF_STAND_IN}).content

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from mighty_ledger.http.access import access_for
 from mighty_ledger.http.request_keys import once_per_form_key
 from mighty_ledger.models import Season
-from mighty_ledger.pages.views.conditional import conditional, drawn_once
+from mighty_ledger.pages.views.conditional import conditional, page_per_revision
 from mighty_ledger.pages.views.stats import selection_of
 from mighty_ledger.reads import ratings, seasons
 from mighty_ledger.services import seasons as season_services
@@ -35,7 +35,7 @@ def group_ratings(request: HttpRequest, token: str) -> HttpResponse:
 
     def page() -> HttpResponse:
         # the same page for everyone on the link but for its CSRF token: drawn once per state
-        return drawn_once(request, chosen.drawn_once_key(request, "ratings", access.right), "table/ratings.html",
+        return page_per_revision(request, chosen.page_key(request, "ratings", access.right), "table/ratings.html",
                           lambda: {"access": access, "group": access.group, "here": chosen.here(request),
                                    "ratings": ratings.ratings_for(access.group, chosen.filters, chosen.selected),
                                    **chosen.context()})

@@ -34,7 +34,7 @@ from mighty_ledger.http.cache import COPY_OF_A_REVISION_SECONDS
 from mighty_ledger.models import Group, Hand, Session
 from mighty_ledger.pages import charts
 from mighty_ledger.pages.forms import trump_label
-from mighty_ledger.pages.views.conditional import conditional, drawn_once
+from mighty_ledger.pages.views.conditional import conditional, page_per_revision
 from mighty_ledger.pages.views.rules import preset_name
 from mighty_ledger.reads import (
     balance,
@@ -130,8 +130,8 @@ class Selection:
         query = _query(self.period, self.system, self.season if self.seasons else "")
         return f"{request.path}?{query}" if query else request.path
 
-    def drawn_once_key(self, request: HttpRequest, page: str, right: str) -> str:
-        """What a page of this selection shows, for ``drawn_once``: the sessions and seasons at their
+    def page_key(self, request: HttpRequest, page: str, right: str) -> str:
+        """What a page of this selection shows, for ``page_per_revision``: the sessions and seasons at their
         revisions, the filters as understood, today (the last 30 days move with it), the language and
         the address (the link's token is in the page's links)."""
         return f"{page}|{right}|{self.stamp}|{timezone.localdate()}|{get_language()}|{self.here(request)}"
@@ -173,7 +173,7 @@ def group_stats(request: HttpRequest, token: str) -> HttpResponse:
 
     def page() -> HttpResponse:
         # the same page for everyone on the link but for its CSRF token: drawn once per state
-        return drawn_once(request, chosen.drawn_once_key(request, "stats", access.right), "table/stats.html", drawing)
+        return page_per_revision(request, chosen.page_key(request, "stats", access.right), "table/stats.html", drawing)
 
     return conditional(request, f"stats|{access.right}|{chosen.stamp}", page)
 
@@ -270,7 +270,7 @@ def session_chart(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     stamp = reads.session_stamp(session, access.right, "chart")
     # the same chart for every phone on the link: drawn once per revision and language
     key = f"chart|{stamp}|{get_language()}|{request.path}"
-    return conditional(request, stamp, lambda: drawn_once(
+    return conditional(request, stamp, lambda: page_per_revision(
         request, key, "partials/chart_session.html",
         lambda: {"access": access, "session": session, "chart": session_chart_of(session)},
     ))
