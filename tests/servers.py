@@ -220,6 +220,8 @@ class RedisServer:
         self.process = subprocess.Popen(
             [self.executable, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            # redis-server stops at start under libfaketime (a run with the clock moved): its clock is its own
+            env={key: value for key, value in os.environ.items() if key not in ("LD_PRELOAD", "FAKETIME")},
         )
         client = redis.Redis.from_url(self.url, socket_connect_timeout=0.2)
         deadline = time.monotonic() + 10
