@@ -12,8 +12,8 @@ kept the same way, so a page seen before adds the new hands to one cache entry
 instead of adding up every session again. The statistics page, the player
 pages and the API all read through here.
 
-KeptCounts for the statistics' first view after a hand (docs/performance.md: counted from scratch it
-is the page after a restart, 3,292 × a bare view against 146 ×).
+Kept for the statistics' first view after a hand (docs/performance.md: counted from scratch it
+is the page after a restart, 2,924 × a bare view against 62 ×).
 """
 
 from __future__ import annotations

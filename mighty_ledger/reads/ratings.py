@@ -21,8 +21,8 @@ restore moves ``Session.replays``), or a session put before others, is rated
 again from the ratings after the session before it, and every session after it.
 The ratings page, the statistics and player pages and the API all read here.
 
-KeptRatings for the ratings' first view after a hand, ≤ 100 × a bare view (docs/performance.md: 62 ×;
-rated from scratch, as after a restart, 861 ×).
+Kept for the ratings' first view after a hand, ≤ 100 × a bare view (docs/performance.md: 15 ×;
+rated from scratch, as after a restart, 1,012 ×).
 """
 
 from __future__ import annotations
