@@ -34,8 +34,9 @@ run: setup
 
 # The app as it runs for real: DEBUG off, PostgreSQL, hashed static files served
 # by whitenoise, gunicorn workers from the core count (gunicorn.conf.py). Needs
-# SECRET_KEY, ALLOWED_HOSTS and DATABASE_URL in the environment, and REDIS_URL
-# for more than one worker (the rate limits' shared counts); see docs/operations.md.
+# SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL and REDIS_URL in the environment (Redis carries
+# each change from the workers to the stream processes, and the rate limits' shared counts); see
+# docs/operations.md.
 # gunicorn.conf.py run on its own checks those first, before anything is migrated.
 # The event streams run beside the workers under uvicorn on STREAM_BIND (default
 # 127.0.0.1:8001); the proxy sends /g/<token>/events/ and /g/<token>/s/<id>/events/
@@ -85,15 +86,14 @@ test: setup
 test-sqlite: setup
 	env -u DATABASE_URL $(PYTEST) $(XDIST)
 
-# The database tests again on PostgreSQL, the production database: locking,
-# constraints, the statements written by hand, LISTEN/NOTIFY. The browser tests drive the
-# same views and run once, on SQLite. CI must not pass silently without
-# PostgreSQL; a developer without it gets a notice.
+# Again on PostgreSQL, the production database, what it does differently: writes at once,
+# locks, constraints, migrations, the live broker (tests/conftest.py, POSTGRES_PASS). CI must not
+# pass silently without PostgreSQL; a developer without it gets a notice.
 test-postgres: setup
 	@if $(PYTHON) -c "import psycopg; psycopg.connect('$(PG_URL)', connect_timeout=3).close()" \
 			>/dev/null 2>&1; then \
-		echo "DATABASE_URL=$(PG_URL) $(PYTEST) $(XDIST) -m 'django_db and not browser'"; \
-		DATABASE_URL=$(PG_URL) $(PYTEST) $(XDIST) -m "django_db and not browser"; \
+		echo "DATABASE_URL=$(PG_URL) $(PYTEST) $(XDIST) -m 'postgres and not browser'"; \
+		DATABASE_URL=$(PG_URL) $(PYTEST) $(XDIST) -m "postgres and not browser"; \
 	elif [ "$${CI:-}" = "true" ]; then \
 		echo "PostgreSQL does not answer at 127.0.0.1:5432, and CI needs it." >&2; \
 		echo "Start it: pg_ctlcluster --skip-systemctl-redirect \$$(ls /etc/postgresql) main start" >&2; \

@@ -1,12 +1,10 @@
 """gunicorn settings for `make serve`: `gunicorn -c gunicorn.conf.py mighty_ledger.wsgi`.
 
-Production mode runs on PostgreSQL only: SQLite serialises every writer, so
-several workers on one file would queue behind each other's hands. More than one
-worker needs REDIS_URL: the rate limits are counted in the cache, and without
-Redis each worker would keep its own count (five workers, five times the limit).
-The database cache is no way out: its increment is a read then a write, so
-workers racing on one count still undercount it, and every counted request
-would cost the database a write.
+Production mode runs on PostgreSQL and Redis: SQLite serialises every writer, so
+several workers on one file would queue behind each other's hands; and the web
+workers and the stream processes are processes apart, which hear of each change
+through Redis (mighty_ledger/live/brokers.py), where the rate limits are counted
+too (five workers counting on their own would allow five times the limit).
 """
 
 import multiprocessing
@@ -26,13 +24,10 @@ role = "streams" if os.environ.get("SERVE_ROLE") == "streams" else "web"
 # gunicorn's rule of thumb: 2 x cores + 1 sync workers; a hand is a few ms of
 # CPU and a few queries, so workers mostly wait on PostgreSQL
 workers = int(os.environ.get("WEB_CONCURRENCY", 2 * multiprocessing.cpu_count() + 1))
-# off only where nothing is counted (a benchmark, a server behind a proxy that limits)
-rate_limited = os.environ.get("RATE_LIMITS_ENABLED", "true").strip().lower() not in ("0", "false", "no", "off")
-if workers > 1 and rate_limited and not os.environ.get("REDIS_URL"):
+if not os.environ.get("REDIS_URL", "").startswith(("redis://", "rediss://", "unix://")):
     raise SystemExit(
-        f"make serve would start {workers} workers, and without REDIS_URL each would count the rate "
-        "limits on its own. Set REDIS_URL=redis://host:6379/0 (the counts every worker shares), "
-        "or WEB_CONCURRENCY=1 for a single worker."
+        "make serve needs REDIS_URL=redis://host:6379/0: the stream processes hear each hand the web "
+        "workers record through it, and the workers share the rate limits' counts there"
     )
 # gunicorn answers a longer request line with an HTML 414 of its own: its largest limit lets
 # the app answer a URL past its own (4096 bytes, http/middleware.py) in the API's error shape

@@ -88,3 +88,46 @@ def bulk_hands(session, hands: int):
     session.hand_count, session.totals, session.pot = hands, steps[-1].totals, steps[-1].pot
     session.save(update_fields=["hand_count", "totals", "pot"])
     return session
+
+
+def other_groups(*, group_id: int, session_id: int, groups: int = 2_000, hands_each: int = 500) -> None:
+    """``groups`` other groups in the SQLite file, each a copy of ``session_id`` (its hands, a
+    revision per hand) with five players: 1,000,000 hands by default, written by SQLite itself."""
+    import sqlite3
+
+    from django.db import connection
+
+    path = connection.settings_dict["NAME"]
+    connection.close()
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA synchronous = OFF")
+
+    def copies(table: str, template_id: int, count: int, changed: dict[str, str]) -> None:
+        # one copy of a template row per i in 0..count-1, some columns changed
+        columns = [row[1] for row in db.execute(f'PRAGMA table_info("{table}")') if row[1] != "id"]
+        values = ", ".join(changed.get(column, f't."{column}"') for column in columns)
+        quoted = ", ".join(f'"{column}"' for column in columns)
+        db.execute(f"WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < {count - 1}) "
+                   f'INSERT INTO "{table}" ({quoted}) SELECT {values} FROM "{table}" AS t, n WHERE t.id = {template_id}')
+
+    def first_new(table: str) -> int:
+        return db.execute(f'SELECT max(id) FROM "{table}"').fetchone()[0] + 1
+
+    group, session, hand = first_new("mighty_ledger_group"), first_new("mighty_ledger_session"), first_new(
+        "mighty_ledger_hand")
+    copies("mighty_ledger_group", group_id, groups,
+           {"edit_token": "'edit-' || i", "view_token": "'view-' || i", "name": "'Other ' || i"})
+    players = db.execute('SELECT id FROM "mighty_ledger_player" WHERE group_id = ?', (group_id,)).fetchall()[:5]
+    for index, (player,) in enumerate(players):
+        copies("mighty_ledger_player", player, groups, {"group_id": f"{group} + i", "name": f"'Player {index}'"})
+    copies("mighty_ledger_session", session_id, groups, {"group_id": f"{group} + i", "hand_count": str(hands_each)})
+    template_hand = db.execute('SELECT min(id) FROM "mighty_ledger_hand" WHERE session_id = ?',
+                               (session_id,)).fetchone()[0]
+    copies("mighty_ledger_hand", template_hand, groups * hands_each,
+           {"session_id": f"{session} + i / {hands_each}", "number": f"1 + i % {hands_each}"})
+    revision = db.execute('SELECT min(id) FROM "mighty_ledger_revision" WHERE hand_id IS NOT NULL').fetchone()[0]
+    copies("mighty_ledger_revision", revision, groups * hands_each, {
+        "group_id": f"{group} + i / {hands_each}", "session_id": f"{session} + i / {hands_each}",
+        "hand_id": f"{hand} + i"})
+    db.commit()
+    db.close()

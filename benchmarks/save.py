@@ -23,6 +23,7 @@ import threading
 import time
 
 from .django_setup import django_on_sqlite
+from .measure import Figure
 
 ROUND_TRIPS_MS = (0, 150, 300)
 SAVES = 5
@@ -129,7 +130,7 @@ def _saves(browser, base: str, hands: list[int]) -> tuple[list[int], list[int]]:
     return same, another
 
 
-def run() -> list[str]:
+def run() -> list[Figure]:
     django_on_sqlite()
     from playwright.sync_api import sync_playwright
 
@@ -137,8 +138,7 @@ def run() -> list[str]:
     from tests.relay import Relay
 
     port, stop = _serve()
-    lines = [f"Save to the board (median of {SAVES} Saves each; targets: the same phone <= {SAME_PHONE_MS} ms, "
-             f"another phone <= the round trip + {ANOTHER_PHONE_MS} ms):"]
+    figures = []
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
@@ -152,17 +152,19 @@ def run() -> list[str]:
                     same, another = _saves(browser, base, list(range(1, SAVES + 1)))
                 finally:
                     relay.stop()
-                mine, theirs = statistics.median(same), statistics.median(another)
-                lines.append(f"  {round_trip:3d} ms round trip: the same phone {mine:.0f} ms "
-                             f"({'met' if mine <= SAME_PHONE_MS else 'MISSED'}), another phone {theirs:.0f} ms = "
-                             f"round trip + {theirs - round_trip:.0f} ms "
-                             f"({'met' if theirs <= round_trip + ANOTHER_PHONE_MS else 'MISSED'}); "
-                             f"each Save: {same} / {another}")
+                figures += [
+                    Figure(f"Save → the hand on this phone's board, {round_trip} ms round trip (ms)",
+                           statistics.median(same), f"≤ {SAME_PHONE_MS}", f"median of {SAVES}: {same}"),
+                    Figure(f"Save → the hand on another phone's board, {round_trip} ms round trip (ms over the round trip)",
+                           statistics.median(another) - round_trip, f"≤ {ANOTHER_PHONE_MS}",
+                           f"median of {SAVES}, in all: {another}"),
+                ]
             browser.close()
     finally:
         stop()
-    return lines
+    return figures
 
 
 if __name__ == "__main__":
-    print("\n".join(run()))
+    for figure in run():
+        print(figure.row())

@@ -2,9 +2,7 @@ from pathlib import Path
 
 import pytest
 
-# Fixtures that open the database. Tests using any of them get the `django_db`
-# mark, so `pytest -m django_db` (the PostgreSQL pass of `make test`) selects
-# every test that touches the database, marked by hand or not.
+# Fixtures that open the database: tests using any of them get the `django_db` mark.
 DATABASE_FIXTURES = {
     "db",
     "transactional_db",
@@ -12,6 +10,24 @@ DATABASE_FIXTURES = {
     "django_db_serialized_rollback",
     "live_server",
 }
+
+
+# What the PostgreSQL pass of `make test` runs (`-m postgres`): what PostgreSQL does differently from
+# SQLite. Writes at once and their locks, constraints and races, the migrations and what reads
+# them back, the live broker; and every test marked postgres_only. Pages, templates and the API's
+# shapes read the same rows either way and run on SQLite alone.
+POSTGRES_PASS = (
+    "tests/api/test_concurrency.py", "tests/api/test_in_progress.py", "tests/api/test_in_progress_concurrency.py",
+    "tests/api/test_night_payments.py", "tests/api/test_unique_races.py",
+    "tests/hardening/test_faults.py", "tests/hardening/test_null_fields.py", "tests/hardening/test_writes.py",
+    "tests/keys/",
+    "tests/live/",
+    "tests/ops/test_consistency.py", "tests/ops/test_export_import.py", "tests/ops/test_nights_export.py",
+    "tests/ops/test_restore.py", "tests/ops/test_seasons_export.py", "tests/ops/test_stored_entries_migration.py",
+    "tests/web/test_edit_conflicts.py", "tests/web/test_hand_record.py", "tests/web/test_payments_model.py",
+    "tests/web/test_same_hand.py", "tests/web/test_saves_at_once.py", "tests/web/test_season_changes.py",
+    "tests/web/test_table_model_at_once.py",
+)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -22,6 +38,9 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if DATABASE_FIXTURES.intersection(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.django_db)
+        where = Path(str(item.fspath)).relative_to(Path(__file__).parent.parent).as_posix()
+        if item.get_closest_marker("postgres_only") or where.startswith(POSTGRES_PASS):
+            item.add_marker(pytest.mark.postgres)
         if item.get_closest_marker("postgres_only") and not on_postgres:
             item.add_marker(pytest.mark.skip(reason="needs PostgreSQL (set DATABASE_URL)"))
 

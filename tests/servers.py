@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import redis
 
 REPO = Path(__file__).resolve().parents[1]
 ON_CI = os.environ.get("CI", "").lower() == "true"
@@ -172,30 +173,81 @@ def serving_app(directory: Path, label: str, *, heartbeat_seconds: int) -> Itera
     env = {key: value for key, value in os.environ.items()
            if key not in ("REDIS_URL", "LIVE_BROKER", "DJANGO_SETTINGS_MODULE", "MAKEFLAGS", "MFLAGS",
                           "MAKELEVEL", "DEBUG")}
+    started = contextlib.ExitStack()
+    redis = started.enter_context(throwaway_redis())
     env |= {
-        "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{name}",
+        "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{name}", "REDIS_URL": redis.url,
         "SECRET_KEY": secrets.token_urlsafe(50), "ALLOWED_HOSTS": "127.0.0.1",
         # behind the proxy, as deploy/mighty-ledger-*.service run it
         "SECURE_PROXY_SSL_HEADER": "HTTP_X_FORWARDED_PROTO,https", "TRUSTED_PROXY": "true",
         "BIND": app.web, "STREAM_BIND": app.streams[0],
-        # one sync worker: no Redis needed, the changes travel by PostgreSQL's NOTIFY
+        # one sync worker, one stream worker: the changes travel through Redis between them
         "WEB_CONCURRENCY": "1", "STREAM_WORKERS": "1",
         "LIVE_HEARTBEAT_SECONDS": str(heartbeat_seconds), "STATIC_ROOT": str(directory / "static"),
         "XDG_RUNTIME_DIR": str(directory),
     }
     admin.execute(f'CREATE DATABASE "{name}"')
-    started: list[Server] = []
     try:
-        started.append(serve := Server("make serve", [*make, "serve"], app.stream_logs[0], env=env))
+        serve = Server("make serve", [*make, "serve"], app.stream_logs[0], env=env)
+        started.callback(serve.stop)
         serve.wait_for("web workers", lambda: serves(app.web_port))
         serve.wait_for("stream server", lambda: serves(app.stream_ports[0]))
         # after collectstatic, which serve has run
-        started.append(more := Server("make serve-streams", [*make, "serve-streams"], app.stream_logs[1],
-                                      env=env | {"STREAM_BIND": app.streams[1]}))
+        more = Server("make serve-streams", [*make, "serve-streams"], app.stream_logs[1],
+                      env=env | {"STREAM_BIND": app.streams[1]})
+        started.callback(more.stop)
         more.wait_for("second stream server", lambda: serves(app.stream_ports[1]))
         yield app
     finally:
-        for server in reversed(started):
-            server.stop()
+        started.close()
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         admin.close()
+
+
+# --- a real Redis: the live broker of `make serve`, and what the outage tests stop and start -----
+
+
+class RedisServer:
+    """A throwaway redis-server on 127.0.0.1; ``stop`` and ``start`` play an outage and its end."""
+
+    def __init__(self, executable: str):
+        self.executable = executable
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [self.executable, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            # redis-server stops at start under libfaketime (a run with the clock moved): its clock is its own
+            env={key: value for key, value in os.environ.items() if key not in ("LD_PRELOAD", "FAKETIME")},
+        )
+        client = redis.Redis.from_url(self.url, socket_connect_timeout=0.2)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                client.ping()
+                return
+            except redis.ConnectionError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+            self.process = None
+
+
+@contextlib.contextmanager
+def throwaway_redis() -> Iterator[RedisServer]:
+    """A redis-server on a free loopback port, stopped after the block (skipped without one;
+    under CI=true that is a failure)."""
+    server = RedisServer(program("redis-server"))
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

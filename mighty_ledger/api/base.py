@@ -9,7 +9,6 @@ never reaches another's data. Every error is in the HAND_JSON error shape
 from __future__ import annotations
 
 import codecs
-import datetime
 import json
 import re
 from decimal import Decimal
@@ -35,6 +34,7 @@ from mighty_ledger.api.auth import BearerLinkAuthentication, HasLink
 from mighty_ledger.api.exceptions import api_exception_handler, shortened_errors
 from mighty_ledger.api.serializers import ErrorsSerializer
 from mighty_ledger.http.access import Access
+from mighty_ledger.reads.filters import no_such_day
 from scoring.problems import InvalidInput, Problem
 
 # the schema's error responses, all in the HAND_JSON error shape
@@ -188,21 +188,6 @@ class JsonBooleanField(serializers.BooleanField):
         if not isinstance(data, bool):
             self.fail("invalid")
         return data
-
-
-_DAY_SHAPE = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-def no_such_day(raw: object) -> str | None:
-    """Why ``raw``, written as YYYY-MM-DD, is no date ("2026-02-30"); None when it is one, or not
-    written so (that is a wrong format, said as such)."""
-    if not (isinstance(raw, str) and _DAY_SHAPE.fullmatch(raw)):
-        return None
-    try:
-        datetime.date.fromisoformat(raw)
-    except ValueError:
-        return _("{value} is not a date: that day does not exist.").format(value=raw)
-    return None
 
 
 class DayField(serializers.DateField):

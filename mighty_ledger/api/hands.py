@@ -57,11 +57,11 @@ def _entry_from(body: object, session: Session, *, drop: tuple[str, ...] = ()) -
     else:
         entry = {key: value for key, value in body.items() if key not in drop}
     refuse_nul(entry)
-    _refuse_what_the_session_fixes(session, entry)
+    _refuse_session_fields(session, entry)
     return entry
 
 
-def _refuse_what_the_session_fixes(session: Session, entry: dict) -> None:
+def _refuse_session_fields(session: Session, entry: dict) -> None:
     """A hand of a session is scored with the session's system and seats: one that names others
     is refused, not scored as if it had not (the same body on /score would be scored with them).
     The session's own may be sent: a client may send every hand whole."""

@@ -96,10 +96,10 @@ def _create_once(request, *, scope: str, make: Callable[[str | None], Made], fin
     if fingerprint is None:
         fingerprint = body_fingerprint(request)
 
-    def write() -> tuple[tuple[Made, bytes], request_keys.Kept]:
+    def write() -> tuple[tuple[Made, bytes], request_keys.KeptAnswer]:
         made = make(key)
         content = JSONRenderer().render(made.body)
-        return (made, content), request_keys.Kept(status=made.status, body=content.decode())
+        return (made, content), request_keys.KeptAnswer(status=made.status, body=content.decode())
 
     first, written = request_keys.write_once(scope=scope, key=key, fingerprint=fingerprint, face=request_keys.API,
                                              write=write)

@@ -5,13 +5,15 @@ A public contract (docs/api.md, "Club nights"): ``POST /api/v1/nights`` → ``{"
 ``POST …/rounds`` → ``{"number", "seed", "tables": [{"session", "seats"}], "sitting_out"}`` or 409
 ``round_in_progress``; ``POST`` and ``DELETE …/players``. Each table's hands go through
 ``POST /api/v1/sessions/{session}/hands``; the standings and the settlement are in
-night_results.py, the night's own payments in night_payments.py. ``DELETE`` a night: its tables
+night_results.py; the night's own payments, one transfer for every table at once, are marked and
+undone here, through the same service as a session's (services/payments.py). ``DELETE`` a night: its tables
 stay, as sessions of the group. Views parse, call one service (services/nights.py) or read (reads/nights.py),
 and serialise.
 """
 
 from __future__ import annotations
 
+from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -22,12 +24,14 @@ from drf_spectacular.utils import (
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
+from mighty_ledger import services
 from mighty_ledger.api.base import (
     IDEMPOTENCY_KEY,
     PAGE_PARAMETERS,
     READ_ERRORS,
     WRITE_ERRORS,
     DayField,
+    JsonBooleanField,
     LinkView,
     TextField,
     page_response,
@@ -39,8 +43,11 @@ from mighty_ledger.api.exceptions import errors_body, problem
 from mighty_ledger.api.idempotency import Made, create_once, once_responses
 from mighty_ledger.api.ledger import web_url
 from mighty_ledger.api.serializers import ErrorsSerializer, played_for_fields, stakes_taken
-from mighty_ledger.reads import nights
+from mighty_ledger.api.stats import PaymentSerializer, as_requested, beyond_owed, payment_json
+from mighty_ledger.http.request_keys import night_payment_scope
+from mighty_ledger.reads import balance, nights
 from mighty_ledger.services import nights as night_services
+from scoring.problems import InvalidInput
 
 NIGHT_ID = OpenApiParameter("night_id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The night's id.")
 NUMBER_IN_NIGHT = OpenApiParameter("number", OpenApiTypes.INT, OpenApiParameter.PATH,
@@ -302,3 +309,74 @@ class NightPlayersView(LinkView):
         changed = night_services.night_player_remove(night=night, name=params.validated_data["name"],
                                                      by=self.access.actor("api"))
         return Response(night_json(self, changed))
+
+
+# --- the night's own payments -------------------------------------------------------------------
+
+
+NIGHT_PAYMENT_ID = OpenApiParameter("payment_id", OpenApiTypes.INT, OpenApiParameter.PATH,
+                              description="The id of one of the night's own payments.")
+
+
+def _figure(amount) -> str:
+    # 1300, not 1300.00: the figure the settlement shows
+    return format(amount.normalize(), "f")
+
+
+class NightPaymentsView(LinkView):
+    @extend_schema_serializer(component_name="NightPaymentInput")
+    class InputSerializer(serializers.Serializer):
+        to = serializers.CharField(max_length=40)
+        amount = serializers.DecimalField(max_digits=12, decimal_places=2, help_text=(
+            "What was paid, in the night's settle_in unit: whole chips or points, or a multiple of the "
+            "night's rounding unit for money."))
+        overpay = JsonBooleanField(required=False, default=False, help_text=(
+            "Record it even though it is more than the payer still owes the payee over the night, or goes the "
+            "wrong way round (refused with 400 overpayment or wrong_way otherwise)."))
+
+        def get_fields(self):
+            # "from" is a Python keyword: the field is added under its public name
+            return {"from": serializers.CharField(max_length=40), **super().get_fields()}
+
+    @extend_schema(operation_id="record_night_payment", tags=["nights"], parameters=[NIGHT_ID, IDEMPOTENCY_KEY],
+                   request=InputSerializer, responses=once_responses(PaymentSerializer),
+                   summary="Mark a transfer of the night's settlement as paid, for every table at once",
+                   description="Checked against what is still owed over the whole night, net of the payments "
+                   "marked at its tables and of the night's own: more than the payer still owes the payee, or "
+                   "the wrong way round, is refused with 400 overpayment or wrong_way unless the body says "
+                   "\"overpay\": true; a fraction of what the night counts in is 400 not_whole. The night's "
+                   "settlement lists it among its payments, with \"night\" set.")
+    def post(self, request, night_id: int):
+        night = nights.group_night(self.access.group, night_id)
+
+        def make(key: str | None) -> Made:
+            body = self.InputSerializer(data=request.data)
+            body.is_valid(raise_exception=True)
+            try:
+                payment, created = services.payment_record(
+                    night=night, payer=body.validated_data["from"], payee=body.validated_data["to"],
+                    amount=body.validated_data["amount"], overpay=body.validated_data["overpay"],
+                    idempotency_key=key, by=self.access.actor("api"),
+                )
+            except services.PaymentBeyondOwed as beyond:
+                raise beyond_owed(beyond, "over the night", _figure) from None
+            except InvalidInput as error:
+                raise InvalidInput([as_requested(problem) for problem in error.problems]) from None
+            return Made(payment_json(payment), replayed=not created)
+
+        # a retried "paid" must not count twice
+        return create_once(request, scope=night_payment_scope(night.pk), make=make)
+
+
+class NightPaymentUndoView(LinkView):
+    @extend_schema(operation_id="undo_night_payment", tags=["nights"], parameters=[NIGHT_ID, NIGHT_PAYMENT_ID],
+                   request=None, responses={200: PaymentSerializer, **WRITE_ERRORS},
+                   summary="Undo a payment of the night marked by mistake (kept in the history)",
+                   description="Only the night's own payments: one marked at a table is undone at "
+                   "DELETE /api/v1/sessions/{session}/payments/{payment_id}. Already undone: 400 already_undone.")
+    def delete(self, request, night_id: int, payment_id: int):
+        night = nights.group_night(self.access.group, night_id)
+        payment = balance.payment_of(night, payment_id)
+        if payment is None:
+            raise Http404("No such payment in this night.")
+        return Response(payment_json(services.payment_undo(payment=payment, by=self.access.actor("api"))))

@@ -18,9 +18,9 @@ from rest_framework import serializers
 from rest_framework.response import Response
 
 from mighty_ledger.api.base import READ_ERRORS, LinkView
-from mighty_ledger.api.stats import SELECTION_PARAMETERS, StatsView
-from mighty_ledger.reads import ratings, seasons, stats
-from scoring.problems import InvalidInput, Problem
+from mighty_ledger.api.stats import SELECTION_PARAMETERS
+from mighty_ledger.reads import ratings
+from mighty_ledger.reads.filters import api_filters
 
 
 @extend_schema_serializer(component_name="PlayerRating")
@@ -51,28 +51,7 @@ SEASON_PARAMETER = OpenApiParameter(
 )
 
 
-def season_filters(params, filters: stats.Filters, group) -> stats.Filters:
-    """The filters narrowed to the season ``?season=`` names (a season's id, or ``current``)."""
-    raw = params.get("season")
-    if raw is None or raw == seasons.ALL:
-        return filters
-    spans = seasons.group_seasons(group)
-    if raw == "current":
-        season = seasons.current_season(spans)
-        if season is None:
-            raise InvalidInput([Problem("season", "no_current_season", "No season has started yet.")])
-    elif raw.isdigit() and len(raw) < 19:
-        season = next((s for s in spans if s.pk == int(raw)), None)
-        if season is None:
-            raise Http404("No such season in this group.")
-    else:
-        raise InvalidInput([Problem("season", "bad_type", "season must be a season's id, 'current' or 'all'.")])
-    return season.narrow(filters)
-
-
 class RatingsView(LinkView):
-    FILTERS = (*StatsView.FILTERS, "season")
-
     @extend_schema_serializer(component_name="RatingsOutput")
     class OutputSerializer(serializers.Serializer):
         model = serializers.ChoiceField(choices=[ratings.MODEL_NAME],
@@ -86,14 +65,7 @@ class RatingsView(LinkView):
         summary="Every player's skill rating over the selected hands (Weng-Lin, Plackett-Luce), highest first",
     )
     def get(self, request):
-        params = request.query_params
-        unknown = [name for name in params if name not in self.FILTERS]
-        if unknown:
-            # a misspelt filter would otherwise answer every hand as if asked for it
-            raise InvalidInput([Problem(name or "?", "unknown_parameter", f"The ratings take no filter called "
-                                        f"{name!r}: session, since, system or season.") for name in unknown])
-        filters = StatsView._filters({k: v for k, v in params.items() if k != "season"})
-        filters = season_filters(params, filters, self.access.group)
+        filters = api_filters(request.query_params, taken_by="ratings", group=self.access.group)
         sessions = filters.sessions(self.access.group)
         if filters.session_id is not None and not sessions:
             raise Http404("No such session in this group.")

@@ -11,7 +11,6 @@ and its revision stay).
 from __future__ import annotations
 
 import dataclasses
-import datetime
 
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
@@ -27,13 +26,12 @@ from mighty_ledger.api.base import (
     WRITE_ERRORS,
     JsonBooleanField,
     LinkView,
-    no_such_day,
 )
 from mighty_ledger.api.idempotency import Made, create_once, once_responses
 from mighty_ledger.http import request_keys
 from mighty_ledger.models import Payment, Session
 from mighty_ledger.reads import balance, kept_counts, stats
-from scoring.presets import get_preset
+from mighty_ledger.reads import filters as reads_filters
 from scoring.problems import InvalidInput, Problem
 
 
@@ -132,7 +130,7 @@ def stats_json(record: stats.Stats) -> dict:
     }
 
 
-# the filters the statistics and the ratings both take (StatsView._filters reads them)
+# the filters the statistics and the ratings both take (reads/filters.py reads them)
 SELECTION_PARAMETERS = [
     OpenApiParameter("session", OpenApiTypes.INT, description="Only this session."),
     OpenApiParameter("since", OpenApiTypes.DATE, description="Only sessions played on or after this date."),
@@ -161,41 +159,11 @@ class StatsView(LinkView):
         summary="Per-player statistics, partnerships, contracts and running totals of the link's group",
     )
     def get(self, request):
-        filters = self._filters(request.query_params)
+        filters = reads_filters.api_filters(request.query_params, taken_by="statistics")
         sessions = filters.sessions(self.access.group)
         if filters.session_id is not None and not sessions:
             raise Http404("No such session in this group.")
         return Response(stats_json(kept_counts.stats_for(sessions, series=True)))
-
-    FILTERS = ("session", "since", "system")
-
-    @classmethod
-    def _filters(cls, params) -> stats.Filters:
-        # a misspelt filter would otherwise answer the whole season as if asked for it
-        problems = [Problem(name or "?", "unknown_parameter", f"The statistics take no filter called {name!r}: "
-                            "session, since or system.") for name in params if name not in cls.FILTERS]
-        session_id = since = None
-        raw = params.get("session")
-        if raw is not None:
-            if not raw.isdigit() or not 0 < int(raw) < 2**63:
-                problems.append(Problem("session", "bad_type", "session must be a session's id."))
-            else:
-                session_id = int(raw)
-        raw = params.get("since")
-        if raw is not None:
-            try:
-                since = datetime.date.fromisoformat(raw)
-            except ValueError:
-                problems.append(Problem("since", "bad_date", no_such_day(raw) or "since must be a date, YYYY-MM-DD."))
-        system = params.get("system") or None
-        if system is not None:
-            try:
-                get_preset(system)
-            except InvalidInput as error:
-                problems.extend(error.problems)
-        if problems:
-            raise InvalidInput(problems)
-        return stats.Filters(session_id=session_id, since=since, system=system)
 
 
 # --- payments ------------------------------------------------------------------------------------
@@ -275,7 +243,7 @@ class PaymentsView(LinkView):
                     idempotency_key=key, by=self.access.actor("api"),
                 )
             except services.PaymentBeyondOwed as beyond:
-                raise _beyond_owed(beyond) from None
+                raise beyond_owed(beyond) from None
             except InvalidInput as error:
                 raise InvalidInput([as_requested(problem) for problem in error.problems]) from None
             return Made(payment_json(payment), replayed=not created)
@@ -293,12 +261,13 @@ def as_requested(problem: Problem) -> Problem:
     return dataclasses.replace(problem, field=_REQUEST_FIELDS.get(problem.field, problem.field))
 
 
-def _beyond_owed(beyond) -> InvalidInput:
+def beyond_owed(beyond, where: str = "in this session", figure=str) -> InvalidInput:
+    """The 400 for a payment beyond what is owed ``where`` (a session's, or "over the night")."""
     if not beyond.owed:
-        return _invalid("amount", "wrong_way", f"{beyond.payer} owes {beyond.payee} nothing in this session: the "
+        return _invalid("amount", "wrong_way", f"{beyond.payer} owes {beyond.payee} nothing {where}: the "
                         "payment goes the wrong way round. Send \"overpay\": true to record it anyway.")
-    return _invalid("amount", "overpayment", f"{beyond.payer} still owes {beyond.payee} {beyond.owed} in this "
-                    f"session, less than {beyond.amount}. Send \"overpay\": true to record it anyway.")
+    return _invalid("amount", "overpayment", f"{beyond.payer} still owes {beyond.payee} {figure(beyond.owed)} "
+                    f"{where}, less than {figure(beyond.amount)}. Send \"overpay\": true to record it anyway.")
 
 
 class PaymentUndoView(LinkView):

@@ -7,7 +7,6 @@ from mighty_ledger.api import (
     hands,
     in_progress,
     ledger,
-    night_payments,
     night_results,
     nights,
     pay,
@@ -73,8 +72,8 @@ urlpatterns = [
     path(f"{NIGHT}/players", nights.NightPlayersView.as_view(), name="night-players"),
     path(f"{NIGHT}/standings", night_results.NightStandingsView.as_view(), name="night-standings"),
     path(f"{NIGHT}/settlement", night_results.NightSettlementView.as_view(), name="night-settlement"),
-    path(f"{NIGHT}/payments", night_payments.NightPaymentsView.as_view(), name="night-payments"),
-    path(f"{NIGHT}/payments/<int:payment_id>", night_payments.NightPaymentUndoView.as_view(), name="night-payment"),
+    path(f"{NIGHT}/payments", nights.NightPaymentsView.as_view(), name="night-payments"),
+    path(f"{NIGHT}/payments/<int:payment_id>", nights.NightPaymentUndoView.as_view(), name="night-payment"),
     # the schema and its docs page (Swagger UI from drf-spectacular-sidecar's static files)
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),

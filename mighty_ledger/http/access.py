@@ -3,8 +3,7 @@
 Every view and API call fetches its objects through these guards, so no URL
 can reach another group's data, and a view link can never change anything.
 There is one way to look up a link, ``access_for``: with the session a URL
-names, it reads the link and that session in one query (link_query.py, a
-statement written once rather than composed per request).
+names, it reads the link and that session in one query.
 """
 
 from __future__ import annotations
@@ -12,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
+from django.db.models import Q
 from django.http import Http404
 
-from mighty_ledger.http import link_query
 from mighty_ledger.models import Group, Hand, Session
-from mighty_ledger.services import Actor
+from mighty_ledger.models.changes import Actor
 
 EDIT, VIEW = "edit", "view"
 # tokens are 43 characters; anything longer is not a link, and is refused before a query
@@ -76,20 +75,21 @@ def access_for(token: str, *, session_id: int | None = None, include_deleted: bo
     if not is_link_shaped(token):
         raise Http404("Unknown link.")
     if session_id is not None and is_row_id(session_id) and not include_deleted:
-        found = link_query.group_and_session(token, session_id)
-        if found is not None:
-            group, session = found
-            return access_to(group, token, session)
-    group = link_query.group(token, include_deleted=include_deleted)
+        # the session the URL names, live, of a live group: at most one row, by the primary key
+        session = (Session.objects.live().select_related("group")
+                   .filter(Q(group__edit_token=token) | Q(group__view_token=token), pk=session_id,
+                           group__deleted_at__isnull=True).first())
+        if session is not None:
+            return access_to(session.group, token, session)
+    groups = Group.objects.all() if include_deleted else Group.objects.live()
+    group = groups.filter(Q(edit_token=token) | Q(view_token=token)).first()
     if group is None:
         raise Http404("Unknown link.")
     return access_to(group, token)
 
 
 def access_to(group: Group, token: str, session: Session | None = None) -> Access:
-    """The access ``token`` gives, for a group (and a live session of it) read by the link's
-    query: ``access_for`` reads them, and so do statements that read more in the same round trip
-    (link_query.with_the_link)."""
+    """The access ``token`` gives, for a group (and a live session of it) read by its link."""
     return Access(group, EDIT if group.edit_token == token else VIEW, token, session)
 
 

@@ -3,14 +3,14 @@
 Everything the cache holds can be worked out again (rendered pages, rate-limit
 counts, the statistics' counts and the ratings kept by ``remembered``), so while
 Redis does not answer, reads miss, writes are dropped and counters report nothing
-(the rate limits then let requests through). A warning is logged, and for
-``RETRY_AFTER_SECONDS`` after a failure Redis is not asked at all, so a dead
-Redis costs each request nothing rather than a connect timeout.
+(the rate limits then let requests through). For ``RETRY_AFTER_SECONDS`` after a
+failure Redis is not asked at all, so a dead Redis costs each request nothing rather
+than a connect timeout. The outage is one line in the log, then one every ten seconds
+with the count of what went without it (middleware.redis_notes).
 """
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Callable, Hashable
 from typing import TypeVar
@@ -20,32 +20,21 @@ from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache
 from redis.exceptions import RedisError
 
-logger = logging.getLogger(__name__)
+from mighty_ledger.http.middleware import redis_notes
 
 RETRY_AFTER_SECONDS = 5.0
 
-# What is drawn for one revision of a session or group (a page, the live regions and their kept
-# answer, a page's cached parts) serves the phones at the table within seconds of the change and
-# is of no use once the next change comes: kept ten minutes, so the cache holds a table's last
-# revision or two rather than a day of them (docs/performance.md, capacity). A page left unchanged
-# longer is drawn again on its next view. A scoreboard row is kept a day: it serves the evening.
+# a page drawn for one revision serves the table's phones within seconds of the change, and the
+# next change makes it useless: ten minutes keeps a table's last revision or two, not a day of them
 COPY_OF_A_REVISION_SECONDS = 600
-ROW_SECONDS = 86400
+ROW_SECONDS = 86400  # a part of the board that shows no revision (the seats, who deals next)
 
 T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)
 
 
-# What the read side works out from the rows and keeps to go on from next time (the statistics'
-# counts, reads/kept_counts.py; the ratings, reads/ratings.py) is kept through these two, so the
-# reads say what a value is and how it is brought up to date, and return it, while where it is
-# kept, for how long and when it is written again is the plumbing's. A memo, not the ledger: it
-# can be dropped at any moment and worked out again from the rows, so keeping it on the way
-# back from a read changes nothing a reader sees. (Keeping it up to date as each hand is written
-# instead would put the counting on every hand's write, where no phone at the table asked for it,
-# and on every edit, delete and restore.)
-
-
+# What a read works out and keeps to go on from next time (the statistics' counts, the ratings) is
+# kept through these two: a memo of the rows, which may be dropped and worked out again at any moment.
 def remembered(key: str, bring_up_to_date: Callable[[T | None], T], timeout: int) -> T:
     """The value kept under ``key``, brought up to date: ``bring_up_to_date`` is given what is kept
     (None when nothing is) and returns the value as it is now, kept again unless it is the very
@@ -76,16 +65,17 @@ class FailOpenRedisCache(RedisCache):
     def __init__(self, server, params):
         super().__init__(server, params)
         self._down_until = 0.0
+        self._why: Exception = RedisError()
 
     def _attempt(self, operation: str, call, fallback):
         if time.monotonic() < self._down_until:
+            redis_notes.note("cache " + operation, self._why)
             return fallback
         try:
             return call()
         except (RedisError, OSError) as error:
-            self._down_until = time.monotonic() + RETRY_AFTER_SECONDS
-            logger.warning("cache unavailable, serving without it for %ss (%s failed: %s)",
-                           RETRY_AFTER_SECONDS, operation, error)
+            self._down_until, self._why = time.monotonic() + RETRY_AFTER_SECONDS, error
+            redis_notes.note("cache " + operation, error)
             return fallback
 
     def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):

@@ -260,11 +260,12 @@ class DatabaseOutageMiddleware:
 
 
 class OutageNotes:
-    """One line in the log when the database goes away, then one every OUTAGE_NOTE_SECONDS while it
-    stays away, with the count of requests answered 503 meanwhile: a ten-second outage under
-    load wrote a traceback for each of 380 requests, which said nothing the first did not."""
+    """One line in the log when a server the app needs goes away, then one every OUTAGE_NOTE_SECONDS
+    while it stays away, with the count of what went without it meanwhile: a ten-second database
+    outage under load wrote a traceback for each of 380 requests, which said nothing the first did not."""
 
-    def __init__(self) -> None:
+    def __init__(self, line: str = "database unavailable: %d %s(s) answered 503 (%s)") -> None:
+        self.line = line  # what is said: the count, what was counted, and why
         self.lock = threading.Lock()
         self.last = float("-inf")
         self.unsaid = 0
@@ -277,11 +278,13 @@ class OutageNotes:
                 return
             count, self.unsaid, self.last = self.unsaid, 0, now
         reason = (str(error).strip().splitlines() or [type(error).__name__])[0]
-        logger.warning("database unavailable: %d %s(s) answered 503 (%s)", count, what, reason)
+        logger.warning(self.line, count, what, reason)
 
 
 # one per process: every thread's requests count toward the same line
 outage_notes = OutageNotes()
+# Redis (the cache, the live broker): the pages are served without it meanwhile
+redis_notes = OutageNotes("redis unavailable: %d %s(s) went without it (%s)")
 
 
 class QuietOutage(logging.Filter):

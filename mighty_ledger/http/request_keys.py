@@ -151,7 +151,7 @@ class RequestInProgress(Exception):
 
 
 @dataclass(frozen=True)
-class Kept:
+class KeptAnswer:
     """The answer kept for a key: the status, and the body (API) or where the form went (pages)."""
 
     status: int
@@ -193,7 +193,7 @@ _ANSWER = ("fingerprint", "status", "body", "location", "answered_at")
 
 
 def write_once(*, scope: str, key: str, fingerprint: str, face: str,
-               write: Callable[[], tuple[T, Kept | None]]) -> tuple[RequestKey | None, T | None]:
+               write: Callable[[], tuple[T, KeptAnswer | None]]) -> tuple[RequestKey | None, T | None]:
     """Run ``write`` once per ``key`` in ``scope``, and keep its answer in the same transaction.
 
     ``write`` returns what it did and the answer to keep (None: keep nothing, the key stays
@@ -266,11 +266,11 @@ def _write_or_wait(request: HttpRequest, view, args, kwargs, scope: str, key: st
                    ) -> tuple[RequestKey | None, HttpResponse | None] | None:
     """The view's post made once per key (see write_once); None when the first post with the key
     is still being saved after FORM_WAIT_SECONDS."""
-    def write() -> tuple[HttpResponse, Kept | None]:
+    def write() -> tuple[HttpResponse, KeptAnswer | None]:
         response = view(request, *args, **kwargs)
         if not _saved(request, response):
             return response, None  # shown again with its errors: the key stays free to fix them and save
-        return response, Kept(status=response.status_code, location=response.get("Location", ""))
+        return response, KeptAnswer(status=response.status_code, location=response.get("Location", ""))
 
     deadline = time.monotonic() + FORM_WAIT_SECONDS
     while True:

@@ -10,9 +10,8 @@ board that shows the latest hands: its step on the board is drawn once per link
 and language by the stream process (``steps.py``, with a drawing the project's
 ASGI module hands it) and sent inside the event, so the phones fetch nothing.
 
-Brokers (``brokers.py``): Redis pub/sub when REDIS_URL is set, PostgreSQL
-LISTEN/NOTIFY when the database is PostgreSQL, and an in-process broker for a
-single development process on SQLite.
+Brokers (``brokers.py``): Redis pub/sub when REDIS_URL is set (`make serve`), and an
+in-process broker for a single process (`make run`).
 
 May import: the models and ``http`` (outages, masked links). Never the write side or a face:
 the services call this package, not the other way round.
@@ -20,15 +19,11 @@ the services call this package, not the other way round.
 
 from __future__ import annotations
 
-import logging
-
 from django.db import transaction
 
-from mighty_ledger.live.brokers import LINK_ROTATED, LOOKED_AT, Change, broker
+from mighty_ledger.live.brokers import LINK_ROTATED, Change, broker
 
-__all__ = ["Change", "broker", "group_looked_at", "link_rotated", "session_changed"]
-
-logger = logging.getLogger(__name__)
+__all__ = ["Change", "broker", "link_rotated", "session_changed"]
 
 
 def session_changed(*, session_id: int, group_id: int, revision: int, what: str) -> None:
@@ -44,13 +39,3 @@ def link_rotated(*, group_id: int) -> None:
     stream of the group checks its own link again (streams.py), within a second."""
     change = Change(session=0, group=group_id, revision=None, what=LINK_ROTATED)
     transaction.on_commit(lambda: broker().publish(change), robust=True)
-
-
-def group_looked_at(group_id: int) -> None:
-    """Tell the stream processes that a page of the group's record is being looked at: for the next
-    half hour they draw it again after each change of the group's sessions (redraws.py)."""
-    try:
-        broker().publish(Change(session=0, group=group_id, revision=None, what=LOOKED_AT))
-    except Exception as error:
-        # the page is shown all the same; the next view draws it after the next hand
-        logger.warning("live updates: a look was not told (%s)", type(error).__name__)

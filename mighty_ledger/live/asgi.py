@@ -22,8 +22,6 @@ from django.db import InterfaceError, OperationalError
 from django.urls import Resolver404, resolve
 
 from mighty_ledger.http.middleware import DATABASE_RETRY_AFTER_SECONDS, ROBOTS, outage_notes
-from mighty_ledger.live.brokers import broker
-from mighty_ledger.live.redraws import Redraw, Redraws
 from mighty_ledger.live.steps import BoardFollow, BoardSteps, DrawStep
 from mighty_ledger.live.streams import (
     HEADERS,
@@ -32,7 +30,6 @@ from mighty_ledger.live.streams import (
     on_the_steps_thread,
     open_group_stream,
     open_session_stream,
-    to_the_redraw_thread,
 )
 from mighty_ledger.live.views import group_events, session_events
 
@@ -43,7 +40,7 @@ _SUFFIX = "/events/"
 _RETRY_AFTER = str(DATABASE_RETRY_AFTER_SECONDS).encode()
 
 
-def _opener(path: str, query: bytes, steps: BoardSteps | None, redraws: Redraws | None):
+def _opener(path: str, query: bytes, steps: BoardSteps | None):
     """The coroutine that opens the stream this path names, or None for any other path."""
     if not path.endswith(_SUFFIX):
         return None
@@ -55,10 +52,9 @@ def _opener(path: str, query: bytes, steps: BoardSteps | None, redraws: Redraws 
         return None
     if match.func is session_events:
         token = match.kwargs["token"]
-        return open_session_stream(token, match.kwargs["pk"], board=_board_follow(query, steps, token),
-                                   redraws=redraws)
+        return open_session_stream(token, match.kwargs["pk"], board=_board_follow(query, steps, token))
     if match.func is group_events:
-        return open_group_stream(match.kwargs["token"], redraws=redraws)
+        return open_group_stream(match.kwargs["token"])
     return None
 
 
@@ -72,25 +68,18 @@ def _board_follow(query: bytes, steps: BoardSteps | None, token: str) -> BoardFo
     return BoardFollow(steps, token, language)
 
 
-def _looked_at(group: int) -> bool:
-    return broker().hub.looked_at(group)
-
-
 async def _no_such_link():
     raise Gone
 
 
-def with_streams(django_application, *, board_steps: DrawStep | None = None, redraw: Redraw | None = None):
+def with_streams(django_application, *, board_steps: DrawStep | None = None):
     """The app with the streams served first; ``board_steps`` draws a new hand's step on the board
-    for the streams of pages that show it (none: those pages fetch their regions on every change);
-    ``redraw`` draws a group's pages again into the cache when one of its sessions changes (none:
-    the first view after a change draws them)."""
+    for the streams of pages that show it (none: those pages fetch their regions on every change)."""
     steps = BoardSteps(board_steps, on_the_steps_thread) if board_steps is not None else None
-    redraws = Redraws(redraw, to_the_redraw_thread, _looked_at) if redraw is not None else None
 
     async def application(scope, receive, send):
         if scope["type"] == "http" and scope["method"] in ("GET", "HEAD"):
-            opening = _opener(scope["path"], scope.get("query_string", b""), steps, redraws)
+            opening = _opener(scope["path"], scope.get("query_string", b""), steps)
             if opening is not None:
                 await _serve(opening, receive, send, head=scope["method"] == "HEAD")
                 return

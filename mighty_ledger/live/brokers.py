@@ -6,41 +6,32 @@ that serves streams). Each serving process keeps one subscription per broker,
 whatever the number of watchers, and hands each change to its own watchers
 through a ``Hub`` in memory.
 
-- ``RedisBroker``: Redis pub/sub on one channel; used when REDIS_URL is set.
-- ``PostgresBroker``: ``pg_notify`` on one channel, one dedicated LISTEN
-  connection per process (psycopg's async connection); used on PostgreSQL
-  without Redis.
-- ``MemoryBroker``: the same fan-out without leaving the process; right only
-  where one process both writes and serves the streams (runserver on SQLite).
+One broker per kind of deployment:
+- ``RedisBroker``: Redis pub/sub on one channel, when REDIS_URL is set: `make serve` (its web
+  workers and stream processes are processes apart) and several hosts.
+- ``MemoryBroker``: the same fan-out without leaving the process, where one process both
+  writes and serves the streams: `make run`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import logging
 import threading
-import time
 import weakref
 from collections import deque
 from contextlib import aclosing, suppress
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import connections
 
-logger = logging.getLogger(__name__)
+from mighty_ledger.http.middleware import OutageNotes, redis_notes
 
 CHANNEL = "mighty_ledger_live"
 RESYNC = "resync"  # the subscription was lost for a while: every page checks again
-# not a change of the table: a page of the group's record is being looked at, so its stream
-# processes draw it again after each change (redraws.py); told to no page
-LOOKED_AT = "looked_at"
-# not a change of the table either: a link of the group was rotated, so each stream of the group
+# not a change of the table: a link of the group was rotated, so each stream of the group
 # checks its own link again and ends if it was the old one (streams.py); told to no page
 LINK_ROTATED = "link_rotated"
-LOOK_SECONDS = 30 * 60  # how long a look keeps the group's pages drawn again after each change
-LOOKS_KEPT = 10_000  # looks a process remembers before it forgets the ones that have lapsed
 READY_TIMEOUT = 5.0  # seconds a new stream waits for the process's subscription
 RETRY_FIRST, RETRY_MAX = 0.5, 10.0  # backoff between attempts to subscribe again
 SILENCE_CHECK = 30.0  # seconds without news after which the subscription proves it is alive
@@ -68,7 +59,7 @@ class Change:
             return None
         if not (isinstance(what, str) and _is_id(group)):
             return None
-        if not (_is_id(session) or (what in (LOOKED_AT, LINK_ROTATED) and session == 0)):  # neither names a session
+        if not (_is_id(session) or (what == LINK_ROTATED and session == 0)):  # a rotation names no session
             return None
         if revision is not None and not _is_id(revision, zero=True):
             return None
@@ -131,7 +122,6 @@ class Hub:
         self.by_session: dict[int, weakref.WeakSet[Watch]] = {}
         self.by_group: dict[int, weakref.WeakSet[Watch]] = {}
         self.on_links: dict[int, weakref.WeakSet[Watch]] = {}  # group → its session streams, for a rotation
-        self.looks: dict[int, float] = {}  # group → when its last look lapses (time.monotonic)
 
     def add(self, *, session: int | None = None, group: int | None = None) -> Watch:
         watch = Watch()
@@ -153,9 +143,6 @@ class Hub:
                     break  # a session's stream may be in on_links too
 
     def deliver(self, change: Change) -> None:
-        if change.what == LOOKED_AT:
-            self._looked_at(change.group)
-            return
         if change.what == LINK_ROTATED:
             for watch in [*self.by_group.get(change.group, ()), *self.on_links.get(change.group, ())]:
                 watch.put(change)
@@ -174,17 +161,6 @@ class Hub:
     def __len__(self) -> int:
         return sum(len(w) for w in self.by_session.values()) + sum(len(w) for w in self.by_group.values())
 
-    def _looked_at(self, group: int) -> None:
-        now = time.monotonic()
-        self.looks[group] = now + LOOK_SECONDS
-        if len(self.looks) > LOOKS_KEPT:
-            self.looks = {kept: until for kept, until in self.looks.items() if until > now}
-
-    def looked_at(self, group: int) -> bool:
-        """Whether a page of the group's record was looked at in the last LOOK_SECONDS, as this
-        process heard: a process started since hears of it at the next look."""
-        return self.looks.get(group, 0.0) > time.monotonic()
-
 
 class Broker:
     """Publishing from anywhere, watching in this process's event loop."""
@@ -192,6 +168,8 @@ class Broker:
     kind = ""
 
     def __init__(self) -> None:
+        # while its server is away: one line in the log, then one every ten seconds with the count
+        self.lost = OutageNotes("live updates: %d %s(s) failed (%s); retrying")
         self.hub = Hub()
         self.loop: asyncio.AbstractEventLoop | None = None
         self.ready: asyncio.Event | None = None
@@ -246,8 +224,7 @@ class Broker:
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # the server went away: the streams stay open, and catch up later
-                logger.warning("live updates: %s subscription lost (%s); retrying in %.1fs",
-                               self.kind, error, delay)
+                self.lost.note(f"{self.kind} subscription attempt", error)
             self.ready.clear()
             gap = True
             await asyncio.sleep(delay)
@@ -270,44 +247,6 @@ class MemoryBroker(Broker):
         self.ready.set()
 
 
-class PostgresBroker(Broker):
-    kind = "postgres"
-
-    def __init__(self, location: str = "default") -> None:
-        super().__init__()
-        self.alias = location
-
-    def publish(self, change: Change) -> None:
-        # after the commit, on the writer's own connection: one short statement
-        with connections[self.alias].cursor() as cursor:
-            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, change.encode()])
-
-    def _connection_params(self) -> dict:
-        params = connections[self.alias].get_connection_params()
-        for django_only in ("cursor_factory", "context", "prepare_threshold"):
-            params.pop(django_only, None)
-        return params
-
-    async def _listen(self) -> None:
-        import psycopg
-
-        params = self._connection_params()
-
-        async def subscribe():
-            async with await psycopg.AsyncConnection.connect(**params, autocommit=True) as connection:
-                await connection.execute(f"LISTEN {CHANNEL}")
-                yield None
-                while True:
-                    async for notify in connection.notifies(timeout=SILENCE_CHECK):
-                        change = Change.decode(notify.payload)
-                        if change is not None:
-                            yield change
-                    # a quiet spell: a dead connection would otherwise wait forever
-                    await connection.execute("SELECT 1")
-
-        await self._hold(subscribe)
-
-
 class RedisBroker(Broker):
     kind = "redis"
 
@@ -318,14 +257,18 @@ class RedisBroker(Broker):
         self._client_lock = threading.Lock()
 
     def publish(self, change: Change) -> None:
-        if self._client is None:
-            import redis
+        import redis
 
+        if self._client is None:
             with self._client_lock:
                 if self._client is None:
                     # a connection pool, safe to share between a worker's threads
                     self._client = redis.Redis.from_url(self.url, socket_timeout=2, socket_connect_timeout=2)
-        self._client.publish(CHANNEL, change.encode())
+        try:
+            self._client.publish(CHANNEL, change.encode())
+        except (redis.RedisError, OSError) as error:
+            # the write is committed; the phones catch up at their next poll
+            redis_notes.note("change", error)
 
     async def _listen(self) -> None:
         import redis.asyncio
@@ -353,23 +296,15 @@ class RedisBroker(Broker):
         await self._hold(subscribe)
 
 
-BROKERS = {"memory": MemoryBroker, "postgres": PostgresBroker, "redis": RedisBroker}
+BROKERS = {"memory": MemoryBroker, "redis": RedisBroker}
 _brokers: dict[tuple[str, str], Broker] = {}
 _brokers_lock = threading.Lock()
 
 
 def broker_choice() -> tuple[str, str]:
-    """Which broker this process uses, and where: Redis if configured, else PostgreSQL, else memory."""
-    chosen = getattr(settings, "LIVE_BROKER", "") or ""
+    """Which broker this process uses, and where: Redis if configured, else memory."""
     redis_url = getattr(settings, "REDIS_URL", "") or ""
-    database = settings.DATABASES["default"]
-    on_postgres = database["ENGINE"] == "django.db.backends.postgresql"
-    if chosen == "redis" or (not chosen and redis_url):
-        return "redis", redis_url
-    if chosen == "postgres" or (not chosen and on_postgres):
-        # the database's name in the key: tests switch to their own database after start-up
-        return "postgres", f"default:{database['NAME']}"
-    return "memory", ""
+    return ("redis", redis_url) if redis_url else ("memory", "")
 
 
 def broker() -> Broker:
@@ -379,6 +314,5 @@ def broker() -> Broker:
         with _brokers_lock:
             found = _brokers.get((kind, location))
             if found is None:
-                found = BROKERS[kind](location.split(":", 1)[0] if kind == "postgres" else location)
-                _brokers[(kind, location)] = found
+                found = _brokers[(kind, location)] = BROKERS[kind](location)
     return found

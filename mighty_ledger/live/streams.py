@@ -4,8 +4,7 @@ Opening a stream checks the link once (one query, on a thread, the connection
 given back at once); after that the stream only relays what the broker says:
 a ``hello`` with the session's revision as the check read it, then a
 ``change`` for each write, and a comment line as a heartbeat. A stream of a page
-that shows the board also carries each new hand's step on it (steps.py), and the first stream
-of a process to hear a change hands it on to the pages drawn again (redraws.py). A stream ends
+that shows the board also carries each new hand's step on it (steps.py). A stream ends
 by itself after a while, so the browser reconnects and the link is checked
 again (a deleted session stops being followed). A rotated link ends its streams at once: every
 stream of the group is told, checks its own link again, and ends if it was the old one.
@@ -27,7 +26,6 @@ from django.db.models import Q
 from mighty_ledger.http.access import is_link_shaped, is_row_id
 from mighty_ledger.http.middleware import ROBOTS
 from mighty_ledger.live.brokers import LINK_ROTATED, Broker, Watch, broker
-from mighty_ledger.live.redraws import Redraws
 from mighty_ledger.live.steps import BoardFollow
 from mighty_ledger.live.wire import sse
 from mighty_ledger.models import Group, Session
@@ -55,7 +53,6 @@ class Stream:
     watch: Watch
     hello: dict
     board: BoardFollow | None = None  # a page showing the board: new hands' steps in its events
-    redraws: Redraws | None = None  # the process's pages drawn again when the table changes
     link: tuple = ()  # the check that opened it, and its arguments: made again after a rotation
 
 
@@ -112,28 +109,13 @@ async def on_the_steps_thread(draw: Callable, *args):
     return await asyncio.get_running_loop().run_in_executor(_STEPS_THREAD, _on_fresh_connection, draw, *args)
 
 
-# pages drawn again (redraws.py) take far longer than a step: on a thread of their own, no step waits
-_REDRAW_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="redraws")
-
-
-def to_the_redraw_thread(draw: Callable, *args) -> None:
-    """Hand ``draw`` to the redrawing thread, in order, and go on: nothing waits for it."""
-    _REDRAW_THREAD.submit(_on_fresh_connection, draw, *args)
-
-
-async def on_the_redraw_thread(draw: Callable, *args):
-    """``draw`` on the redrawing thread, once everything handed to it before has run."""
-    return await asyncio.get_running_loop().run_in_executor(_REDRAW_THREAD, _on_fresh_connection, draw, *args)
-
-
 async def checked(check: Callable, *args):
     # thread_sensitive=False: a shared pool of threads; Django's default would keep one thread
     # per open stream for as long as it is open
     return await sync_to_async(_on_fresh_connection, thread_sensitive=False)(check, *args)
 
 
-async def open_session_stream(token: str, session_id: int, *, board: BoardFollow | None = None,
-                              redraws: Redraws | None = None) -> Stream:
+async def open_session_stream(token: str, session_id: int, *, board: BoardFollow | None = None) -> Stream:
     """Subscribe first, then read the revision: a write after the read is surely heard."""
     live = broker()
     watch = await live.watch(session=session_id)
@@ -143,13 +125,13 @@ async def open_session_stream(token: str, session_id: int, *, board: BoardFollow
         live.unwatch(watch)
         raise
     live.hub.on_links_of(watch, group_id)
-    return Stream(live, watch, {"revision": revision}, board, redraws, link=(session_of_link, token, session_id))
+    return Stream(live, watch, {"revision": revision}, board, link=(session_of_link, token, session_id))
 
 
-async def open_group_stream(token: str, *, redraws: Redraws | None = None) -> Stream:
+async def open_group_stream(token: str) -> Stream:
     group_id = await checked(group_of_link, token)
     live = broker()
-    return Stream(live, await live.watch(group=group_id), {}, redraws=redraws, link=(group_of_link, token))
+    return Stream(live, await live.watch(group=group_id), {}, link=(group_of_link, token))
 
 
 async def _link_still_opens(stream: Stream) -> bool:
@@ -179,8 +161,6 @@ async def events(stream: Stream, *, lifetime: float | None = None) -> AsyncItera
                 if stream.link and not await _link_still_opens(stream):
                     return  # the old link: the browser reconnects and is refused
                 continue
-            if stream.redraws is not None:
-                stream.redraws.heard(change)
             yield sse("change", change.public()) if stream.board is None else await stream.board.told(change)
     finally:
         stream.broker.unwatch(stream.watch)

@@ -28,12 +28,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from functools import cache
 
-from django.db import connections
+from django.db.models import Q
 
-from mighty_ledger.http import link_query
-from mighty_ledger.http.link_query import Columns
 from mighty_ledger.models import Contract, Group, Hand, Night, Payment, Player, Revision, Session
 from scoring.flow import PreviousHand, TableState, needs_the_hand_before, next_hand
 from scoring.ledger import LedgerEntry
@@ -284,45 +281,26 @@ STEP_ROWS = 2
 @dataclass(frozen=True)
 class BoardStep:
     group: Group
-    session: Session  # with the group, as the link reaches them (http.link_query)
+    session: Session  # with its group, as the link reaches them
     board: Board  # its rows: the latest hands, the latest last (the phones show the ones before)
     in_progress: bool  # whether a hand is being played (its contract recorded, not yet completed)
 
 
-def board_step(token: str, session_id: int, alias: str = "default") -> BoardStep | None:
-    """The board as its latest hand leaves it, for phones holding ``token`` (checked to look like a
-    link, http.access) that show it as it stood before that hand; None when the link does not reach
-    the live session, or before its first hand.
-
-    Only what a hand changes (the latest hands whole, the totals and who deals next, whether a hand
-    is in progress), read with the link in one statement written once (``_step_statement``):
-    through the ORM, composing the queries cost more than the rest of the step, and the link's own
-    query was a round trip more.
-    """
-    hands, sql = _step_statement(alias)
-    found = link_query.all_rows(alias, sql, (Contract.OPEN, token, token, session_id))
-    if not found:
+def board_step(token: str, session_id: int) -> BoardStep | None:
+    """The board as its latest hand leaves it, for phones holding ``token`` that show it as it
+    stood before that hand; None when the link does not reach the live session, or before its
+    first hand. Only what a hand changes: the latest hands whole, the totals and who deals next,
+    whether a hand is in progress."""
+    session = (Session.objects.live().select_related("group")
+               .filter(Q(group__edit_token=token) | Q(group__view_token=token), pk=session_id,
+                       group__deleted_at__isnull=True).first())
+    if session is None:
         return None
-    group, session, rest = link_query.linked(found[0], alias)
-    start = len(found[0]) - len(rest)  # each row: the session and group, the hand, whether one is in progress
-    connection = connections[alias]
-    rows = [hands.instance(row[start:-1], connection) for row in reversed(found)]
-    return BoardStep(group, session, _board(session, rows, False, rows[-1], rows), bool(found[0][-1]))
-
-
-@cache
-def _step_statement(alias: str) -> tuple[Columns, str]:
-    connection = connections[alias]
-    quote = connection.ops.quote_name
-    hands = Columns(Hand, "h", connection, only=tuple(
-        field.name for field in Hand._meta.concrete_fields if field.name not in _NOT_SHOWN))
-    h, c, s = quote("h"), quote("c"), quote("s")
-    in_progress = (f"EXISTS (SELECT 1 FROM {quote(Contract._meta.db_table)} {c} "
-                   f"WHERE {c}.{quote('session_id')} = {s}.{quote('id')} AND {c}.{quote('status')} = %s)")
-    latest_hands = (f"INNER JOIN {quote(Hand._meta.db_table)} {h} ON {h}.{quote('session_id')} = {s}.{quote('id')} "
-                    f"AND {h}.{quote('deleted_at')} IS NULL ")
-    return hands, (f"{link_query.with_the_link(alias, f'{hands.sql}, {in_progress}', latest_hands)} "
-                   f"ORDER BY {h}.{quote('number')} DESC LIMIT {STEP_ROWS}")
+    rows = list(session.hands.live().latest_first().defer(*_NOT_SHOWN)[:STEP_ROWS])[::-1]
+    if not rows:
+        return None
+    return BoardStep(session.group, session, _board(session, rows, False, rows[-1], rows),
+                     session.contracts.open().exists())
 
 
 # --- one hand ------------------------------------------------------------------------

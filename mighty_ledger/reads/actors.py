@@ -1,6 +1,6 @@
 """Who made a change, as the history and the exports show it: "edit link", "view link" or "API".
 
-A write records its actor's label (services.changes.Actor); labels stored before they lost
+A write records its actor's label (models.changes.Actor); labels stored before they lost
 their token fragment ("edit link …abcd") are shown without it.
 """
 
@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 
-API_LABEL = "API"
+from mighty_ledger.models.changes import API_LABEL
+
 # revisions and payments stored before labels lost their token fragment: "edit link …abcd", "edit api …abcd"
 _OLD_LABEL = re.compile(r"^(?P<right>edit|view) (?P<channel>link|api) …\S*$")
 

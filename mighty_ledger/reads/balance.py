@@ -16,7 +16,8 @@ from decimal import Decimal
 
 from django.db.models import Q
 
-from mighty_ledger.models import Payment, Session
+from mighty_ledger.http.access import is_row_id
+from mighty_ledger.models import Night, Payment, Session
 from mighty_ledger.reads import SessionSettlement, session_settlement
 from scoring.settle import (
     POT,
@@ -173,9 +174,12 @@ def session_payments(session: Session) -> list[Payment]:
     return list(session.payments.standing())
 
 
-def payment_of(session: Session, payment_id: int) -> Payment | None:
-    """The session's payment with this id, undone or not; None when it is another session's."""
-    return session.payments.filter(pk=payment_id).first()
+def payment_of(settled: Session | Night, payment_id: int) -> Payment | None:
+    """The payment with this id of a session, or a night's own, undone or not; None for any other
+    (another session's, or one of the night's tables')."""
+    if not is_row_id(payment_id):
+        return None
+    return settled.payments.filter(pk=payment_id).first()
 
 
 @dataclass(frozen=True)

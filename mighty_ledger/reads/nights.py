@@ -24,7 +24,7 @@ those sessions hold; nothing is scored again. What the night decides, and where 
   tables and the night's own (a transfer for the whole night, ``Payment.night``), and settled in
   the fewest transfers among all the players: ``reads.balance`` and ``scoring.settle`` do the
   sums, as for a group's balance. A payment of the night is checked against what is left of it
-  (reads/night_payments.py), as a table's is against the table's.
+  (night_payment_room), as a table's is against the table's.
 
 One module because every read of a night starts from its rounds as ``night_rounds`` reads them
 (two queries) and hands them on: a page that shows the progress, the standings and the
@@ -40,10 +40,11 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from decimal import Decimal
 from fractions import Fraction
 
-from django.db import connections
-from django.db.models import Count
+from django.db.models import Count, Max, Sum
+from django.db.models.functions import Coalesce
 from django.http import Http404
 from django.utils import timezone
 
@@ -61,7 +62,7 @@ from mighty_ledger.reads import (
 from mighty_ledger.reads.stats import Filters
 from scoring import draw
 from scoring.presets import get_preset
-from scoring.settle import POT, Transfer, currency_code
+from scoring.settle import POT, Transfer, currency_code, most_payable
 from scoring.systems import System
 
 # --- the night and its rounds ---------------------------------------------------------------
@@ -105,36 +106,21 @@ class NightStamp:
         return ":".join(map(str, (*self.night, self.tables, self.tables_gone)))
 
 
-# The big screen asks for it after every hand at any table, and its answer is otherwise a cache
-# read: composed by the ORM, the statement cost more than the rest of the answer (benchmarks/
-# big_screen.py), so it is written once here, one parametrised statement on Django's default
-# table names.
-NIGHT_STAMP_SQL = """
-    SELECT n.id, n.created_at, n.revision, COUNT(s.id), COUNT(s.deleted_at), COALESCE(SUM(s.revision), 0),
-           CASE WHEN MAX(r.ends_at) <= %s THEN 1 ELSE 0 END
-    FROM mighty_ledger_night n
-    LEFT OUTER JOIN mighty_ledger_nightround r ON r.night_id = n.id
-    LEFT OUTER JOIN mighty_ledger_session s ON s.night_round_id = r.id
-    WHERE n.id = %s AND n.group_id = %s AND n.deleted_at IS NULL
-    GROUP BY n.id, n.created_at, n.revision
-"""
-
-
 def night_stamp(group: Group, night_id: int, *, now: datetime | None = None) -> NightStamp:
-    """The stamp of the group's live night ``night_id`` (404 for any other): one query."""
+    """The stamp of the group's live night ``night_id`` (404 for any other): one query, an aggregate
+    over its rounds and tables."""
     if not is_row_id(night_id):
         raise Http404("No such night in this group.")
-    connection = connections[Night.objects.db]
-    with connection.cursor() as cursor:
-        cursor.execute(NIGHT_STAMP_SQL, [connection.ops.adapt_datetimefield_value(now or timezone.now()),
-                                         night_id, group.pk])
-        row = cursor.fetchone()
+    row = (Night.objects.filter(pk=night_id, group=group, deleted_at__isnull=True)
+           .values_list("id", "created_at", "revision")
+           .annotate(tables=Count("rounds__tables"), gone=Count("rounds__tables__deleted_at"),
+                     moved=Coalesce(Sum("rounds__tables__revision"), 0), ends=Max("rounds__ends_at"))
+           .first())
     if row is None:
         raise Http404("No such night in this group.")
-    night_id, created_at, revision, tables, gone, moved, time_up = row
-    # a datetime from PostgreSQL, its text from SQLite: either names this night's creation, without a space
-    created = created_at.timestamp() if isinstance(created_at, datetime) else str(created_at).replace(" ", "T")
-    return NightStamp((night_id, created, revision), tables, gone, int(moved), bool(time_up))
+    night_id, created_at, revision, tables, gone, moved, ends = row
+    time_up = ends is not None and ends <= (now or timezone.now())
+    return NightStamp((night_id, created_at.timestamp(), revision), tables, gone, moved, time_up)
 
 
 def night_stamped(group: Group, night_id: int, *, now: datetime | None = None) -> tuple[Night, str]:
@@ -483,6 +469,19 @@ def night_unit(night: Night) -> tuple[str, str]:
     """What the night settles in, as a payment records it, and its currency code (money only)."""
     unit = payment_unit_of(stakes_of(night))
     return unit, (currency_code(night.currency) if unit == Payment.MONEY else "")
+
+
+def night_payment_room(night: Night, *, payer: str, payee: str,
+                       rounds: Sequence[RoundTables] | None = None) -> balance.PaymentRoom:
+    """What one more payment of the night from ``payer`` to ``payee`` may be without being asked
+    about first: the night's settlement less every payment counted for it (its own and its
+    tables'), as the engine sums them (``most_payable``); in steps of the night's rounding unit
+    for money, else whole chips or points."""
+    sessions = night_sessions(night_rounds(night) if rounds is None else rounds)
+    unit, currency = night_unit(night)
+    left = balance.in_unit(balance.group_balance(sessions, balance.night_payments(night, sessions)), unit, currency)
+    step = Decimal(stakes_of(night).unit) if unit == Payment.MONEY else Decimal(1)
+    return balance.PaymentRoom(Decimal(most_payable(left.amounts if left else {}, payer, payee)), step)
 
 
 def night_settlement(night: Night, rounds: Sequence[RoundTables] | None = None) -> NightSettlement:

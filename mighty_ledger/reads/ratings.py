@@ -20,6 +20,9 @@ one game rated. A session whose hands were rewritten (an edit, a delete or a
 restore moves ``Session.replays``), or a session put before others, is rated
 again from the ratings after the session before it, and every session after it.
 The ratings page, the statistics and player pages and the API all read here.
+
+Kept for the ratings' first view after a hand, ≤ 100 × a bare view (docs/performance.md: 15 ×;
+rated from scratch, as after a restart, 1,012 ×).
 """
 
 from __future__ import annotations
@@ -175,7 +178,7 @@ class Mark:
 
 
 @dataclass
-class Kept:
+class KeptRatings:
     marks: list[Mark] = field(default_factory=list)
     books: list[Book] = field(default_factory=list)  # the ratings after each session, in the marks' order
 
@@ -198,15 +201,15 @@ def ratings_for(group: Group, filters: Filters, sessions: Sequence[Session]) -> 
     return ratings_of(sessions, key=selection_key(group, filters))
 
 
-def _kept(sessions: Sequence[Session], key: str) -> Kept:
+def _kept(sessions: Sequence[Session], key: str) -> KeptRatings:
     """The ratings after each session, brought up to date: one cache read, at most one query (the
     hands after the first session that moved on), then one cache write; nothing kept for no session."""
     if not sessions:
-        return Kept()
-    return remembered(key, lambda kept: _moved_on(sessions, kept or Kept()), CACHE_SECONDS)
+        return KeptRatings()
+    return remembered(key, lambda kept: _moved_on(sessions, kept or KeptRatings()), CACHE_SECONDS)
 
 
-def _moved_on(sessions: Sequence[Session], kept: Kept) -> Kept:
+def _moved_on(sessions: Sequence[Session], kept: KeptRatings) -> KeptRatings:
     """The ratings after each session as they are now, from those ``kept`` (given back when up to date)."""
     start, resume = _first_changed(kept, sessions)
     if start == len(sessions) and len(kept.marks) == len(sessions):
@@ -226,10 +229,10 @@ def _moved_on(sessions: Sequence[Session], kept: Kept) -> Kept:
                       kept.marks[index].through if resume and index == start else 0)
         marks.append(Mark(session.pk, session.created_at.timestamp(), session.replays, through))
         books.append(book)
-    return Kept(marks, books)
+    return KeptRatings(marks, books)
 
 
-def _first_changed(kept: Kept, sessions: Sequence[Session]) -> tuple[int, bool]:
+def _first_changed(kept: KeptRatings, sessions: Sequence[Session]) -> tuple[int, bool]:
     """The first session whose ratings are not kept as its hands are now, and whether they can go
     on from what was kept (only newer hands) rather than from the session before it."""
     for index, session in enumerate(sessions):

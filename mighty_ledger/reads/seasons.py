@@ -7,17 +7,12 @@ shows the current one (the last that has started), and ``all`` shows every hand.
 
 from __future__ import annotations
 
-import dataclasses
 import datetime
 from dataclasses import dataclass
-from functools import cache
 
-from django.db import connections
 from django.utils import timezone
 
-from mighty_ledger.http.link_query import Columns, all_rows
 from mighty_ledger.models import Group, Revision, Season
-from mighty_ledger.reads.stats import Filters
 
 ALL = "all"  # the query's value for every season at once
 
@@ -29,31 +24,10 @@ class SeasonSpan:
     starts: datetime.date
     ends: datetime.date | None  # its last day; None while no later season is named
 
-    def narrow(self, filters: Filters) -> Filters:
-        """These filters within the season: the later start, the earlier end."""
-        since = max(filters.since, self.starts) if filters.since else self.starts
-        until = min(filters.until, self.ends) if filters.until and self.ends else (filters.until or self.ends)
-        return dataclasses.replace(filters, since=since, until=until)
 
-
-def group_seasons(group: Group, alias: str = "default") -> list[SeasonSpan]:
-    """The group's seasons, earliest first, in one statement written once: every page of the
-    group's record reads them, a page from its cache included (as ``stats.session_choices``)."""
-    columns, sql = _seasons_statement(alias)
-    connection = connections[alias]
-    seasons = [columns.converted(row, connection) for row in all_rows(alias, sql, (group.pk,))]
-    return spans_of([(season["id"], season["name"], season["starts"]) for season in seasons])
-
-
-@cache
-def _seasons_statement(alias: str) -> tuple[Columns, str]:
-    connection = connections[alias]
-    quote = connection.ops.quote_name
-    columns = Columns(Season, "n", connection, only=("id", "name", "starts"))
-    n = quote("n")
-    # Season.objects.in_order()
-    return columns, (f"SELECT {columns.sql} FROM {quote(Season._meta.db_table)} {n} "
-                     f"WHERE {n}.{quote('group_id')} = %s ORDER BY {n}.{quote('starts')}, {n}.{quote('id')}")
+def group_seasons(group: Group) -> list[SeasonSpan]:
+    """The group's seasons, earliest first."""
+    return spans_of(list(Season.objects.filter(group=group).in_order().values_list("id", "name", "starts")))
 
 
 def spans_of(rows: list[tuple[int, str, datetime.date]]) -> list[SeasonSpan]:

@@ -29,19 +29,15 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from functools import cache
 from itertools import combinations
 
-from django.db import connections
 from django.db.models import Q
 
-from mighty_ledger.http.link_query import Columns, all_rows
 from mighty_ledger.models import Group, Hand, Session
 from mighty_ledger.reads import SessionSettlement, session_settlement
 from scoring.settle import money_by_currency
 
 TRUMPS = ("S", "H", "D", "C", "NT")
-RECENT_DAYS = 30  # "last 30 days" on the statistics page
 
 
 # --- what is asked ------------------------------------------------------------------------
@@ -50,7 +46,7 @@ RECENT_DAYS = 30  # "last 30 days" on the statistics page
 @dataclass(frozen=True)
 class Filters:
     """Which hands count: one session, sessions played since a date (and up to one: a season's
-    last day), one scoring system."""
+    last day), one scoring system. What a request asks for is read in reads/filters.py."""
 
     session_id: int | None = None
     since: datetime.date | None = None
@@ -63,18 +59,20 @@ class Filters:
                 and (self.until is None or session.played_on <= self.until)
                 and (not self.system or session.preset == self.system))
 
+    def narrowed_to(self, season) -> Filters:
+        """These filters within a season (seasons.SeasonSpan): the later start, the earlier end."""
+        since = max(self.since, season.starts) if self.since else season.starts
+        until = min(self.until, season.ends) if self.until and season.ends else (self.until or season.ends)
+        return dataclasses.replace(self, since=since, until=until)
+
     def sessions(self, group: Group) -> list[Session]:
         """The group's live sessions these filters select, oldest first."""
         return [session for session in group_sessions(group) if self.selects(session)]
 
 
-def group_sessions(group: Group, alias: str = "default") -> list[Session]:
-    """Every live session of the group, oldest first, in one statement written once (the filters
-    choose among them). Every page of the group's record runs it, a page from its cache included,
-    where composing it through the ORM cost more than the rest of the page."""
-    columns, sql = _sessions_statement(alias)
-    connection = connections[alias]
-    return [columns.instance(row, connection) for row in all_rows(alias, sql, (group.pk,))]
+def group_sessions(group: Group) -> list[Session]:
+    """Every live session of the group, oldest first (the filters choose among them)."""
+    return list(Session.objects.filter(group=group).live().defer(*_NOT_READ).order_by("played_on", "id"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,33 +88,16 @@ class SessionChoice:
     revision: int
 
 
-def session_choices(group: Group, alias: str = "default") -> list[SessionChoice]:
+def session_choices(group: Group) -> list[SessionChoice]:
     """Every live session of the group, oldest first, as its record's pages choose among them: a
-    page from its cache reads these and nothing else (one statement written once; no instances
-    made, whose fields cost more to read than the rest of such a page)."""
-    columns, sql = _sessions_statement(alias, whole=False)
-    connection = connections[alias]
-    rows = [columns.converted(row, connection) for row in all_rows(alias, sql, (group.pk,))]
-    return [SessionChoice(row["id"], row["played_on"], row["title"], row["preset"], row["created_at"],
-                          row["revision"]) for row in rows]
+    page from its cache reads these and nothing else."""
+    return [SessionChoice(*row) for row in Session.objects.filter(group=group).live()
+            .order_by("played_on", "id").values_list(*_CHOICE)]
 
 
 _CHOICE = ("id", "played_on", "title", "preset", "created_at", "revision")
 # the frozen system's options are never needed here, and are the session's biggest column
 _NOT_READ = ("system_options", "overrides")
-
-
-@cache
-def _sessions_statement(alias: str, whole: bool = True) -> tuple[Columns, str]:
-    connection = connections[alias]
-    quote = connection.ops.quote_name
-    columns = Columns(Session, "s", connection, only=tuple(
-        field.name for field in Session._meta.concrete_fields
-        if (field.name not in _NOT_READ if whole else field.name in _CHOICE)))
-    s = quote("s")
-    return columns, (f"SELECT {columns.sql} FROM {quote(Session._meta.db_table)} {s} "
-                     f"WHERE {s}.{quote('group_id')} = %s AND {s}.{quote('deleted_at')} IS NULL "
-                     f"ORDER BY {s}.{quote('played_on')}, {s}.{quote('id')}")
 
 
 # --- what is answered ---------------------------------------------------------------------

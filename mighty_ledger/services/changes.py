@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
 
 from django.http import Http404
 from django.utils import timezone
@@ -15,7 +14,7 @@ from django.utils.translation import gettext as _
 from mighty_ledger.http import request_keys
 from mighty_ledger.live import session_changed
 from mighty_ledger.models import Group, Hand, Revision, Session
-from mighty_ledger.reads.actors import API_LABEL
+from mighty_ledger.models.changes import SYSTEM, Actor, Meant  # noqa: F401  (the services take them from here)
 from scoring.problems import InvalidInput, Problem
 
 
@@ -38,18 +37,6 @@ class SavedMeanwhile(Exception):
         self.next_number = next_number
 
 
-@dataclass(frozen=True)
-class Meant:
-    """Which hand a new-hand write meant, as the form (or client) knew the session when it was opened.
-
-    ``number`` is the hand number it showed, which nothing moves but the player; ``seen`` is how
-    many hands the session had then. Both are checked under the session's lock (hands.hand_record),
-    so two phones saving one hand at the same moment are decided one after the other."""
-
-    number: int | None = None
-    seen: int | None = None
-
-
 class IdempotencyConflict(Exception):
     """The same idempotency key was sent before with a different body."""
 
@@ -65,25 +52,6 @@ class SessionGone(Http404):
         super().__init__(_("This session was deleted meanwhile; nothing was saved."))
 
 
-@dataclass(frozen=True)
-class Actor:
-    """Which kind of link made a change, as revisions record it: "edit link", "view link" or "API".
-
-    Never any part of the token: the history is shown to view links, and four
-    characters of the edit token would be four fewer for a guesser to find.
-    """
-
-    label: str
-
-    @classmethod
-    def from_token(cls, kind: str, token: str) -> Actor:
-        right, _, channel = kind.partition(" ")
-        return cls(API_LABEL if channel == "api" else f"{right} link")
-
-
-SYSTEM = Actor("system")
-
-
 def invalid(field: str, code: str, message: str) -> InvalidInput:
     return InvalidInput([Problem(field, code, message)])
 
@@ -97,7 +65,7 @@ def revision_row(*, subject, action, by: Actor, group=None, session=None, hand=N
 
 
 def revise(**change) -> None:
-    # a new hand's revision is written with the hand (services/appending.py)
+    # a new hand's revision is written with the hand (hands.append_hand)
     revision_row(**change).save(force_insert=True)
 
 

@@ -12,10 +12,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from mighty_ledger.http.request_keys import hand_scope
+from mighty_ledger.http.request_keys import hand_scope, key_made
 from mighty_ledger.models import Hand, Revision, Session
 from mighty_ledger.reads import hand_ledger_entry, hand_request
-from mighty_ledger.services.appending import append_hand
 from mighty_ledger.services.changes import (
     SYSTEM,
     Actor,
@@ -300,6 +299,25 @@ def hand_record(
             # the row is this request's until commit, so this time the write lands
             recorded = append(locked(session), under_lock=True)
     return recorded
+
+
+def append_hand(session: Session, read_at: int, hand: Hand, revision: Revision, *,
+                key: str | None = None, fingerprint: str = "") -> bool:
+    """Write ``session``'s new hand_count, totals, pot and revision, ``hand`` and ``revision`` (the
+    hand's "created"), and with a one-time ``key`` its row in the store of keys, only if the
+    session is live and still at revision ``read_at`` (the compare-and-swap in the UPDATE's
+    WHERE). False when it moved on or was deleted meanwhile, and nothing was written."""
+    with transaction.atomic():
+        moved = Session.objects.live().filter(pk=session.pk, revision=read_at).update(
+            hand_count=session.hand_count, totals=session.totals, pot=session.pot, revision=session.revision,
+        )
+        if not moved:
+            return False
+        hand.save(force_insert=True)
+        revision.hand = hand
+        revision.save(force_insert=True)
+        key_made(scope=hand_scope(session.pk), key=key, fingerprint=fingerprint, hand=hand)
+    return True
 
 
 @transaction.atomic

@@ -9,6 +9,7 @@ import pytest
 
 from mighty_ledger.models import Hand, Player, Session
 from tests.factories import HandFactory, SessionFactory
+from tests.offenders import offenders
 
 from .conftest import MADE_15_DIAMONDS, Api, assert_error_shape
 
@@ -38,7 +39,12 @@ ENDPOINTS = READS + WRITES
 
 
 def _ids(endpoints):
-    return [f"{method.upper()} {path}" for method, path, _ in endpoints]
+    return [_name(endpoint) for endpoint in endpoints]
+
+
+def _name(endpoint) -> str:
+    method, path, _ = endpoint
+    return f"{method.upper()} {path}"
 
 
 @pytest.fixture
@@ -86,12 +92,14 @@ def test_an_edit_token_can_write(played, method, path, body):
     assert response.status_code in (200, 201), response.content
 
 
-@pytest.mark.parametrize(("method", "path", "body"), ENDPOINTS, ids=_ids(ENDPOINTS))
-def test_no_token_is_401(played, method, path, body):
-    response = call(Api(), method, path, body, played)
+def test_no_token_is_401(played):
+    def check(endpoint):
+        response = call(Api(), *endpoint, played)
 
-    assert_error_shape(response, 401, "not_authenticated")
-    assert response.headers["WWW-Authenticate"].startswith("Bearer")
+        assert_error_shape(response, 401, "not_authenticated")
+        assert response.headers["WWW-Authenticate"].startswith("Bearer")
+
+    assert offenders(ENDPOINTS, check, name=_name) == {}
 
 
 @pytest.mark.parametrize("authorization", ["Basic YW5uOmJv", "Token abc"])
@@ -110,11 +118,13 @@ def test_a_bearer_header_without_a_token_is_401(played):
 
 
 @pytest.mark.parametrize("token", ["not-a-real-token", "x" * 65, "ünïcode"])
-@pytest.mark.parametrize(("method", "path", "body"), ENDPOINTS, ids=_ids(ENDPOINTS))
-def test_an_unknown_token_is_404(played, method, path, body, token):
+def test_an_unknown_token_is_404(played, token):
     before = state(played.group)
 
-    assert_error_shape(call(Api(token), method, path, body, played), 404, "unknown_link")
+    def check(endpoint):
+        assert_error_shape(call(Api(token), *endpoint, played), 404, "unknown_link")
+
+    assert offenders(ENDPOINTS, check, name=_name) == {}
     assert state(played.group) == before
 
 
@@ -127,20 +137,22 @@ def test_a_deleted_groups_token_is_404(played):
 
 
 @pytest.mark.parametrize("right", ["edit_token", "view_token"])
-@pytest.mark.parametrize(("method", "path", "body"), ENDPOINTS, ids=_ids(ENDPOINTS))
-def test_another_groups_token_never_reaches_this_group(played, method, path, body, right):
+def test_another_groups_token_never_reaches_this_group(played, right):
     other = SessionFactory()
     before = state(played.group)
 
-    response = call(Api(getattr(other.group, right)), method, path, body, played)
+    def check(endpoint):
+        method, path, _ = endpoint
+        response = call(Api(getattr(other.group, right)), *endpoint, played)
+        if "{s}" in path:
+            # the session is not in the token's group: as if it did not exist
+            assert_error_shape(response, 403 if right == "view_token" and method != "get" else 404)
+        else:
+            # group-wide endpoints act on the token's own group (see the test below)
+            assert response.status_code in (200, 201, 403)
 
+    assert offenders(ENDPOINTS, check, name=_name) == {}
     assert state(played.group) == before
-    if "{s}" in path:
-        # the session is not in the token's group: as if it did not exist
-        assert_error_shape(response, 403 if right == "view_token" and method != "get" else 404)
-    else:
-        # group-wide endpoints act on the token's own group (see the test below)
-        assert response.status_code in (200, 201, 403)
 
 
 def test_group_wide_lists_show_only_the_tokens_group(played):

@@ -1,13 +1,8 @@
-import os
-import shutil
-import subprocess
-import time
 
 import pytest
-import redis
 from rest_framework.test import APIClient
 
-from tests.servers import free_port
+from tests.servers import throwaway_redis
 
 
 class Api:
@@ -45,52 +40,12 @@ def assert_error_shape(response, status: int, code: str | None = None) -> list[d
     return errors
 
 
-# --- a real Redis, started for the tests that need one --------------------------------------
-
-class RedisServer:
-    """A throwaway redis-server on 127.0.0.1; ``stop`` and ``start`` play an outage and its end."""
-
-    def __init__(self, executable: str):
-        self.executable = executable
-        self.port = free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.process: subprocess.Popen | None = None
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            [self.executable, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )
-        client = redis.Redis.from_url(self.url, socket_connect_timeout=0.2)
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                client.ping()
-                return
-            except redis.ConnectionError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.terminate()
-            self.process.wait(timeout=10)
-            self.process = None
-
+# --- a real Redis, started for the tests that need one (tests/servers.py) ------------------------
 
 @pytest.fixture(scope="session")
 def redis_server():
-    executable = shutil.which("redis-server")
-    if executable is None:
-        message = "redis-server is not installed (apt-get install redis-server)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{message}; CI runs the Redis outage tests, it does not skip them")
-        pytest.skip(message)
-    server = RedisServer(executable)
-    server.start()
-    yield server
-    server.stop()
+    with throwaway_redis() as server:
+        yield server
 
 
 @pytest.fixture

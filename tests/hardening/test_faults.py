@@ -314,7 +314,37 @@ def test_with_redis_down_pages_calculators_and_group_creation_still_answer(redis
     assert client.post("/g/new/", {"name": "Friday", "player_names": "Ann\nBo\nCy\nDi\nEd"}).status_code == 302
     assert client.post("/api/v1/groups", {"name": "Saturday"}, content_type="application/json").status_code == 201
     assert Group.objects.filter(name__in=["Friday", "Saturday"]).count() == 2
-    assert "cache unavailable" in warnings_logged.getvalue()
+    assert "redis unavailable" in warnings_logged.getvalue()
+
+
+def test_a_redis_outage_is_one_line_in_the_log_then_one_every_ten_seconds_with_the_count(
+        redis_cache, session, client, warnings_logged, monkeypatch, settings, django_capture_on_commit_callbacks):
+    """issue 49: as the database's outage is told (middleware.OutageNotes)."""
+    from mighty_ledger.http import cache as fail_open
+    from mighty_ledger.http import middleware
+
+    monkeypatch.setattr(middleware, "redis_notes", middleware.OutageNotes(middleware.redis_notes.line))
+    monkeypatch.setattr(fail_open, "redis_notes", middleware.redis_notes)
+    settings.REDIS_URL = redis_cache.url  # the live broker too: a hand's change is published there
+    now = [1000.0]
+    monkeypatch.setattr(middleware.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(fail_open.time, "monotonic", lambda: now[0])
+    board = f"/g/{session.group.view_token}/s/{session.pk}/"
+    redis_cache.stop()
+
+    for second in range(25):  # a page a second, and a hand every five
+        assert client.get(board).status_code == 200
+        if second % 5 == 0:
+            with django_capture_on_commit_callbacks(execute=True):
+                services.hand_record(session=session, entry=dict(MADE_15_DIAMONDS))
+        now[0] += 1.0
+
+    said = [line for line in warnings_logged.getvalue().splitlines() if "redis unavailable" in line]
+    assert len(said) == 3, said  # at 0 s, 10 s and 20 s
+    assert "redis unavailable: 1 cache get(s) went without it" in said[0]
+    assert all("went without it" in line for line in said) and "Traceback" not in warnings_logged.getvalue()
+    redis_cache.start()
+    assert client.get(board).status_code == 200
 
 
 @override_settings(RATE_LIMITS_ENABLED=True,

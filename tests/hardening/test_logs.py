@@ -70,7 +70,7 @@ def test_the_gunicorn_access_log_masks_paths_referers_and_bearer_tokens(tmp_path
 
 def test_gunicorn_is_configured_with_the_masking_logger(monkeypatch):
     monkeypatch.setenv("DATABASE_URL", "postgres://ledger@db.internal:5432/ledger")
-    monkeypatch.setenv("WEB_CONCURRENCY", "1")
+    monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:6379/0")
 
     config = runpy.run_path(str(Path(__file__).resolve().parents[2] / "gunicorn.conf.py"))
 
@@ -81,7 +81,7 @@ def test_the_two_masters_of_make_serve_each_have_their_own_control_socket(monkey
     # gunicorn's default is one socket per user, which the workers' and the streams' masters
     # would take from each other
     monkeypatch.setenv("DATABASE_URL", "postgres://ledger@db.internal:5432/ledger")
-    monkeypatch.setenv("WEB_CONCURRENCY", "1")
+    monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:6379/0")
     conf = str(Path(__file__).resolve().parents[2] / "gunicorn.conf.py")
 
     monkeypatch.delenv("SERVE_ROLE", raising=False)

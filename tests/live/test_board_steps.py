@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from mighty_ledger import services
 from mighty_ledger.models import Hand, Session
-from mighty_ledger.pages.views.board_steps import drawn
+from mighty_ledger.pages.views.board_steps import board_step_for
 from tests.board_parts import PARTS, parts_of, row_of
 from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
 
@@ -129,7 +129,7 @@ async def test_the_table_shares_one_drawing_per_link_and_language():
 
     def counted(*key):
         draws.append(key[1:])
-        return drawn(*key)
+        return board_step_for(*key)
 
     app = with_streams(django_application, board_steps=counted)
     session = await _seated()
@@ -158,12 +158,12 @@ def test_a_step_is_drawn_only_for_the_revision_the_session_is_at():
     HandFactory(session=session)
     token = session.group.edit_token
 
-    assert drawn(token, session.pk, 2, "en")["from"] == 1
-    assert drawn(token, session.pk, 1, "en") is None  # moved on since: the phones fetch the regions
-    assert drawn("not-a-link", session.pk, 2, "en") is None
-    assert drawn(SessionFactory().group.edit_token, session.pk, 2, "en") is None  # another group's link
+    assert board_step_for(token, session.pk, 2, "en")["from"] == 1
+    assert board_step_for(token, session.pk, 1, "en") is None  # moved on since: the phones fetch the regions
+    assert board_step_for("not-a-link", session.pk, 2, "en") is None
+    assert board_step_for(SessionFactory().group.edit_token, session.pk, 2, "en") is None  # another group's link
     services.session_delete(session=Session.objects.get(pk=session.pk))
-    assert drawn(token, session.pk, 2, "en") is None
+    assert board_step_for(token, session.pk, 2, "en") is None
 
 
 @pytest.mark.django_db
@@ -171,18 +171,19 @@ def test_a_step_is_drawn_only_for_the_revision_the_session_is_at():
 def test_a_step_for_what_cannot_be_a_link_asks_the_database_nothing(token, django_assert_num_queries):
     session = HandFactory().session
     with django_assert_num_queries(0):
-        assert drawn(token, session.pk, 1, "en") is None
-        assert drawn(session.group.edit_token, 2**63, 1, "en") is None
+        assert board_step_for(token, session.pk, 1, "en") is None
+        assert board_step_for(session.group.edit_token, 2**63, 1, "en") is None
 
 
 @pytest.mark.django_db
-def test_a_step_reads_the_link_the_session_and_its_latest_hands_in_one_statement(django_assert_num_queries):
+def test_a_step_reads_the_link_the_session_and_its_latest_hands_in_three_queries(django_assert_num_queries):
     session = SessionFactory()
     for _ in range(3):
         HandFactory(session=session)
     session.refresh_from_db()
     token = session.group.view_token
-    with django_assert_num_queries(1):
-        step = drawn(token, session.pk, session.revision, "en")
+    with django_assert_num_queries(3):
+        # 1. the session with its group, by the link; 2. its latest two hands; 3. whether a hand is in progress
+        step = board_step_for(token, session.pk, session.revision, "en")
     assert step["from"] == session.revision - 1
     assert 'id="hand-3"' in step["html"] and 'id="hand-2"' not in step["html"]

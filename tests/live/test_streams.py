@@ -202,9 +202,9 @@ def test_the_wsgi_stream_checks_the_link_too(client, db):
 async def test_changes_on_the_wire_are_checked_before_anyone_hears_them():
     assert Change.decode('[3, 1, 7, "hand_recorded"]') == Change(3, 1, 7, "hand_recorded")
     assert Change.decode('[3, 1, null, "resync"]') == Change(3, 1, None, "resync")
-    assert Change.decode('[0, 1, null, "looked_at"]') == Change(0, 1, None, "looked_at")  # a look names no session
+    assert Change.decode('[0, 1, null, "link_rotated"]') == Change(0, 1, None, "link_rotated")  # names no session
     for junk in ["", "{}", "[1,2,3]", '["3", 1, 7, "x"]', '[true, 1, 7, "x"]', '[3, 1, -1, "x"]', "\xff",
-                 '[0, 1, 7, "hand_recorded"]', '[0, 0, null, "looked_at"]']:
+                 '[0, 1, 7, "hand_recorded"]', '[0, 0, null, "link_rotated"]']:
         assert Change.decode(junk) is None
     await asyncio.sleep(0)
 

@@ -1,6 +1,8 @@
 """The plan of the house, kept by a test (docs/architecture.md): the faces (pages, API) stand on
 the read and write sides and never on each other; the read side never writes; the plumbing and
-the models stay near the ground; `scoring` is pure Python with no Django under it.
+the models stay near the ground; `scoring` is pure Python with no Django under it. An import
+counts with everything it loads in turn: a package's ``__init__``, and the imports of each module
+it runs, as Python runs them.
 
 Inside the rooms: nothing under reads/ or in a template tag writes (the database or the cache),
 no face queries the database itself, and no module of mighty_ledger imports itself round a
@@ -26,7 +28,7 @@ FORBIDDEN = {
     "mighty_ledger.reads": ("mighty_ledger.services", "mighty_ledger.pages", "mighty_ledger.api"),
     "mighty_ledger.services": ("mighty_ledger.pages", "mighty_ledger.api"),
     "mighty_ledger.live": ("mighty_ledger.services", "mighty_ledger.pages", "mighty_ledger.api"),
-    "mighty_ledger.http": ("mighty_ledger.reads", "mighty_ledger.pages", "mighty_ledger.api"),
+    "mighty_ledger.http": ("mighty_ledger.reads", "mighty_ledger.services", "mighty_ledger.pages", "mighty_ledger.api"),
     "mighty_ledger.models": ("mighty_ledger.reads", "mighty_ledger.services", "mighty_ledger.pages",
                              "mighty_ledger.api"),
 }
@@ -37,9 +39,11 @@ class Breach:
     module: str
     imports: str
     line: int
+    through: str = ""  # the module of the tree whose own import it is, when not ``module``'s
 
     def __str__(self) -> str:
-        return f"{self.module} imports {self.imports} (line {self.line})"
+        return f"{self.module} imports {self.imports} (line {self.line}" + (
+            f", through {self.through})" if self.through else ")")
 
 
 def module_name(path: Path, root: Path) -> str:
@@ -66,22 +70,38 @@ def statements(path: Path, root: Path) -> list[tuple[list[str], int]]:
     return found
 
 
+def _loaded(name: str, modules: set[str]) -> list[str]:
+    """The modules of the tree that importing ``name`` runs: it (or the module it is a name in)
+    and every package above it, whose ``__init__`` runs first."""
+    parts = name.split(".")
+    return [found for end in range(1, len(parts) + 1) if (found := ".".join(parts[:end])) in modules]
+
+
 def breaches(root: Path, packages=("scoring", "mighty_ledger")) -> list[Breach]:
+    """Each import of a module that loads, itself or through the modules it runs in turn (an import
+    inside a function too), a module its layer must never import."""
+    paths = {module_name(path, root): path for package in packages for path in sorted((root / package).rglob("*.py"))
+             if "migrations" not in path.parts}
+    imports = {module: statements(path, root) for module, path in paths.items()}
     found = []
-    for package in packages:
-        for path in sorted((root / package).rglob("*.py")):
-            if "migrations" in path.parts:
-                continue
-            module = module_name(path, root)
-            rules = [prefix for prefix in FORBIDDEN if module == prefix or module.startswith(prefix + ".")]
-            if not rules:
-                continue
-            forbidden = FORBIDDEN[max(rules, key=len)]
-            for names, line in statements(path, root):
-                bad = next((name for name in names
-                            if any(name == no or name.startswith(no + ".") for no in forbidden)), None)
-                if bad is not None:
-                    found.append(Breach(module, bad, line))
+    for module in sorted(paths):
+        rules = [prefix for prefix in FORBIDDEN if module == prefix or module.startswith(prefix + ".")]
+        if not rules:
+            continue
+        forbidden = FORBIDDEN[max(rules, key=len)]
+
+        for names, line in imports[module]:
+            # breadth first through what this statement loads, so the nearest breach is named
+            queue, seen = [(name, "") for name in names], {module}
+            while queue:
+                name, through = queue.pop(0)
+                if any(name == no or name.startswith(no + ".") for no in forbidden):
+                    found.append(Breach(module, name, line, through))
+                    break
+                for loaded in _loaded(name, set(paths)):
+                    if loaded not in seen:
+                        seen.add(loaded)
+                        queue += [(further, loaded) for more, _ in imports[loaded] for further in more]
     return found
 
 
@@ -108,6 +128,22 @@ def test_a_deliberate_bad_import_is_caught(tmp_path, where, source, breach):
     (found,) = breaches(tmp_path)
 
     assert (found.imports, found.line) == (breach, 1)
+
+
+def test_a_bad_import_through_another_module_is_caught(tmp_path):
+    # as reads/nights.py once did: the read side reached the write side through the plumbing's
+    # access.py, which took its Actor from services (whose __init__ loads every service)
+    for folder in ("mighty_ledger/reads", "mighty_ledger/http", "mighty_ledger/services"):
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "mighty_ledger/reads/nights.py").write_text("from mighty_ledger.http.access import is_row_id\n")
+    (tmp_path / "mighty_ledger/http/access.py").write_text("\n\nfrom mighty_ledger.services import Actor\n")
+    (tmp_path / "mighty_ledger/services/__init__.py").write_text("from mighty_ledger.services.hands import x\n")
+    (tmp_path / "mighty_ledger/services/hands.py").write_text("")
+
+    assert [str(breach) for breach in breaches(tmp_path)] == [
+        "mighty_ledger.http.access imports mighty_ledger.services (line 3)",
+        "mighty_ledger.reads.nights imports mighty_ledger.services (line 1, through mighty_ledger.http.access)",
+    ]
 
 
 @pytest.mark.parametrize("package", ["reads", "services", "pages", "api", "live", "http"])
@@ -339,8 +375,8 @@ def test_no_module_imports_itself_round_a_loop():
 
 
 @pytest.mark.parametrize(("modules", "loop"), [
-    ({"stats.py": "from . import stats_redrawn\n", "stats_redrawn.py": "from .stats import looked_at\n"},
-     ["mighty_ledger.pages.views.stats", "mighty_ledger.pages.views.stats_redrawn"]),
+    ({"stats.py": "from . import ratings\n", "ratings.py": "from .stats import selection_of\n"},
+     ["mighty_ledger.pages.views.ratings", "mighty_ledger.pages.views.stats"]),
     ({"hands.py": "from mighty_ledger.pages.views import links\n",
       "links.py": "def board_url():\n    from mighty_ledger.pages.views.next_hand import url\n",
       "next_hand.py": "import mighty_ledger.pages.views.hands\n"},

@@ -15,7 +15,7 @@ from mighty_ledger import services
 from mighty_ledger.models import Group, Night, NightRound, Payment, Session
 from mighty_ledger.reads import nights
 from mighty_ledger.services import nights as night_services
-from mighty_ledger.services.night_payments import night_payment_record, night_payment_undo
+from mighty_ledger.services.payments import payment_record, payment_undo
 from scoring.settle import Stakes
 from tests.web.night_tables import pay_at_the_first_table, second_round_under_way
 
@@ -61,11 +61,11 @@ def club_group(db) -> Group:
     pay_at_the_first_table(night)
     settled = nights.night_settlement(night)
     transfer = settled.outstanding[0]
-    night_payment_record(night=night, payer=transfer.frm, payee=transfer.to, amount=transfer.amount,
+    payment_record(night=night, payer=transfer.frm, payee=transfer.to, amount=transfer.amount,
                          idempotency_key="phone-3-night-pay")
-    mistaken, _ = night_payment_record(night=night, payer=transfer.to, payee=transfer.frm, amount=Decimal(100),
+    mistaken, _ = payment_record(night=night, payer=transfer.to, payee=transfer.frm, amount=Decimal(100),
                                        overpay=True)
-    night_payment_undo(payment=mistaken)
+    payment_undo(payment=mistaken)
     services.session_delete(session=settled.tables[-1].table.session)
 
     gone = night_services.night_create(group=group, players=PLAYERS[:5], preset="pagat-standard", seed=8,

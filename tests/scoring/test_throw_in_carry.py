@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import pytest
-
 from scoring.flow import PreviousHand, needs_the_hand_before, next_hand
 from scoring.presets import all_presets
+from tests.offenders import offenders
 
 
 def _previous_hands(seats):
@@ -29,18 +28,20 @@ def _previous_hands(seats):
     ]
 
 
-@pytest.mark.parametrize("preset", all_presets(), ids=lambda preset: preset.slug)
-def test_what_a_hand_was_dealt_with_matters_only_where_the_engine_says(preset):
-    system = preset.system()
-    seats = tuple(f"S{i}" for i in range(system.players))
-    out = system.players - system.active_players
-    # who opened and who sat out the hand before, as another hand might have decided them
-    carried = [(seats[-1], seats[1 : 1 + out]), (seats[0], seats[-out:] if out else ())]
-    for previous in _previous_hands(seats):
-        plain = next_hand(system, seats, previous)
-        answers = {next_hand(system, seats, _with(previous, opener, sat_out)) for opener, sat_out in carried}
-        if not needs_the_hand_before(system, previous):
-            assert answers == {plain}, previous
+def test_what_a_hand_was_dealt_with_matters_only_where_the_engine_says():
+    def check(preset):
+        system = preset.system()
+        seats = tuple(f"S{i}" for i in range(system.players))
+        out = system.players - system.active_players
+        # who opened and who sat out the hand before, as another hand might have decided them
+        carried = [(seats[-1], seats[1 : 1 + out]), (seats[0], seats[-out:] if out else ())]
+        for previous in _previous_hands(seats):
+            plain = next_hand(system, seats, previous)
+            answers = {next_hand(system, seats, _with(previous, opener, sat_out)) for opener, sat_out in carried}
+            if not needs_the_hand_before(system, previous):
+                assert answers == {plain}, previous
+
+    assert offenders(all_presets(), check, name=lambda preset: preset.slug) == {}
 
 
 def test_pagat_an_all_pass_needs_who_opened_it():

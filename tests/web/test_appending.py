@@ -1,5 +1,5 @@
-"""A new hand's three writes (four with its one-time key): through the ORM, and on PostgreSQL as
-one statement that stores the same rows (services/appending.py)."""
+"""A new hand's three writes (four with its one-time key), all or nothing: the session moves on only
+from the revision the hand was scored against (services.hands.append_hand)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from django.forms.models import model_to_dict
 
 from mighty_ledger import services
 from mighty_ledger.models import Hand, RequestKey, Revision, Session
-from mighty_ledger.services import appending
 from mighty_ledger.services.changes import revision_row
+from mighty_ledger.services.hands import append_hand
 from tests.factories import MADE_15_DIAMONDS, SessionFactory
 
 pytestmark = pytest.mark.django_db
@@ -50,7 +50,7 @@ def test_a_hand_is_written_with_its_revision_and_moves_the_session_on():
     session = SessionFactory()
     moved, read_at, hand, revision = a_new_hand(session)
 
-    assert appending.append_hand(moved, read_at, hand, revision)
+    assert append_hand(moved, read_at, hand, revision)
 
     hand_row, revision_row_, session_row, _ = stored(hand.pk)
     assert hand_row["number"] == 1 and hand_row["payments"] == hand.payments and hand_row["deleted_at"] is None
@@ -63,33 +63,11 @@ def test_nothing_is_written_when_the_session_moved_on_or_was_deleted():
     moved, read_at, hand, revision = a_new_hand(session)
     services.hand_record(session=session, entry=dict(MADE_15_DIAMONDS))  # another phone was quicker
 
-    assert not appending.append_hand(moved, read_at, hand, revision)
+    assert not append_hand(moved, read_at, hand, revision)
     assert hand.pk is None and Hand.objects.count() == 1
 
     current = Session.objects.get(pk=session.pk)
     services.session_delete(session=current)
     moved, read_at, hand, revision = a_new_hand(current)
-    assert not appending.append_hand(moved, read_at, hand, revision)
+    assert not append_hand(moved, read_at, hand, revision)
     assert Hand.objects.count() == 1 and Session.objects.get(pk=session.pk).revision == current.revision
-
-
-@pytest.mark.postgres_only
-@pytest.mark.parametrize("key", [None, "retry-1"])
-def test_postgresqls_one_statement_stores_what_the_orm_stores(key):
-    by_statement, by_orm = SessionFactory(), SessionFactory()
-    written = []
-    for session, append in ((by_statement, appending.append_hand), (by_orm, appending._append_with_the_orm)):
-        moved, read_at, hand, revision = a_new_hand(session)
-        assert append(moved, read_at, hand, revision, key=key, fingerprint="f" * 64)
-        written.append(stored(hand.pk))
-
-    (hand_a, revision_a, session_a, key_a), (hand_b, revision_b, session_b, key_b) = written
-    assert {**hand_a, "session": None} == {**hand_b, "session": None}
-    assert {**revision_a, "session": None, "group": None} == {**revision_b, "session": None, "group": None}
-    assert session_a == session_b
-    assert key_a == key_b and (key_a is None) == (key is None)
-    # a nullable JSON field left empty is SQL NULL on both paths, not the JSON null
-    assert Revision.objects.filter(subject="hand", before__isnull=True).count() == 2
-    event, _ = services.hand_record(session=Session.objects.get(pk=by_statement.pk), kind=Hand.DEAL_MISS,
-                                    entry={"dealer": "Di", "shown_by": "Ed", "fine": 2})
-    assert Hand.objects.filter(result__isnull=True).get() == event

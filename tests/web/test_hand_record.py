@@ -59,5 +59,6 @@ def test_postgresql_keeps_the_statements_that_record_a_hand_prepared(session):
     with connection.cursor() as cursor:
         cursor.execute("SELECT statement FROM pg_prepared_statements")
         prepared = [statement for (statement,) in cursor.fetchall()]
-    # the session's update and the two inserts are one statement there (services/appending.py)
-    assert any(s.lstrip().startswith("WITH moved AS") for s in prepared), prepared
+    # the session's compare-and-swap and the hand's insert are parsed and planned once per connection
+    assert any(s.lstrip().startswith('UPDATE "mighty_ledger_session"') for s in prepared), prepared
+    assert any(s.lstrip().startswith('INSERT INTO "mighty_ledger_hand"') for s in prepared), prepared

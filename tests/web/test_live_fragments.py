@@ -91,14 +91,14 @@ def test_a_phone_holding_the_fragments_gets_304_with_the_same_headers(session):
 
 def test_a_phone_that_applied_a_hands_step_polls_for_one_query(session, django_assert_num_queries):
     """No phone fetched the revision the step brought: its ETag is answered 304 all the same."""
-    from mighty_ledger.pages.views.board_steps import drawn
+    from mighty_ledger.pages.views.board_steps import board_step_for
 
     bulk_hands(session, 3)
     Client().get(url("session_live", session))
     services.hand_record(session=session, entry=dict(MADE_15_DIAMONDS))
     session.refresh_from_db()
     # the ETag a phone holds after applying the hand's step
-    stepped = drawn(session.group.edit_token, session.pk, session.revision, "en")["etag"]
+    stepped = board_step_for(session.group.edit_token, session.pk, session.revision, "en")["etag"]
 
     with django_assert_num_queries(1):  # the link's query and nothing more
         polled = Client().get(url("session_live", session), HTTP_IF_NONE_MATCH=stepped)

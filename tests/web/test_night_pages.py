@@ -279,22 +279,6 @@ def test_the_big_screen_is_drawn_once_per_change_of_the_night(client, night, dja
     assert client.get(live).content != first
 
 
-def test_after_a_hand_the_stream_process_draws_the_screen_before_it_asks(client, night):
-    from mighty_ledger.pages.views import night_screen
-
-    drawn(night)
-    live = page(night, "night_screen_live", view=True)
-    client.get(live)  # a screen looks at the night
-    session = nights.night_rounds(night)[-1].tables[0].session
-    play(session, random.Random(9))
-    session.refresh_from_db()
-
-    night_screen.redrawn(night.group_id, session.pk, session.revision, "hand_recorded")
-
-    _night, stamp = nights.night_stamped(night.group, night.pk)
-    assert night_screen.cache.get(night_screen.screen_key(stamp, "en")) is not None
-
-
 # --- where each phone's player sits ------------------------------------------------------------
 
 
@@ -388,18 +372,6 @@ def test_the_standings_write_each_option_as_it_counts(score, option, shown):
     from mighty_ledger.pages.templatetags.nights import night_score
 
     assert night_score(score, option) == shown
-
-
-def test_the_stream_process_draws_the_statistics_and_the_night_screens_after_a_change(monkeypatch):
-    from mighty_ledger import asgi
-
-    drawn = []
-    monkeypatch.setattr(asgi, "redrawn", lambda *change: drawn.append(("statistics", change)))
-    monkeypatch.setattr(asgi.night_screen, "redrawn", lambda *change: drawn.append(("screens", change)))
-
-    asgi._group_pages_redrawn(1, 2, 3, "hand_recorded")
-
-    assert drawn == [("statistics", (1, 2, 3, "hand_recorded")), ("screens", (1, 2, 3, "hand_recorded"))]
 
 
 def test_the_big_screen_follows_the_group_and_polls_besides(client, night):

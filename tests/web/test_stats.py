@@ -13,7 +13,6 @@ import datetime
 from collections import Counter
 
 import pytest
-from django.db import connection
 from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -33,10 +32,6 @@ from tests.factories import (
 from tests.scoring.strategies import legal_hands
 
 # (entry, kind); each comment works the hand out by the rules above
-# A group's first look at its statistics is told to the stream processes (stats_looks.looked_at):
-# through PostgreSQL's NOTIFY, a statement on the view's own connection, where Redis or memory carry it otherwise
-LOOK_TOLD = 1 if connection.vendor == "postgresql" else 0
-
 EVENING = [
     # 15♦ made with 16: base 2×2+1 = 5; Ann +10, Cy (partner) +5, defenders −5
     (dict(MADE_15_DIAMONDS), Hand.SCORED),
@@ -334,14 +329,13 @@ def test_the_statistics_page_runs_the_same_queries_whatever_the_hands(client, db
     bulk_hands(session, hands)
     path = reverse("group_stats", args=[session.group.view_token])
 
-    with django_assert_num_queries(6 + LOOK_TOLD):
+    with django_assert_num_queries(6):
         # 1. the group by its link
         # 2. every live session of the group (the filters' choices and the statistics' cache key)
         # 3. the group's seasons (the choices, the current season)
         # 4. the sessions chosen, whole (read only to draw the page)
         # 5. the live hands of the sessions counted: roles, result and payments (not cached yet)
         # 6. the scored hands' sides, rated (the rating table; not kept yet)
-        # (7. on PostgreSQL, the group's first look told to the stream processes: LOOK_TOLD)
         response = client.get(path)
     assert response.status_code == 200
     assert response.context["stats"].hands == hands
@@ -358,14 +352,13 @@ def test_a_group_of_twenty_sessions_runs_the_same_queries(client, db, django_ass
 
     path = reverse("group_stats", args=[group.view_token])
 
-    with django_assert_num_queries(6 + LOOK_TOLD):
+    with django_assert_num_queries(6):
         # 1. the group by its link
         # 2. every live session of the group
         # 3. the group's seasons
         # 4. the sessions chosen, whole
         # 5. the live hands of all twenty sessions, in one query
         # 6. the sides of their scored hands, rated in one pass
-        # (7. on PostgreSQL, the look told)
         response = client.get(path)
     assert response.status_code == 200
     assert response.context["stats"].hands == 500

@@ -35,7 +35,7 @@ from hypothesis.stateful import (
 from mighty_ledger import reads
 from mighty_ledger.models import Contract, Hand, Session
 from mighty_ledger.pages.templatetags.ledger import points
-from mighty_ledger.pages.views.board_steps import drawn
+from mighty_ledger.pages.views.board_steps import board_step_for
 from mighty_ledger.reads import balance, kept_counts, ratings, stats
 from scoring.interface import score_hand
 from scoring.problems import InvalidInput
@@ -552,7 +552,7 @@ class TheTable(RuleBasedStateMachine):
         assert ('data-testid="start-hand"' in fragments) == (self.model.contract is None)
         # the step a phone would be sent had this revision recorded its latest hand: read from the
         # latest two hands alone, it must show what the regions show, after throw-ins and edits too
-        step = drawn(self.session.group.edit_token, self.session.pk, self.session.revision, "en")
+        step = board_step_for(self.session.group.edit_token, self.session.pk, self.session.revision, "en")
         if live:
             assert row_of(step["html"], live.last().number) in fragments
             assert all(part in fragments for part in parts_of(step["html"]).values())

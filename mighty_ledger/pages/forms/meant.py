@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django import forms
 
-from mighty_ledger.services import Meant
+from mighty_ledger.models.changes import Meant
 
 
 class MeantHand(forms.Form):

@@ -25,7 +25,7 @@ from mighty_ledger.http.cache import ROW_SECONDS
 from mighty_ledger.pages.views.board_rows import drawn_rows
 
 
-def drawn(token: str, session_id: int, revision: int, language: str) -> dict | None:
+def board_step_for(token: str, session_id: int, revision: int, language: str) -> dict | None:
     """The step a new hand made to ``revision``, for phones holding ``token`` and reading
     ``language``: ``{"from": the revision it applies to, "etag": the live regions' ETag once
     applied, "html": partials/board_step.html}``. None when the session has moved on since (or is

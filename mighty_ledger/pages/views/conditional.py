@@ -59,22 +59,24 @@ def conditional(request: HttpRequest, stamp: str, page: Callable[[], HttpRespons
 CSRF_STAND_IN = hashlib.sha256(b"mighty-ledger: a visitor's CSRF token goes here").hexdigest()
 
 
-def drawn_once_key(key: str) -> str:
-    """Where ``drawn_once`` keeps the page it drew for ``key``."""
+def page_key(key: str) -> str:
+    """Where ``page_per_revision`` keeps the page it drew for ``key``."""
     return "drawn-once:" + hashlib.sha256(key.encode()).hexdigest()
 
 
-def drawn_once(request: HttpRequest, key: str, template: str, context: Callable[[], dict]) -> HttpResponse:
+def page_per_revision(request: HttpRequest, key: str, template: str, context: Callable[[], dict]) -> HttpResponse:
     """A page the same for every visitor of a link but for its forms' CSRF token: drawn once per key.
 
     The page is drawn with a stand-in for the token and kept in the cache under ``key``, which
     must name everything the page shows (conditional's stamp, the language, the path); each
     visitor then gets those bytes with their own token put in. A page with a message waiting
-    is the visitor's own and is drawn for them alone. ``context`` is read only to draw.
+    is the visitor's own and is drawn for them alone. ``context`` is read only to draw. One
+    cached page per revision: what every phone after the first gets after a change that sends
+    no step (docs/performance.md).
     """
     if len(messages.get_messages(request)):
         return render(request, template, context())
-    key = drawn_once_key(key)
+    key = page_key(key)
     body = cache.get(key)
     if body is None:
         body = render(request, template, {**context(), "csrf_token": CSRF_STAND_IN}).content

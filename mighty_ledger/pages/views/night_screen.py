@@ -4,11 +4,7 @@ controls; and its body, which the page asks for again on each change of the grou
 The body is the same for every screen of the night in one language, so it is drawn once per
 change of the night (reads.nights.night_stamped: the night's revision and its tables') and kept
 in the cache: a screen asking after a hand costs the link's query, the stamp's and a cache read.
-Drawn when a screen asks, the first view after each hand would read the rounds, the progress and
-the standings of every table; so, as for the statistics (stats_redrawn.py), a screen's view notes
-that the night is looked at, the stream processes hear it through the broker, and after each
-change of the group's sessions the one that hears it first draws the bodies looked at in the last
-half hour again (``redrawn``, on its own thread: live/redraws.py), before any screen asks.
+The first screen to ask after a hand draws it.
 
 The page follows the group's event stream with htmx's SSE extension (reconnecting by itself)
 and polls slowly besides; each answer replaces the body whole, so a screen left on for hours
@@ -17,45 +13,30 @@ keeps one copy of it.
 
 from __future__ import annotations
 
-from contextlib import suppress
-
 from django.core.cache import cache
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
-from django.utils import translation
 from django.utils.cache import patch_cache_control
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
-from mighty_ledger.http.access import access_for
 from mighty_ledger.http.cache import COPY_OF_A_REVISION_SECONDS
 from mighty_ledger.models import Group, Night
 from mighty_ledger.pages.views.links import view_access
-from mighty_ledger.pages.views.stats_looks import looks_to_draw, note_look
 from mighty_ledger.reads import nights
 
 # the screen asks for its body this often besides its stream: a stream gone without a word, the end
 # of a timed round (no write tells it), a player come or gone
 POLL_SECONDS = 30
-SCREENS_LOOKED_AT_MOST = 8  # bodies kept drawn again per group (nights, languages): the last looked at
 
 
 def screen_key(stamp: str, language: str) -> str:
     return f"night-screen:{stamp}:{language}"
 
 
-def looks_key(group_id: int) -> str:
-    """Where the big screens of the group looked at lately are kept: (link, night, language) → when."""
-    return f"night-screens-looked-at:{group_id}"
-
-
-def _told_key(group_id: int) -> str:
-    return f"night-screens-look-told:{group_id}"
-
-
-def _drawn(night: Night) -> str:
+def _body_html(night: Night) -> str:
     """The body as it stands: every round's progress, where everyone sits, the standings."""
     overview = nights.night_overview(night)
     current = overview.current
@@ -75,26 +56,9 @@ def screen_body(group: Group, night_id: int, language: str) -> str:
     key = screen_key(nights.night_stamp(group, night_id).whole, language)
     body = cache.get(key)
     if body is None:
-        body = _drawn(nights.group_night(group, night_id))
+        body = _body_html(nights.group_night(group, night_id))
         cache.set(key, body, COPY_OF_A_REVISION_SECONDS)
     return body
-
-
-def looked_at(group_id: int, token: str, night_id: int, language: str) -> None:
-    """A screen shows the night in ``language``: for the next half hour every change of the group
-    draws its body again. The stream processes are told through the broker once a minute."""
-    note_look(group_id, (token, night_id, language), kept_at=looks_key(group_id), told_at=_told_key(group_id),
-              most=SCREENS_LOOKED_AT_MOST)
-
-
-def redrawn(group_id: int, session_id: int, revision: int | None, what: str) -> None:
-    """After a change of one of the group's sessions, draw again into the cache the bodies of the big
-    screens looked at in the last half hour (a night the change is not part of finds its own drawn)."""
-    change = f"night-screen-redrawn:{group_id}:{session_id}:{revision}:{what}"
-    for token, night_id, language in looks_to_draw(looks_key(group_id), change):
-        # a link rotated or a night deleted since the look: nothing to draw
-        with translation.override(language), suppress(Http404):
-            screen_body(access_for(token).group, night_id, language)
 
 
 @require_GET
@@ -104,7 +68,6 @@ def night_screen(request: HttpRequest, token: str, night_id: int) -> HttpRespons
     language = get_language()
     body = screen_body(access.group, night_id, language)
     night = nights.group_night(access.group, night_id)
-    looked_at(access.group.pk, access.token, night_id, language)
     response = render(request, "table/night_screen.html", {
         "access": access, "night": night, "body": mark_safe(body), "poll_seconds": POLL_SECONDS})
     patch_cache_control(response, no_store=True)
@@ -118,6 +81,5 @@ def night_screen_live(request: HttpRequest, token: str, night_id: int) -> HttpRe
     access = view_access(token)
     language = get_language()
     response = HttpResponse(screen_body(access.group, night_id, language))
-    looked_at(access.group.pk, access.token, night_id, language)
     patch_cache_control(response, no_store=True)
     return response

@@ -11,10 +11,11 @@ The night's big screen is in night_screen.py.
 from __future__ import annotations
 
 from datetime import timedelta
+from decimal import Decimal, InvalidOperation
 
 from django.contrib import messages
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -24,9 +25,15 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from mighty_ledger import services
 from mighty_ledger.http.access import Access
 from mighty_ledger.http.cache import COPY_OF_A_REVISION_SECONDS
-from mighty_ledger.http.request_keys import once_per_form_key
+from mighty_ledger.http.request_keys import (
+    ALREADY_MARKED,
+    form_key,
+    night_payment_scope,
+    once_per_form_key,
+)
 from mighty_ledger.models import Night
 from mighty_ledger.pages.forms.groups import PLAYER_NAME_MAX
 from mighty_ledger.pages.forms.nights import (
@@ -38,7 +45,7 @@ from mighty_ledger.pages.forms.nights import (
 from mighty_ledger.pages.views.conditional import conditional
 from mighty_ledger.pages.views.links import edit_access, view_access
 from mighty_ledger.pages.views.rules import preset_name
-from mighty_ledger.reads import groups, nights, payees
+from mighty_ledger.reads import balance, groups, nights, payees
 from mighty_ledger.services import nights as night_services
 from scoring.presets import get_preset
 from scoring.problems import InvalidInput
@@ -283,3 +290,55 @@ def night_places(request: HttpRequest, token: str, night_id: int) -> HttpRespons
     # a capability link's answer: never on disk or in a shared cache
     patch_cache_control(response, no_store=True)
     return response
+
+
+# --- paying up for the whole night --------------------------------------------------------------
+# "Mark as paid" beside each transfer still owed across the night, asked about first when it is
+# more than is owed, and undone: a Payment of the night through the same service as a table's,
+# whose one-time key is the form's (a second tap, or the same payment sent by the API, marks it once).
+
+
+def _payments_scope(request: HttpRequest, token: str, night_id: int, **_kwargs) -> str:
+    """The night's payments' keys, found through the link first (as a table's: links.session_form_scope)."""
+    return night_payment_scope(nights.group_night(edit_access(token).group, night_id).pk)
+
+
+@require_POST
+@once_per_form_key(scope=_payments_scope)
+def night_payment_mark(request: HttpRequest, token: str, night_id: int) -> HttpResponse:
+    access = edit_access(token)
+    night = nights.group_night(access.group, night_id)
+    try:
+        amount = Decimal(request.POST.get("amount", ""))
+    except InvalidOperation:
+        amount = Decimal(0)
+    try:
+        services.payment_record(night=night, payer=request.POST.get("payer", ""), payee=request.POST.get("payee", ""),
+                             amount=amount, overpay=request.POST.get("overpay") == "1",
+                             idempotency_key=form_key(request), by=access.actor())
+    except services.IdempotencyConflict:
+        messages.error(request, ALREADY_MARKED)
+    except services.PaymentBeyondOwed as beyond:
+        # asked on the page, with what is owed; confirming posts the same payment again with overpay=1
+        return settle_page(request, access, night, status=409, beyond=beyond)
+    except InvalidInput as error:
+        for problem in error.problems:
+            messages.error(request, problem.message)
+    else:
+        messages.success(request, _("Marked as paid for the whole night."))
+    return redirect("night_settle", access.token, night.pk)
+
+
+@require_POST
+def night_payment_undo_view(request: HttpRequest, token: str, night_id: int, payment_id: int) -> HttpResponse:
+    access = edit_access(token)
+    night = nights.group_night(access.group, night_id)
+    payment = balance.payment_of(night, payment_id)
+    if payment is None:
+        raise Http404("No such payment in this night.")
+    try:
+        services.payment_undo(payment=payment, by=access.actor())
+    except InvalidInput as error:
+        for problem in error.problems:
+            messages.error(request, problem.message)
+    return redirect("night_settle", access.token, night.pk)

@@ -3,7 +3,7 @@ body, one settlement for the night, and where everyone sits in the latest round.
 
 from django.urls import path
 
-from mighty_ledger.pages.views import night_payments, night_screen, nights
+from mighty_ledger.pages.views import night_screen, nights
 
 NIGHT = "g/<str:token>/nights/<int:night_id>"
 
@@ -16,8 +16,8 @@ urlpatterns = [
     path(f"{NIGHT}/players/remove/", nights.night_player_remove, name="night_player_remove"),
     path(f"{NIGHT}/settle/", nights.night_settle, name="night_settle"),
     # a transfer paid for the whole night, marked and undone on the night's settlement
-    path(f"{NIGHT}/payments/", night_payments.night_payment_mark, name="night_payment_mark"),
-    path(f"{NIGHT}/payments/<int:payment_id>/undo/", night_payments.night_payment_undo_view,
+    path(f"{NIGHT}/payments/", nights.night_payment_mark, name="night_payment_mark"),
+    path(f"{NIGHT}/payments/<int:payment_id>/undo/", nights.night_payment_undo_view,
          name="night_payment_undo"),
     path(f"{NIGHT}/places/", nights.night_places, name="night_places"),
     # for a TV or projector: no controls, follows the group live; its body, asked for on each change

@@ -3,11 +3,7 @@
 Like the statistics, the ratings page reads the filters (period, system,
 season) through ``views.stats.selection_of`` and its figures from the state
 kept by ``mighty_ledger.reads.ratings``: after a hand, that hand is read and rated,
-nothing before it. A phone that already holds the page gets 304. And like the
-statistics, a look at the page is noted (stats_looks.py), so that for the next half
-hour the stream process draws it again into the cache as each hand comes
-(stats_redrawn.py, through ``ratings_page``): the first view after a hand at a table
-whose group looks at its ratings is read from the cache, not drawn.
+nothing before it. A phone that already holds the page gets 304.
 """
 
 from __future__ import annotations
@@ -17,16 +13,14 @@ import datetime
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from mighty_ledger.http.access import Access, access_for
+from mighty_ledger.http.access import access_for
 from mighty_ledger.http.request_keys import once_per_form_key
 from mighty_ledger.models import Season
-from mighty_ledger.pages.views.conditional import conditional, drawn_once
-from mighty_ledger.pages.views.stats import Selection, selection_of
-from mighty_ledger.pages.views.stats_looks import looked_at
+from mighty_ledger.pages.views.conditional import conditional, page_per_revision
+from mighty_ledger.pages.views.stats import selection_of
 from mighty_ledger.reads import ratings, seasons
 from mighty_ledger.services import seasons as season_services
 from scoring.problems import InvalidInput, Problem
@@ -38,18 +32,10 @@ def group_ratings(request: HttpRequest, token: str) -> HttpResponse:
     page, beside the same table)."""
     access = access_for(token)
     chosen = selection_of(request, access)
-    # while the group looks at this page, each change of its sessions draws it again before it is asked for
-    looked_at(access.group.pk, chosen.here(request), get_language())
-    return ratings_page(request, access, chosen)
-
-
-def ratings_page(request: HttpRequest, access: Access, chosen: Selection) -> HttpResponse:
-    """The ratings page of this selection, from the cache or drawn into it; also what the streams
-    draw again after a change (stats_redrawn.py), which is not a look at the page."""
 
     def page() -> HttpResponse:
         # the same page for everyone on the link but for its CSRF token: drawn once per state
-        return drawn_once(request, chosen.drawn_once_key(request, "ratings", access.right), "table/ratings.html",
+        return page_per_revision(request, chosen.page_key(request, "ratings", access.right), "table/ratings.html",
                           lambda: {"access": access, "group": access.group, "here": chosen.here(request),
                                    "ratings": ratings.ratings_for(access.group, chosen.filters, chosen.selected),
                                    **chosen.context()})

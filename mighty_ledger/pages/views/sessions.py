@@ -29,7 +29,7 @@ from mighty_ledger.models import Session
 from mighty_ledger.pages.forms import SessionStartForm
 from mighty_ledger.pages.views.board_rows import board_rows_when_shown, drawn_rows
 from mighty_ledger.pages.views.conditional import conditional as _conditional
-from mighty_ledger.pages.views.conditional import drawn_once
+from mighty_ledger.pages.views.conditional import page_per_revision
 from mighty_ledger.pages.views.links import board_url, edit_access, view_access
 from mighty_ledger.pages.views.rules import (
     deal_miss_odds,
@@ -145,7 +145,7 @@ def session_board(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     def page() -> HttpResponse:
         # the same page for every phone on this link but for its CSRF token: drawn once per revision
         key = f"board|{stamp}|{get_language()}|{here}"
-        return drawn_once(request, key, "table/board.html", board)
+        return page_per_revision(request, key, "table/board.html", board)
 
     return _conditional(request, stamp, page)
 

@@ -7,14 +7,11 @@ scoreboard, a page a phone already holds is answered 304 (views/conditional.py),
 and the statistics page's body is a template fragment cached under every
 session's revision: a page seen before costs the link's query and two small
 ones (the sessions to choose from, the seasons), whatever the number of hands. After a hand only that
-hand is read and counted (kept_counts.py), and the body drawn again: for a group
-that looks at its statistics, by the stream process as the hand comes
-(stats_redrawn.py, from the looks noted in stats_looks.py), before any phone asks.
+hand is read and counted (kept_counts.py), and the body drawn again by the first view.
 """
 
 from __future__ import annotations
 
-import datetime
 import hashlib
 from collections import Counter
 from dataclasses import dataclass
@@ -37,30 +34,22 @@ from mighty_ledger.http.cache import COPY_OF_A_REVISION_SECONDS
 from mighty_ledger.models import Group, Hand, Session
 from mighty_ledger.pages import charts
 from mighty_ledger.pages.forms import trump_label
-from mighty_ledger.pages.views.conditional import conditional, drawn_once
+from mighty_ledger.pages.views.conditional import conditional, page_per_revision
 from mighty_ledger.pages.views.rules import preset_name
-from mighty_ledger.pages.views.stats_looks import looked_at
-from mighty_ledger.reads import balance, exports, groups, kept_counts, ratings, seasons, stats
+from mighty_ledger.reads import (
+    balance,
+    exports,
+    filters,
+    groups,
+    kept_counts,
+    ratings,
+    seasons,
+    stats,
+)
 from mighty_ledger.reads.exports import SpreadsheetWriter
 from scoring.presets import get_preset
 
 # --- filters ---------------------------------------------------------------------------------
-
-
-def _filters(request: HttpRequest, sessions: list[stats.SessionChoice]) -> tuple[stats.Filters, str, str]:
-    """The page's filters from the query string: (filters, period, system). Unknown values mean all."""
-    period = request.GET.get("period", "all")
-    system = request.GET.get("system", "")
-    if system not in {s.preset for s in sessions}:
-        system = ""
-    session_id = since = None
-    if period.startswith("s") and period[1:].isdigit() and int(period[1:]) in {s.pk for s in sessions}:
-        session_id = int(period[1:])
-    elif period == "30d":
-        since = timezone.localdate() - datetime.timedelta(days=stats.RECENT_DAYS)
-    else:
-        period = "all"
-    return stats.Filters(session_id=session_id, since=since, system=system or None), period, system
 
 
 def _stamp(sessions: list[stats.SessionChoice], season_list: list[seasons.SeasonSpan] = ()) -> str:
@@ -141,29 +130,20 @@ class Selection:
         query = _query(self.period, self.system, self.season if self.seasons else "")
         return f"{request.path}?{query}" if query else request.path
 
-    def drawn_once_key(self, request: HttpRequest, page: str, right: str) -> str:
-        """What a page of this selection shows, for ``drawn_once``: the sessions and seasons at their
+    def page_key(self, request: HttpRequest, page: str, right: str) -> str:
+        """What a page of this selection shows, for ``page_per_revision``: the sessions and seasons at their
         revisions, the filters as understood, today (the last 30 days move with it), the language and
         the address (the link's token is in the page's links)."""
         return f"{page}|{right}|{self.stamp}|{timezone.localdate()}|{get_language()}|{self.here(request)}"
 
 
 def selection_of(request: HttpRequest, access: Access) -> Selection:
-    """The page's selection: two queries (every live session of the group, its seasons). No season
-    asked is the current one; a page asked for one session shows that session, whichever season
-    it was played in and whatever season the form sent with it."""
+    """The page's selection: two queries (every live session of the group, its seasons), and the
+    filters its query asks for (reads/filters.py)."""
     sessions = stats.session_choices(access.group)
     season_list = seasons.group_seasons(access.group)
-    filters, period, system = _filters(request, sessions)
-    asked = request.GET.get("season")
-    if filters.session_id is not None:
-        # the filters' form sends the season shown beside the session chosen: a session chosen is
-        # that session, whichever season it was played in
-        asked = seasons.ALL
-    season, season_value = seasons.chosen_season(season_list, asked)
-    if season is not None:
-        filters = season.narrow(filters)
-    return Selection(access.group, sessions, season_list, filters, period, system, season_value,
+    asked = filters.page_filters(request.GET, sessions, season_list)
+    return Selection(access.group, sessions, season_list, asked.filters, asked.period, asked.system, asked.season,
                      _stamp(sessions, season_list))
 
 
@@ -176,14 +156,6 @@ def group_stats(request: HttpRequest, token: str) -> HttpResponse:
     access = access_for(token)
     # two queries: every live session of the group and its seasons, for the filters' choices and the cache key
     chosen = selection_of(request, access)
-    # while the group looks at this page, each change of its sessions draws it again before it is asked for
-    looked_at(access.group.pk, chosen.here(request), get_language())
-    return statistics_page(request, access, chosen)
-
-
-def statistics_page(request: HttpRequest, access: Access, chosen: Selection) -> HttpResponse:
-    """The statistics page of this selection, from the cache or drawn into it; also what the
-    streams draw again after a change (stats_redrawn.py), which is not a look at the page."""
 
     def drawing() -> dict:
         # read only when the page is not cached for this state: the sessions whole, counted and charted
@@ -201,7 +173,7 @@ def statistics_page(request: HttpRequest, access: Access, chosen: Selection) -> 
 
     def page() -> HttpResponse:
         # the same page for everyone on the link but for its CSRF token: drawn once per state
-        return drawn_once(request, chosen.drawn_once_key(request, "stats", access.right), "table/stats.html", drawing)
+        return page_per_revision(request, chosen.page_key(request, "stats", access.right), "table/stats.html", drawing)
 
     return conditional(request, f"stats|{access.right}|{chosen.stamp}", page)
 
@@ -298,7 +270,7 @@ def session_chart(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     stamp = reads.session_stamp(session, access.right, "chart")
     # the same chart for every phone on the link: drawn once per revision and language
     key = f"chart|{stamp}|{get_language()}|{request.path}"
-    return conditional(request, stamp, lambda: drawn_once(
+    return conditional(request, stamp, lambda: page_per_revision(
         request, key, "partials/chart_session.html",
         lambda: {"access": access, "session": session, "chart": session_chart_of(session)},
     ))
