@@ -17,6 +17,7 @@ server, half for the event to reach the phone, the hand's row inside it).
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
 import statistics
 import threading
@@ -94,15 +95,28 @@ def _tap_a_hand(page) -> None:
 def _installed(context, url: str):
     page = context.new_page()
     page.goto(url)
-    page.wait_for_function("navigator.serviceWorker.ready.then(() => true)")
+    # functions, not strings: the page's Content-Security-Policy forbids evaluating a string
+    page.wait_for_function("() => navigator.serviceWorker.ready.then(() => true)")
     page.reload()
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     return page
 
 
 def _moment(page, name: str) -> int:
-    page.wait_for_function(f"sessionStorage.getItem('{name}') !== null", timeout=30_000)
-    return int(page.evaluate(f"sessionStorage.getItem('{name}')"))
+    """A moment the page wrote down (its own clock), read once it is there; the page may be between
+    two documents as it is asked (the Save goes to the board)."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            value = page.evaluate("name => sessionStorage.getItem(name)", name)
+        except PlaywrightError:
+            value = None
+        if value:
+            return int(value)
+        time.sleep(0.02)
+    raise TimeoutError(f"{name} was never written down")
 
 
 def _saves(browser, base: str, hands: list[int]) -> tuple[list[int], list[int]]:
@@ -133,6 +147,10 @@ def _saves(browser, base: str, hands: list[int]) -> tuple[list[int], list[int]]:
 def run() -> list[Figure]:
     django_on_sqlite()
     from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API keeps an event loop running in this thread, and Django refuses ORM calls
+    # from a thread with a running loop unless told it is intended (as the browser tests say it)
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
     from mighty_ledger import services
     from tests.relay import Relay

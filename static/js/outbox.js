@@ -52,17 +52,33 @@ export function here() {
 
 // --- the store --------------------------------------------------------------------------------
 
+let connection = null; // the page's one connection to the store, opened once
+
 function open() {
-  return new Promise((resolve, reject) => {
-    const request = indexedDB.open(stores.DATABASE, 2);
-    request.onupgradeneeded = () => {
-      const names = request.result.objectStoreNames;
-      if (!names.contains(stores.OUTBOX)) request.result.createObjectStore(stores.OUTBOX, { keyPath: "id", autoIncrement: true });
-      if (!names.contains(stores.NUMBERED)) request.result.createObjectStore(stores.NUMBERED, { keyPath: "key" });
-    };
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
+  if (!connection) {
+    connection = new Promise((resolve, reject) => {
+      const request = indexedDB.open(stores.DATABASE, 2);
+      request.onupgradeneeded = () => {
+        const names = request.result.objectStoreNames;
+        if (!names.contains(stores.OUTBOX)) request.result.createObjectStore(stores.OUTBOX, { keyPath: "id", autoIncrement: true });
+        if (!names.contains(stores.NUMBERED)) request.result.createObjectStore(stores.NUMBERED, { keyPath: "key" });
+      };
+      request.onsuccess = () => {
+        const database = request.result;
+        // a newer version of the app opens it in another tab: this one lets go, and opens it again
+        database.onversionchange = () => {
+          database.close();
+          connection = null;
+        };
+        resolve(database);
+      };
+      request.onerror = () => {
+        connection = null;
+        reject(request.error);
+      };
+    });
+  }
+  return connection;
 }
 
 async function run(name, mode, work) {
@@ -70,8 +86,8 @@ async function run(name, mode, work) {
   return new Promise((resolve, reject) => {
     const transaction = database.transaction(name, mode);
     const request = work(transaction.objectStore(name));
-    transaction.oncomplete = () => { database.close(); resolve(request && request.result); };
-    transaction.onerror = () => { database.close(); reject(transaction.error); };
+    transaction.oncomplete = () => resolve(request && request.result);
+    transaction.onerror = () => reject(transaction.error);
   });
 }
 
@@ -125,8 +141,29 @@ export async function queue(entry, { leaving: thenLeaving = false } = {}) {
   if (same) return same.id;
   Object.assign(entry, { state: "waiting", queuedAt: new Date().toISOString() });
   const id = await put(entry);
-  changed();
+  if (!thenLeaving) {
+    changed();
+    return id;
+  }
+  // the page goes where the write lands: this one write is sent from here at once, by a request
+  // that outlives the page (the page it goes to sends whatever else waits, and this one again if
+  // no answer came: its key makes that safe)
+  tell("outbox:changed");
+  if (channel) channel.postMessage("changed");
+  entry.id = id;
+  depart(entry);
   return id;
+}
+
+function depart(entry) {
+  const sender = KEYED.has(entry.kind) && SENDERS[entry.kind];
+  if (!sender) {
+    gone();
+    return;
+  }
+  sender(entry).then(async (outcome) => {
+    if (outcome.ok) await landed(entry, outcome, await items());
+  }, () => {}).finally(gone);
 }
 
 export async function again(entry, change) {

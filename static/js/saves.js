@@ -133,12 +133,14 @@ export async function land(entry, form, kept = () => {}) {
   const canLeave = leaves && (navigator.onLine || (navigator.serviceWorker && navigator.serviceWorker.controller));
   if (canLeave) document.dispatchEvent(new CustomEvent("outbox:leaving"));
   const departed = outbox.departed();
+  // the service worker is told where the player goes while the write is kept
+  const told = canLeave ? workerLanding(place.board) : Promise.resolve();
   await outbox.queue(entry, { leaving: canLeave });
   if (entry.key) keys.markUsed(entry.key);
   kept();
   if (canLeave) {
     // the write leaves first, by a request that outlives this page; the board then shows it at once
-    await Promise.all([departed, workerLanding(place.board)]);
+    await Promise.all([departed, told]);
     window.location.assign(place.board);
   } else if (leaves) {
     noticeLine(form).textContent = say.sayQueued;
