@@ -43,7 +43,7 @@ const KEYED = new Set(["hand", "event", "contract", "abandon", "payment"]);
 
 export function here() {
   // partials/app_status.html: the link, its session, where its writes land and go
-  const status = typeof document === "undefined" ? null : document.getElementById("app-status");
+  const status = document.getElementById("app-status");
   const data = status ? status.dataset : {};
   return { token: data.token || "", group: data.group || "", session: data.session || "",
            board: data.board || "", payments: data.payments || "", api: data.api || "",
@@ -177,10 +177,10 @@ export async function again(entry, change) {
 
 // --- telling the pages ---------------------------------------------------------------------------
 
-const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(LOCK) : null;
+const channel = "BroadcastChannel" in window ? new BroadcastChannel(LOCK) : null;
 
 function tell(name, detail = {}) {
-  if (typeof document !== "undefined") document.dispatchEvent(new CustomEvent(name, { detail }));
+  document.dispatchEvent(new CustomEvent(name, { detail }));
 }
 
 function changed() {
@@ -456,10 +456,8 @@ function later(last) {
   timer = window.setTimeout(send, wait);
 }
 
-export function send(options = {}) {
+export function send() {
   // sends what waits, now; a call while a round runs makes it go round once more
-  if (options.leaving) leaving = true;
-  if (typeof document === "undefined") return Promise.resolve();
   if (running) {
     more = true;
     return running;
@@ -493,4 +491,4 @@ function start() {
   send();
 }
 
-if (typeof document !== "undefined" && document.getElementById("app-status")) start();
+if (document.getElementById("app-status")) start();
