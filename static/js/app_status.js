@@ -171,10 +171,14 @@ function askIfBack(delay) {
 
 function back() {
   if (!keptAt) return;
-  if (document.querySelector("[data-live-fragments]:not([data-live-fragments=''])")) {
-    // the board: its live regions are asked for what changed (live.js), the page stays
+  const card = document.getElementById("payments");
+  if (document.querySelector("[data-live-fragments]:not([data-live-fragments=''])") || card) {
+    // a page that asks for what changed itself stays (a question it shows now, the payments card's,
+    // is not lost to a reload): the board's live regions (live.js), the payments card
     keptAt = "";
     document.dispatchEvent(new CustomEvent("live:refresh"));
+    const asks = card && card.querySelector("[data-testid=payment-beyond-owed], [data-testid=payment-already-marked]");
+    if (card && !asks && window.htmx) window.htmx.ajax("GET", place.payments, { target: card, swap: "outerHTML" });
     refresh();
     return;
   }

@@ -156,7 +156,7 @@ export async function queue(entry, { leaving: thenLeaving = false } = {}) {
 }
 
 function depart(entry) {
-  const sender = KEYED.has(entry.kind) && SENDERS[entry.kind];
+  const sender = KEYED.has(entry.kind) && navigator.onLine && SENDERS[entry.kind];
   if (!sender) {
     gone();
     return;
@@ -255,7 +255,9 @@ function gone() {
 
 function request(entry, method, path, body, extra = {}) {
   // the outbox's header: the history says the page made the change, not a client of the API
+  // the server's words (a refusal's reason) in the page's language: the link is sent, not the cookie
   const headers = { "Content-Type": "application/json", Accept: "application/json",
+                    "Accept-Language": document.documentElement.lang || "en",
                     Authorization: `Bearer ${entry.token}`, "X-Mighty-Ledger-Outbox": "1", ...extra };
   const sent = { method, credentials: "omit", headers, keepalive: leaving, signal: inTime() };
   if (body !== undefined) sent.body = JSON.stringify(body);

@@ -25,11 +25,15 @@ export function fixPayment(entry) {
   amount.focus();
 }
 
+const asking = new Set(); // the refused payments this page has asked the card about
+
 export function beyondOwed(entry) {
   // a payment more than is owed, or the wrong way round: the card asks, in its own words, as a Save
   // of it once did (pages/views/payments.py); the refused one goes, the card's answer is a new Save
   const card = document.getElementById("payments");
-  if (!card || !window.htmx || !(entry.codes || []).some((code) => code === "overpayment" || code === "wrong_way")) return;
+  if (!card || !window.htmx || asking.has(entry.id) ||
+      !(entry.codes || []).some((code) => code === "overpayment" || code === "wrong_way")) return;
+  asking.add(entry.id);
   const asked = new URLSearchParams({ payer: entry.entry.from, payee: entry.entry.to, amount: entry.entry.amount,
                                       drawn_after: entry.drawnAfter || "" });
   window.htmx.ajax("GET", `${place.payments}?${asked}`, { target: card, swap: "outerHTML" })
@@ -63,6 +67,7 @@ export function showPayments(mine) {
   list.dataset.testid = "pending-payments";
   for (const entry of mine) {
     if (entry.kind === "payment") {
+      if (outbox.stopped(entry)) beyondOwed(entry); // refused before this page was drawn, too
       list.appendChild(paymentLine(entry, mine));
     } else if (entry.kind === "unpay" && entry.payment) {
       const form = card.querySelector(`form[data-payment='${entry.payment}']`);

@@ -22,7 +22,7 @@ from mighty_ledger import reads
 from mighty_ledger.models import Revision
 from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
 
-from .steps import QUESTION_SETTLES_MS, fill_contract, pick_number, screenshot
+from .steps import QUESTION_SETTLES_MS, all_sent, fill_contract, pick_number, screenshot
 from .test_every_page import check
 from .test_live_table import asgi_server, board, save_hand  # noqa: F401 (a fixture)
 
@@ -210,6 +210,8 @@ def test_the_second_phone_to_save_an_edit_chooses_between_both_versions(asgi_ser
 
     with second.expect_navigation():
         conflict.get_by_test_id(choice).click()
+    if choice == "keep-mine":  # a correction like any other: on the board at once, the server's once sent
+        all_sent(second)
     hand = session.hands.get(number=1)
     if choice == "keep-mine":
         assert second.url.endswith(f"/s/{session.pk}/")

@@ -39,7 +39,6 @@ from .test_offline import (
     go_online,
     open_as_app,
     outbox_items,
-    outbox_replay,
     wait_until_kept,
     wait_until_settled,
 )
@@ -539,37 +538,38 @@ def test_an_offline_payment_copy_older_than_the_kept_board_says_so(phone, line):
     expect(page.locator("[data-testid=payments-owed]:visible")).to_have_count(0)
 
 
+BEYOND = {"en": "only", "ko": "뿐"}
+
+
 @pytest.mark.parametrize("language", ["en", "ko"])
-def test_a_payment_the_server_refuses_shows_its_reason_with_fix_and_discard(phone, line, language):
+def test_a_payment_more_than_is_still_owed_is_asked_about_on_the_card(phone, line, language):
     session, page, waiting = a_payment_marked_offline(phone, line, language)
     payer, payee, amount = waiting["entry"]["from"], waiting["entry"]["to"], Decimal(waiting["entry"]["amount"])
     # another phone marks part of the same transfer meanwhile: this phone's is now more than is owed
     services.payment_record(session=session, payer=payer, payee=payee, amount=amount - 2)
 
     go_online(page.context)
-    outbox_replay(page)
-    card = page.get_by_test_id("pending-payments")
-    expect(card.get_by_test_id("refused-message")).to_contain_text("2")
-    expect(card.get_by_test_id("discard-refused")).to_be_visible()
-    card.get_by_test_id("fix-refused").click()
-    card.get_by_test_id("fix-amount").fill("2")
-    card.get_by_test_id("send-again").click()
+    # the card asks, in its own words and with what is still owed, as a Save of it did: never recorded
+    # by itself, and nothing waits on the phone any more (the card's answer is a Save of its own)
+    asked = page.get_by_test_id("payments").get_by_test_id("payment-beyond-owed")
+    expect(asked).to_contain_text(BEYOND[language])
     wait_until_sent(page)
+    assert Payment.objects.filter(session=session).count() == 1
+    # what is left is owed, and marked in one tap
+    page.get_by_test_id("payments-owed").locator(f"li[data-from='{payer}'][data-to='{payee}']").locator(
+        "form button[type=submit]").click()
+    expect(page.get_by_test_id("payments-marked").locator("li")).to_have_count(2)
     assert sorted(payment.amount for payment in Payment.objects.filter(session=session)) == sorted([amount - 2, 2])
 
 
-def test_a_refused_payment_can_be_discarded(phone, line):
+def test_a_payment_another_phone_marked_meanwhile_is_said_and_not_added(phone, line):
     session, page, waiting = a_payment_marked_offline(phone, line, "ko")
     services.payment_record(session=session, payer=waiting["entry"]["from"], payee=waiting["entry"]["to"],
                             amount=Decimal(waiting["entry"]["amount"]))
 
     go_online(page.context)
-    outbox_replay(page)
-    card = page.get_by_test_id("pending-payments")
-    expect(card.get_by_test_id("refused-message")).not_to_be_empty()
-    page.once("dialog", lambda dialog: dialog.accept())
-    card.get_by_test_id("discard-refused").click()
-    page.wait_for_function(f"{OUTBOX}.then(items => items.length === 0)")
+    expect(page.get_by_test_id("payment-already-marked")).to_be_visible()
+    wait_until_sent(page)
     assert Payment.objects.filter(session=session).count() == 1
 
 
