@@ -71,10 +71,32 @@ function typing(root) {
 function replace(current, fresh) {
   if (keepsUntilLoaded(current, fresh)) return;
   const open = openDetails(current);
+  const notices = keptNotices(current);
   const adopted = document.importNode(fresh, true);
   current.replaceWith(adopted);
   reopen(adopted, open);
+  carryNotices(adopted, notices);
   if (window.htmx) window.htmx.process(adopted);
+}
+
+function keptNotices(root) {
+  // what a card says or asks about one player's own action (data-kept-notice: "already marked on
+  // another phone", "record it anyway?") was drawn for this phone alone: a redraw for everyone,
+  // arriving a moment later, must not take it away before it is read or answered
+  return [...root.querySelectorAll("[data-kept-notice]")].map((notice) => {
+    const holder = notice.parentElement.closest("[id]");
+    return { notice, holder: holder ? holder.id : "" };
+  });
+}
+
+function carryNotices(root, notices) {
+  for (const { notice, holder } of notices) {
+    const place = holder && (root.id === holder ? root : root.querySelector(`#${CSS.escape(holder)}`));
+    if (!place || place.querySelector(`[data-testid='${notice.dataset.testid}']`)) continue;
+    const heading = place.querySelector(":scope > h2, :scope > h3");
+    if (heading) heading.after(notice);
+    else place.prepend(notice);
+  }
 }
 
 function keepsUntilLoaded(current, fresh) {
@@ -203,8 +225,10 @@ function swap(html) {
   } else if (main && freshMain) {
     if (typing(main)) return false; // never under a player's thumb: next time
     const open = openDetails(main);
+    const notices = keptNotices(main);
     main.replaceChildren(...[...freshMain.childNodes].map((node) => document.importNode(node, true)));
     reopen(main, open);
+    carryNotices(main, notices);
     if (window.htmx) window.htmx.process(main);
   }
   const freshMarker = fresh.querySelector("[data-live-stream]");
