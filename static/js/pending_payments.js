@@ -36,8 +36,20 @@ export function beyondOwed(entry) {
   asking.add(entry.id);
   const asked = new URLSearchParams({ payer: entry.entry.from, payee: entry.entry.to, amount: entry.entry.amount,
                                       drawn_after: entry.drawnAfter || "" });
-  window.htmx.ajax("GET", `${place.payments}?${asked}`, { target: card, swap: "outerHTML" })
-    .then(() => outbox.discard(entry.id), () => {});
+  // the card is found when the answer is in, not when asked: a redraw for everyone may have put a new
+  // one in its place meanwhile, and an answer swapped into the old one would be shown to nobody
+  fetch(`${place.payments}?${asked}`, { headers: { "HX-Request": "true" }, credentials: "same-origin" })
+    .then((response) => (response.ok ? response.text() : Promise.reject(response.status)))
+    .then((html) => {
+      const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("payments");
+      const shown = document.getElementById("payments");
+      if (!fresh || !shown) return;
+      const adopted = document.importNode(fresh, true);
+      shown.replaceWith(adopted);
+      window.htmx.process(adopted);
+      outbox.discard(entry.id);
+    })
+    .catch(() => asking.delete(entry.id)); // asked again when the card is drawn again
 }
 
 function paymentLine(entry, all) {
