@@ -322,9 +322,12 @@ def test_a_redis_outage_is_one_line_in_the_log_then_one_every_ten_seconds_with_t
     """issue 49: as the database's outage is told (middleware.OutageNotes)."""
     from mighty_ledger.http import cache as fail_open
     from mighty_ledger.http import middleware
+    from mighty_ledger.live import brokers
 
     monkeypatch.setattr(middleware, "redis_notes", middleware.OutageNotes(middleware.redis_notes.line))
     monkeypatch.setattr(fail_open, "redis_notes", middleware.redis_notes)
+    # the broker's notes too, or whether it speaks depends on what the tests before it left there
+    monkeypatch.setattr(brokers, "redis_notes", middleware.redis_notes)
     settings.REDIS_URL = redis_cache.url  # the live broker too: a hand's change is published there
     now = [1000.0]
     monkeypatch.setattr(middleware.time, "monotonic", lambda: now[0])
