@@ -23,10 +23,10 @@ pytestmark = pytest.mark.browser
 
 # Lighthouse's line between "good" and "needs improvement"
 GOOD = 0.1
+# the longer words on the narrower phone, and the other pair: a shift comes from what is drawn late,
+# which is the same in either language at either width
 PHONES = [pytest.param("en", {"width": 390, "height": 844}, id="en-390x844"),
-          pytest.param("ko", {"width": 360, "height": 740}, id="ko-360x740"),
-          pytest.param("en", {"width": 360, "height": 740}, id="en-360x740"),
-          pytest.param("ko", {"width": 390, "height": 844}, id="ko-390x844")]
+          pytest.param("ko", {"width": 360, "height": 740}, id="ko-360x740")]
 
 # every shift not caused by a tap, with what moved, kept from the first paint on (buffered)
 WATCH = """

@@ -126,7 +126,9 @@ def session_of(hands: int = 1):
 def line_back(page: Page, line: Relay) -> None:
     """The line is back, once the Save has met it as it was (sent by the page that left, or by the
     board when the taps' entry was still to be asked for)."""
-    deadline = time.monotonic() + 20
+    # a Save the page sent before the line dropped meets the relay within moments; one it held
+    # back, having seen the line go, never does
+    deadline = time.monotonic() + 5
     while not line.reached and time.monotonic() < deadline:
         page.wait_for_timeout(50)
     line.heal()
@@ -154,7 +156,7 @@ def waiting_on_the_board(page: Page, language: str, board: str) -> None:
 # --- one road, with a service worker or none ----------------------------------------------------
 
 
-@pytest.mark.parametrize("language", ["en", "ko"])
+@pytest.mark.parametrize("language", ["ko"])
 def test_a_phone_without_a_service_worker_saves_three_hands_in_a_row(phone, line, language):
     session, base = session_of(0)
     page = phone(language, worker=False)
@@ -173,7 +175,7 @@ def test_a_phone_without_a_service_worker_saves_three_hands_in_a_row(phone, line
     assert outbox_items(page) == []
 
 
-@pytest.mark.parametrize("language", ["en", "ko"])
+@pytest.mark.parametrize("language", ["en"])
 def test_a_save_as_the_line_drops_waits_once_and_is_sent_when_it_returns_without_a_reload(
         phone, line, language):
     session, base = session_of(1)
@@ -204,9 +206,15 @@ def test_a_save_as_the_line_drops_waits_once_and_is_sent_when_it_returns_without
     assert outbox_items(page) == []
 
 
-@pytest.mark.parametrize("worker", [True, False], ids=["service-worker", "none"])
-@pytest.mark.parametrize("language", ["en", "ko"])
-@pytest.mark.parametrize("how", ["cut", "cut_after", "slow", "5xx"])
+def requests_gone_wrong():
+    """Each way a request goes wrong, with a service worker and without, each language once with
+    each: the road is the same, so a way and a language need not be tried in every pairing."""
+    return [pytest.param(how, language, worker, id=f"{how}-{language}-{'service-worker' if worker else 'none'}")
+            for how, languages in [("cut", "en ko"), ("cut_after", "ko en"), ("slow", "en ko"), ("5xx", "ko en")]
+            for language, worker in zip(languages.split(), [True, False], strict=True)]
+
+
+@pytest.mark.parametrize(("how", "language", "worker"), requests_gone_wrong())
 def test_a_save_whose_request_goes_wrong_shows_at_once_and_is_stored_once(phone, line, language, how, worker):
     session, base = session_of(1)
     page = phone(language, worker=worker)
@@ -332,7 +340,7 @@ def test_the_question_over_the_board_waits_before_it_takes_a_tap_and_says_so(pho
 # --- a Save the server refuses ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("language", ["en", "ko"])
+@pytest.mark.parametrize("language", ["ko"])
 def test_a_refused_save_left_alone_moves_no_dealer_and_the_next_form_still_asks(phone, line, language):
     session, base = session_of(1)
     page, other = phone(language), phone(language)
@@ -480,7 +488,7 @@ def test_a_payment_whose_request_goes_wrong_waits_on_the_card_and_is_marked_once
     assert Payment.objects.filter(session=session).count() == 1
 
 
-@pytest.mark.parametrize("language", ["en", "ko"])
+@pytest.mark.parametrize("language", ["ko"])
 def test_offline_settle_and_payments_hide_transfers_a_deletion_or_a_waiting_hand_changes(
         phone, line, language):
     session = SessionFactory()
@@ -544,7 +552,7 @@ def test_an_offline_payment_copy_older_than_the_kept_board_says_so(phone, line):
 BEYOND = {"en": "only", "ko": "뿐"}
 
 
-@pytest.mark.parametrize("language", ["en", "ko"])
+@pytest.mark.parametrize("language", ["en"])  # in Korean: the next test
 def test_a_payment_more_than_is_still_owed_is_asked_about_on_the_card(phone, line, language):
     session, page, waiting = a_payment_marked_offline(phone, line, language)
     payer, payee, amount = waiting["entry"]["from"], waiting["entry"]["to"], Decimal(waiting["entry"]["amount"])
@@ -576,7 +584,7 @@ def test_a_payment_another_phone_marked_meanwhile_is_said_and_not_added(phone, l
     assert Payment.objects.filter(session=session).count() == 1
 
 
-@pytest.mark.parametrize("language", ["en", "ko"])
+@pytest.mark.parametrize("language", ["ko"])
 def test_a_restored_draft_fills_the_preview_in(phone, line, language):
     session = SessionFactory()
     base = f"/g/{session.group.edit_token}/s/{session.pk}/"
@@ -593,7 +601,7 @@ def test_a_restored_draft_fills_the_preview_in(phone, line, language):
     expect(preview.locator("tr", has=page.locator("th", has_text="Di"))).to_contain_text("+")
 
 
-@pytest.mark.parametrize("language", ["en", "ko"])
+@pytest.mark.parametrize("language", ["en"])
 def test_start_again_keeps_the_declarer_tapped_on_the_board(phone, line, language):
     session = SessionFactory()
     base = f"/g/{session.group.edit_token}/s/{session.pk}/"
