@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .chromium import EXECUTABLE, Chromium, close_context
-from .steps import PHONE, WAIT_SECONDS
+from .steps import LEAVING_PAGE, PHONE, WAIT_SECONDS
 
 expect.set_options(timeout=WAIT_SECONDS * 1000)
 
@@ -51,7 +51,7 @@ def _unexpected(message) -> bool:
     # pages without our icon link (Django error pages) make the browser ask for /favicon.ico; htmx
     # reports a preview it was asking for as "aborted" when a Save takes the page elsewhere
     return (message.type == "error" and not message.location.get("url", "").endswith("/favicon.ico")
-            and not message.text.startswith(("htmx:sendAbort", "htmx:afterRequest")))
+            and not message.text.startswith(LEAVING_PAGE))
 
 
 @pytest.fixture

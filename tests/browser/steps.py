@@ -19,6 +19,9 @@ from scoring.cards import card_text
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 PHONE = {"width": 390, "height": 844}  # a common phone, portrait
+# what htmx says on the console when a page leaves while one of its requests is on its way (a Save
+# takes the page elsewhere as the preview is asked for): the request was meant to go
+LEAVING_PAGE = ("htmx:sendAbort", "htmx:afterRequest")
 # Each step of a phone, and what a page is expected to show, may come late on a loaded machine
 # (conftest.py's phones says why): Playwright's own 5 s was the one wait shorter than a Save
 # on a busy run (the service worker's POST, the server, the board drawn and its files fetched).

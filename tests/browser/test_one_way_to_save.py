@@ -31,7 +31,7 @@ from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
 from tests.relay import Relay
 
 from .chromium import close_context
-from .steps import QUESTION_SETTLES_MS
+from .steps import LEAVING_PAGE, QUESTION_SETTLES_MS
 from .test_live_table import asgi_server  # noqa: F401 (a fixture)
 from .test_offline import (
     OUTBOX,
@@ -55,7 +55,7 @@ MARKED_FIELDS = {"en": "see the marked fields", "ko": "표시된 칸"}
 DI_ALONE = {"declarer": "Di", "contract_points": "14", "contract_trump": "S", "call_type": "none", "points": "14"}
 # what a phone at the table may report on its console while its line is cut or the server asks
 EXPECTED_ON_THE_CONSOLE = ("ERR_", "502", "409 (Conflict)", "400 (Bad Request)", "/live/", "/events/",
-                           "htmx:sendError", "htmx:afterRequest")  # a preview asked for as the line went
+                           "htmx:sendError", *LEAVING_PAGE)  # a preview asked for as the line went
 
 
 @pytest.fixture
