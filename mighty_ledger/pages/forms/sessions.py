@@ -10,6 +10,7 @@ from decimal import Decimal
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from mighty_ledger.pages.forms.labels import MAX_SEATS, engine_words, problem_field
 from mighty_ledger.pages.preset_names import preset_name
@@ -188,6 +189,18 @@ class SessionStartForm(forms.Form):
     def seat_fields(self):
         return [self[f"seat_{i}"] for i in range(1, MAX_SEATS + 1)]
 
+    @property
+    def players_needed(self) -> int:
+        """How many seats the system shown takes (the page counts the taps against it)."""
+        return get_preset(self.options_for).system().players
+
+    @property
+    def seats_filled(self) -> bool:
+        """Whether the page comes with seats already taken (as last time): the help then says how to
+        seat the table anew, since a tap on a seated player takes them out."""
+        source = self.data if self.is_bound else self.initial
+        return any(source.get(f"seat_{i}") for i in range(1, MAX_SEATS + 1))
+
     @staticmethod
     def initial_from_query(query) -> dict:
         """The page re-drawn for another system: its own rules, what was already filled in kept."""
@@ -265,8 +278,21 @@ class SessionStartForm(forms.Form):
                 name = problem_field(problem.field, SESSION_PROBLEM_FIELDS)
                 message = engine_words(problem.message)
                 if problem.code == "wrong_player_count":
-                    message = f"{message} {self._systems_for(len(self.cleaned_data.get('seats', [])))}"
+                    seated = len(self.cleaned_data.get("seats", []))
+                    message = f"{message} {self._seats_to_change(seated)} {self._systems_for(seated)}".strip()
                 self.add_error(name, message)
+
+    def _seats_to_change(self, seated: int) -> str:
+        """What to do about it, counted: "Tap 2 more players." (or take some out)."""
+        try:
+            needed = get_preset(self.cleaned_data.get("preset", "")).system().players
+        except (InvalidInput, KeyError):
+            return ""
+        if seated < needed:
+            return ngettext("Tap %(count)s more player.", "Tap %(count)s more players.",
+                            needed - seated) % {"count": needed - seated}
+        return ngettext("Take %(count)s player out.", "Take %(count)s players out.",
+                        seated - needed) % {"count": seated - needed}
 
     @staticmethod
     def _systems_for(seated: int) -> str:

@@ -59,8 +59,8 @@ def session_new(request: HttpRequest, token: str) -> HttpResponse:
             else:
                 return redirect(board_url(access, session))
     else:
+        # the seats start empty: tapping the players clockwise, as the page says, seats them so
         initial = {"played_on": timezone.localdate(), "preset": "pagat-standard"}
-        initial |= {f"seat_{i + 1}": name for i, name in enumerate(players[:5])}
         # the table usually sits and plays as it did last time
         last = groups.latest_session(access.group)
         if last is not None:
