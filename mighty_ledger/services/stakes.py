@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from mighty_ledger.models import Revision, Session
 from mighty_ledger.services.changes import SYSTEM, Actor, announce, locked, revise
 from scoring.problems import InvalidInput, Problem
+from scoring.settle import CENT
 
 STAKE_FIELDS = ("stake_per_point", "currency", "rounding_unit", "chips_start", "chips_per_point")
 # the columns' own bounds (models.Session): 12 digits with 2 decimals, a currency of 8 characters
@@ -42,7 +43,8 @@ def _amount(field: str, value, *, least: Decimal) -> tuple[Decimal | None, Probl
         return None, Problem(field, "too_small", _("This must be at least %(least)s.") % {"least": least})
     if amount >= MAX_AMOUNT or amount.normalize().as_tuple().exponent < -2:
         return None, Problem(field, "bad_amount", _("An amount can have at most 10 digits and 2 decimals."))
-    return amount, None
+    # as the column keeps it (100.00), so the same stake sent as 100 or 100.00 is no change
+    return amount.quantize(CENT), None
 
 
 def _count(field: str, value, *, least: int, most: int) -> tuple[int | None, Problem | None]:

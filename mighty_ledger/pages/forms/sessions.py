@@ -213,8 +213,8 @@ class SessionStartForm(forms.Form):
         initial = {
             "preset": last.preset,
             "overrides": json.dumps(last.overrides, ensure_ascii=False) if last.overrides else "",
-            "stake_per_point": _as_typed(last.stake_per_point), "currency": last.currency,
-            "rounding_unit": _as_typed(last.rounding_unit), "chips_start": last.chips_start,
+            "stake_per_point": amount_as_typed(last.stake_per_point), "currency": last.currency,
+            "rounding_unit": amount_as_typed(last.rounding_unit), "chips_start": last.chips_start,
             "chips_per_point": last.chips_per_point,
         }
         return initial | {f"seat_{i + 1}": name for i, name in enumerate(last.seats)}
@@ -304,7 +304,7 @@ class SessionStartForm(forms.Form):
         return _("Systems for %(count)s players: %(names)s.") % {"count": seated, "names": ", ".join(names)}
 
 
-def _as_typed(amount):
+def amount_as_typed(amount):
     """A stored amount as a player types it: 100 for ₩100 (stored 100.00), 0.5 for 0.50."""
     if amount is None:
         return None

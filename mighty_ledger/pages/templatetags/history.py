@@ -38,6 +38,8 @@ def _hand_title(revision: Revision) -> str:
 
 
 def _session_title(revision: Revision) -> str:
+    if revision.action == Revision.AMENDED and "stakes" in (revision.after or {}):
+        return _("Stakes changed")
     return {
         Revision.CREATED: _("Session started"),
         Revision.DELETED: _("Session deleted"),
