@@ -49,10 +49,11 @@ if (seats) {
 }
 
 // another system has other rules: draw the page again with its controls, keeping what was filled in
-const preset = document.getElementById("id_preset");
-if (preset) {
-  preset.addEventListener("change", () => {
-    const form = preset.form;
+const sessionForm = document.getElementById("session-form");
+if (sessionForm) {
+  sessionForm.addEventListener("change", (event) => {
+    if (event.target.name !== "preset") return;
+    const form = sessionForm;
     const query = new URLSearchParams();
     for (const name of ["preset", "played_on", "title", "first_dealer"]) {
       if (form.elements[name] && form.elements[name].value) query.set(name, form.elements[name].value);

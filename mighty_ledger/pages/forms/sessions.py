@@ -8,14 +8,20 @@ import json
 import typing
 from decimal import Decimal
 
+from urllib.parse import urlencode
+
 from django import forms
+from django.urls import reverse
+from django.utils.functional import cached_property
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from mighty_ledger.pages.forms.labels import MAX_SEATS, engine_words, problem_field
+from mighty_ledger.pages.preset_choice import likeliest_preset, second_choice, system_groups
 from mighty_ledger.pages.preset_names import preset_name
 from scoring.describe import OPTION_LABELS, choice_words, option_label
-from scoring.presets import all_presets, get_preset
+from scoring.presets import all_presets, get_preset, preset_slugs
 from scoring.problems import InvalidInput, Problem
 from scoring.settle import Stakes
 from scoring.systems import System, merge
@@ -95,7 +101,8 @@ def _option_value(system: System, path: str):
 class SessionStartForm(forms.Form):
     played_on = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
     title = forms.CharField(label=_("Title"), max_length=80, required=False)
-    preset = forms.ChoiceField(label=_("Scoring system"))
+    # radios in groups, the likeliest first (partials/system_choice.html, pages/preset_choice.py)
+    preset = forms.ChoiceField(label=_("Scoring system"), widget=forms.RadioSelect)
     overrides = forms.CharField(
         label=_("Changes to the system (JSON)"),
         required=False,
@@ -118,6 +125,8 @@ class SessionStartForm(forms.Form):
     def __init__(self, *args, players: list[str], **kwargs):
         super().__init__(*args, **kwargs)
         self.players = players
+        # the table the menu is ordered for: the group's players, when they make one table
+        self.table_size = len(players) if 2 <= len(players) <= MAX_SEATS else 5
         # named as the board names it, in the reader's language
         self.fields["preset"].choices = [(p.slug, preset_name(p)) for p in all_presets()]
         seat_choices = [("", "—")] + [(name, name) for name in players]
@@ -188,6 +197,23 @@ class SessionStartForm(forms.Form):
 
     def seat_fields(self):
         return [self[f"seat_{i}"] for i in range(1, MAX_SEATS + 1)]
+
+    @staticmethod
+    def likeliest_preset(players: list[str]) -> str:
+        """The system a table of these players most likely plays, in the reader's language."""
+        size = len(players) if 2 <= len(players) <= MAX_SEATS else 5
+        return likeliest_preset(language=get_language(), players=size)
+
+    @cached_property
+    def system_groups(self):
+        return system_groups(language=get_language(), players=self.table_size, chosen=self["preset"].value())
+
+    @property
+    def compare_url(self) -> str:
+        """The rules page that puts the system chosen beside the next likeliest."""
+        chosen = self["preset"].value() if self["preset"].value() in preset_slugs() else self.options_for
+        query = urlencode({"a": chosen, "b": second_choice(self.system_groups, chosen)})
+        return f"{reverse('systems_compare')}?{query}"
 
     @property
     def players_needed(self) -> int:

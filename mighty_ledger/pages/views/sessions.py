@@ -60,7 +60,9 @@ def session_new(request: HttpRequest, token: str) -> HttpResponse:
                 return redirect(board_url(access, session))
     else:
         # the seats start empty: tapping the players clockwise, as the page says, seats them so
-        initial = {"played_on": timezone.localdate(), "preset": "pagat-standard"}
+        # the likeliest system for the phone's language and the group's size (a Korean phone, five
+        # players: 표준 5마)
+        initial = {"played_on": timezone.localdate(), "preset": SessionStartForm.likeliest_preset(players)}
         # the table usually sits and plays as it did last time
         last = groups.latest_session(access.group)
         if last is not None:
