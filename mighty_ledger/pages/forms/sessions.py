@@ -224,8 +224,9 @@ class SessionStartForm(forms.Form):
     def seats_filled(self) -> bool:
         """Whether the page comes with seats already taken (as last time): the help then says how to
         seat the table anew, since a tap on a seated player takes them out."""
-        source = self.data if self.is_bound else self.initial
-        return any(source.get(f"seat_{i}") for i in range(1, MAX_SEATS + 1))
+        if self.is_bound:
+            return False  # drawn again after Start: the seats are the ones this phone tapped
+        return any(self.initial.get(f"seat_{i}") for i in range(1, MAX_SEATS + 1))
 
     @staticmethod
     def initial_from_query(query) -> dict:
