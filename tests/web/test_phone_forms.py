@@ -178,6 +178,7 @@ def test_a_first_session_starts_with_nobody_seated_so_the_taps_seat_them_in_orde
     form = response.context["form"]
     assert [form[f"seat_{i}"].value() for i in range(1, 9)] == [None] * 8
     assert "Tap the players in clockwise order, starting anywhere" in response.text
+    assert "{#" not in response.text and "{%" not in response.text  # no template comment left showing
 
 
 def test_seats_filled_as_last_time_say_so_and_how_to_seat_anew(client, db):
