@@ -63,13 +63,13 @@ from mighty_ledger.services.hands import (
     hand_snapshot,
     scored_hand,
 )
-from mighty_ledger.services.stakes import STAKE_FIELDS, session_stakes_change
 from mighty_ledger.services.payments import (
     PaymentBeyondOwed,
     payment_record,
     payment_undo,
     payment_unit,
 )
+from mighty_ledger.services.stakes import STAKE_FIELDS, session_stakes_change
 
 __all__ = [
     "CONTRACT_FIELDS", "SYSTEM", "Actor", "ContractInProgress", "IdempotencyConflict", "Meant", "PaymentBeyondOwed", "SavedMeanwhile", "ScoredHand", "StaleSession",

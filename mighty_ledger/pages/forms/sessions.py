@@ -7,15 +7,13 @@ import dataclasses
 import json
 import typing
 from decimal import Decimal
-
 from urllib.parse import urlencode
 
 from django import forms
 from django.urls import reverse
 from django.utils.functional import cached_property
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from mighty_ledger.pages.forms.labels import MAX_SEATS, engine_words, problem_field
 from mighty_ledger.pages.preset_choice import likeliest_preset, second_choice, system_groups

@@ -42,9 +42,9 @@ from mighty_ledger.pages.forms.nights import (
     NightSwapForm,
     default_hands,
 )
+from mighty_ledger.pages.preset_choice import likeliest_preset
 from mighty_ledger.pages.views.conditional import conditional
 from mighty_ledger.pages.views.links import edit_access, view_access
-from mighty_ledger.pages.preset_choice import likeliest_preset
 from mighty_ledger.pages.views.rules import preset_name
 from mighty_ledger.reads import balance, groups, nights, payees
 from mighty_ledger.services import nights as night_services
