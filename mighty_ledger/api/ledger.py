@@ -8,7 +8,6 @@ and serialises. The hands of a session are in hands.py.
 from __future__ import annotations
 
 import hashlib
-from decimal import Decimal
 
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -41,6 +40,7 @@ from mighty_ledger.api.base import (
     played_for_inputs,
     refuse_nul,
     version_asked,
+    web_url,
 )
 from mighty_ledger.api.exceptions import errors_body, problem
 from mighty_ledger.api.idempotency import Made, create_once, once_responses
@@ -55,9 +55,9 @@ from mighty_ledger.api.serializers import (
     session_json,
     stakes_taken,
 )
+from mighty_ledger.api.stakes import SessionStakesView
 from mighty_ledger.api.stats import PaymentSerializer, payment_json
 from mighty_ledger.http.ratelimit import client_address
-from mighty_ledger.models import Session
 from mighty_ledger.reads import balance, groups, payees, revisions
 from scoring.problems import InvalidInput, Problem
 from scoring.settle import Transfer
@@ -87,11 +87,6 @@ class PlayerOutputSerializer(serializers.Serializer):
 
 def _api_actor() -> services.Actor:
     return services.Actor("api")
-
-
-def web_url(view, session: Session) -> str:
-    """The session's scoreboard for a browser, through the same link the client used."""
-    return view.request.build_absolute_uri(reverse("session_board", args=[view.access.token, session.pk]))
 
 
 class GroupCreateView(PublicView):
@@ -255,53 +250,9 @@ class SessionsView(SessionListView, SessionCreateView):
     """GET lists, POST starts a session."""
 
 
-class SessionStakesInput(serializers.Serializer):
-    """What a session is played for, any of the five: checked by the service (services/stakes.py),
-    so the settle page's form and the API refuse the same values in the same words."""
-
-    stake_per_point = serializers.DecimalField(
-        max_digits=12, decimal_places=2, min_value=0, required=False, allow_null=True,
-        help_text="Money per point; null: not played for money.")
-    currency = TextField(max_length=8, required=False, allow_blank=True, allow_null=True,
-                         help_text="An ISO code or its sign: KRW, ₩, 원, EUR…")
-    rounding_unit = serializers.DecimalField(
-        max_digits=12, decimal_places=2, min_value=Decimal("0.01"), required=False, allow_null=True,
-        help_text="Each transfer rounded to this; null: the currency's smallest unit.")
-    chips_start = serializers.IntegerField(min_value=0, max_value=1_000_000_000, required=False, allow_null=True,
-                                           help_text="Chips each player starts with; null: not played for chips.")
-    chips_per_point = serializers.IntegerField(min_value=1, max_value=1_000_000, required=False, allow_null=True)
-
-
-class SessionStakesView:
-    """PATCH on a session: what it is played for."""
-
-    @extend_schema(
-        operation_id="change_session_stakes", tags=["sessions"], parameters=[SESSION_ID],
-        request=SessionStakesInput, responses={200: SessionOutputSerializer, **WRITE_ERRORS},
-        summary="Change what the session is played for (stake, currency, rounding, chips), at any time",
-        description="Any subset of the five fields; the others stay. The points do not move: money and chips "
-        "are counted from them, so the settlement follows at once. Payments already marked keep their amount. "
-        "Each change is kept in the session's revisions (subject session, action amended, before and after "
-        "its stakes). A view link gets 403.",
-    )
-    def patch(self, request, session_id: int):
-        session = self.access.session(session_id)
-        if not isinstance(request.data, dict):
-            raise InvalidInput([Problem("body", "not_an_object", "Send a JSON object with any of "
-                                        + ", ".join(services.STAKE_FIELDS) + ".")])
-        unknown = sorted(set(request.data) - set(services.STAKE_FIELDS))
-        if unknown:
-            raise InvalidInput([Problem(field, "unknown_field", f"{field} is not something a session is played for: "
-                                        "send any of " + ", ".join(services.STAKE_FIELDS) + ".")
-                                for field in unknown])
-        params = SessionStakesInput(data=request.data, partial=True)
-        params.is_valid(raise_exception=True)
-        session = services.session_stakes_change(session=session, changes=dict(params.validated_data),
-                                                 by=self.access.actor("api"))
-        return Response(session_json(session, web_url=web_url(self, session)))
-
-
 class SessionDetailView(SessionStakesView, LinkView):
+    """GET reads, PATCH changes what it is played for (stakes.py), DELETE deletes."""
+
     @extend_schema(operation_id="get_session", tags=["sessions"], parameters=[SESSION_ID],
                    responses={200: SessionOutputSerializer, **READ_ERRORS}, summary="One session with its totals")
     def get(self, request, session_id: int):

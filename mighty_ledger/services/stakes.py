@@ -8,6 +8,7 @@ keep the amount, unit and currency they were marked in.
 
 from __future__ import annotations
 
+import dataclasses
 from decimal import Decimal, InvalidOperation
 
 from django.db import transaction
@@ -17,9 +18,10 @@ from django.utils.translation import gettext as _
 from mighty_ledger.models import Revision, Session
 from mighty_ledger.services.changes import SYSTEM, Actor, announce, locked, revise
 from scoring.problems import InvalidInput, Problem
-from scoring.settle import CENT
+from scoring.settle import CENT, Stakes
 
-STAKE_FIELDS = ("stake_per_point", "currency", "rounding_unit", "chips_start", "chips_per_point")
+# named as the engine names them (scoring.settle.Stakes), as the session's columns are
+STAKE_FIELDS = tuple(field.name for field in dataclasses.fields(Stakes))
 # the columns' own bounds (models.Session): 12 digits with 2 decimals, a currency of 8 characters
 MAX_AMOUNT = Decimal(10) ** 10
 MAX_CHIPS_START = 1_000_000_000

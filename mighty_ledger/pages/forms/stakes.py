@@ -4,6 +4,7 @@ page and the API refuse the same ones in the same words."""
 
 from __future__ import annotations
 
+import dataclasses
 from decimal import Decimal
 
 from django import forms
@@ -11,8 +12,11 @@ from django.utils.translation import gettext_lazy as _
 
 from mighty_ledger.pages.forms.labels import engine_words
 from mighty_ledger.pages.forms.sessions import amount_as_typed
-from mighty_ledger.services import STAKE_FIELDS
 from scoring.problems import Problem
+from scoring.settle import Stakes
+
+# named as the engine names them, as the service takes them (services/stakes.py)
+STAKE_FIELDS = tuple(field.name for field in dataclasses.fields(Stakes))
 
 
 class SessionStakesForm(forms.Form):
