@@ -65,6 +65,7 @@ def test_the_change_is_kept_in_the_history(client, evening):
     history = client.get(reverse("session_history", args=[evening.group.edit_token, evening.pk]),
                          HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Stakes changed" in history
+    assert "Before: points only" in history and "After: ₩100 a point" in history
 
 
 def test_the_settle_page_lists_each_transfer_once(client, evening):
