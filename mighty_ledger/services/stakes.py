@@ -9,6 +9,7 @@ keep the amount, unit and currency they were marked in.
 from __future__ import annotations
 
 import dataclasses
+import re
 from decimal import Decimal, InvalidOperation
 
 from django.db import transaction
@@ -27,6 +28,7 @@ MAX_AMOUNT = Decimal(10) ** 10
 MAX_CHIPS_START = 1_000_000_000
 MAX_CHIPS_PER_POINT = 1_000_000
 MAX_CURRENCY = 8
+WHOLE = re.compile(r"-?[0-9]{1,20}")
 
 
 def _amount(field: str, value, *, least: Decimal) -> tuple[Decimal | None, Problem | None]:
@@ -53,7 +55,8 @@ def _count(field: str, value, *, least: int, most: int) -> tuple[int | None, Pro
     """A whole number of chips, or the problem with it; None clears it."""
     if value is None:
         return None, None
-    if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).strip().lstrip("-").isdigit():
+    # ASCII digits only: "²" is a digit to str.isdigit, and no number to int()
+    if isinstance(value, bool) or not isinstance(value, (int, str)) or not WHOLE.fullmatch(str(value).strip()):
         return None, Problem(field, "not_a_whole_number", _("Write a whole number, such as 100."))
     count = int(str(value).strip())
     if not least <= count <= most:

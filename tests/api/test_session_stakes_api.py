@@ -73,9 +73,14 @@ def test_null_stops_playing_for_money(edit, evening):
     ({"chips_per_point": 0}, "chips_per_point"),
     ({"currency": "DOLLARS!!!"}, "currency"),
     ({"currency": 5}, "currency"),
+    ({"chips_start": "²"}, "chips_start"),
+    ({"stake_per_point": "NaN"}, "stake_per_point"),
+    ({"stake_per_point": "0.001"}, "stake_per_point"),
+    ({"currency": "KR\u0000W"}, "currency"),
     ({"stakes": 100}, "stakes"),
 ], ids=["negative-stake", "stake-not-a-number", "rounding-zero", "negative-chips", "zero-chips-per-point",
-        "currency-too-long", "currency-not-text", "unknown-field"])
+        "currency-too-long", "currency-not-text", "chips-not-ascii-digits", "stake-nan", "stake-below-a-cent",
+        "currency-with-nul", "unknown-field"])
 def test_a_bad_value_is_refused_in_the_error_shape_and_nothing_changes(edit, evening, body, field):
     errors = assert_error_shape(edit.patch(session_url(evening), body), 400)
     assert field in [error["field"] for error in errors]
