@@ -15,7 +15,7 @@ from decimal import Decimal
 
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
-from django.urls import Resolver404, resolve
+from django.urls import Resolver404, resolve, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.types import OpenApiTypes
@@ -361,3 +361,8 @@ def version_asked(request, *, what: str = "hand's version") -> int | None:
     if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
         raise InvalidInput([Problem("version", "bad_type", "The version must be a whole number, as read.")])
     return version
+
+
+def web_url(view, session) -> str:
+    """The session's scoreboard for a browser, through the same link the client used."""
+    return view.request.build_absolute_uri(reverse("session_board", args=[view.access.token, session.pk]))

@@ -40,6 +40,7 @@ from mighty_ledger.api.base import (
     played_for_inputs,
     refuse_nul,
     version_asked,
+    web_url,
 )
 from mighty_ledger.api.exceptions import errors_body, problem
 from mighty_ledger.api.idempotency import Made, create_once, once_responses
@@ -54,9 +55,9 @@ from mighty_ledger.api.serializers import (
     session_json,
     stakes_taken,
 )
+from mighty_ledger.api.stakes import SessionStakesView
 from mighty_ledger.api.stats import PaymentSerializer, payment_json
 from mighty_ledger.http.ratelimit import client_address
-from mighty_ledger.models import Session
 from mighty_ledger.reads import balance, groups, payees, revisions
 from scoring.problems import InvalidInput, Problem
 from scoring.settle import Transfer
@@ -86,11 +87,6 @@ class PlayerOutputSerializer(serializers.Serializer):
 
 def _api_actor() -> services.Actor:
     return services.Actor("api")
-
-
-def web_url(view, session: Session) -> str:
-    """The session's scoreboard for a browser, through the same link the client used."""
-    return view.request.build_absolute_uri(reverse("session_board", args=[view.access.token, session.pk]))
 
 
 class GroupCreateView(PublicView):
@@ -254,7 +250,9 @@ class SessionsView(SessionListView, SessionCreateView):
     """GET lists, POST starts a session."""
 
 
-class SessionDetailView(LinkView):
+class SessionDetailView(SessionStakesView, LinkView):
+    """GET reads, PATCH changes what it is played for (stakes.py), DELETE deletes."""
+
     @extend_schema(operation_id="get_session", tags=["sessions"], parameters=[SESSION_ID],
                    responses={200: SessionOutputSerializer, **READ_ERRORS}, summary="One session with its totals")
     def get(self, request, session_id: int):

@@ -38,10 +38,10 @@ from mighty_ledger.api.base import (
     paginated,
     played_for_inputs,
     refuse_nul,
+    web_url,
 )
 from mighty_ledger.api.exceptions import errors_body, problem
 from mighty_ledger.api.idempotency import Made, create_once, once_responses
-from mighty_ledger.api.ledger import web_url
 from mighty_ledger.api.serializers import ErrorsSerializer, played_for_fields, stakes_taken
 from mighty_ledger.api.stats import PaymentSerializer, as_requested, beyond_owed, payment_json
 from mighty_ledger.http.request_keys import night_payment_scope

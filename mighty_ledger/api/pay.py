@@ -57,7 +57,8 @@ class PayHandlesSerializer(serializers.Serializer):
     kakaopay = TextField(required=False, allow_blank=True, max_length=120,
                          help_text="A KakaoPay money link, https://qr.kakaopay.com/<code>; \"\" clears it.")
     bank = TextField(required=False, allow_blank=True, max_length=40,
-                     help_text="The bank of the account: one of " + ", ".join(BANKS) + " (or its Korean name); \"\" clears it.")
+                     help_text="The bank of the account: one of the codes " + ", ".join(BANKS) + ", or the bank's name in "
+                               "English or Korean (국민은행, KB Kookmin Bank, 농협…), kept as its code; \"\" clears it.")
     account = TextField(required=False, allow_blank=True, max_length=40,
                         help_text="The account number: 6 to 20 digits, dashes between groups allowed; \"\" clears it.")
 

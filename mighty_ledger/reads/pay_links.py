@@ -25,7 +25,7 @@ from decimal import Decimal
 from urllib.parse import quote, urlsplit
 
 from scoring.problems import Problem
-from scoring.words import N_
+from scoring.words import N_, Words
 
 TOSS, KAKAOPAY, ACCOUNT = "toss", "kakaopay", "account"
 KINDS = (TOSS, KAKAOPAY, ACCOUNT)
@@ -59,6 +59,35 @@ BANKS: dict[str, tuple[str, str]] = {
     "savings": (N_("Savings bank"), "저축은행"),
 }
 
+# other names players type for a bank (the short Korean names everyone says, the English ones
+# without "Bank"): 국민은행 is KB국민은행, 농협 is NH농협은행. Compared without spaces or case.
+BANK_ALIASES: dict[str, tuple[str, ...]] = {
+    "kb": ("국민은행", "국민", "KB", "KB Bank", "Kookmin", "Kookmin Bank", "KB Kookmin"),
+    "shinhan": ("신한", "Shinhan"),
+    "woori": ("우리", "Woori"),
+    "hana": ("하나", "KEB하나은행", "KEB Hana Bank", "Hana"),
+    "nh": ("농협은행", "농협", "NH", "NH Bank", "NongHyup", "Nonghyup Bank"),
+    "nh_local": ("지역농협", "단위농협", "축협"),
+    "ibk": ("기업은행", "기업", "IBK", "IBK Bank", "Industrial Bank of Korea"),
+    "sc": ("SC은행", "제일은행", "SC", "Standard Chartered"),
+    "citi": ("씨티은행", "씨티", "Citi", "Citibank"),
+    "kdb": ("산업은행", "KDB", "Korea Development Bank"),
+    "kakaobank": ("카카오", "Kakao Bank"),
+    "tossbank": ("토스", "Toss"),
+    "kbank": ("K뱅크", "Kbank"),
+    "post": ("우체국은행", "우편", "Post", "Post Office"),
+    "mg": ("MG새마을금고", "MG", "Saemaul"),
+    "cu": ("신용협동조합", "Shinhyup", "Credit union"),
+    "suhyup": ("수협", "Suhyup"),
+    "busan": ("부산", "BNK부산은행", "BNK Busan Bank"),
+    "kyongnam": ("경남", "BNK경남은행", "Kyongnam", "Gyeongnam Bank"),
+    "im": ("대구은행", "DGB대구은행", "iM뱅크", "DGB", "Daegu Bank", "iM Bank"),
+    "kwangju": ("광주", "Gwangju Bank"),
+    "jeonbuk": ("전북", "Jeonbuk"),
+    "jeju": ("제주", "Jeju"),
+    "savings": ("저축", "Savings"),
+}
+
 # Toss asks for letters (English or Korean) when an ID is made; digits appear in IDs in use
 TOSS_ID = re.compile(r"[0-9A-Za-z가-힣]{2,30}")
 # the code the KakaoPay app puts after qr.kakaopay.com/ in a money link
@@ -72,7 +101,7 @@ ACCOUNT_DIGITS = (6, 20)
 MESSAGES = {
     "toss_id": N_("A Toss ID is 2 to 30 letters (English or Korean) or digits, or its toss.me link."),
     "kakaopay_link": N_("A KakaoPay money link starts with https://qr.kakaopay.com/ and its code."),
-    "bank_unknown": N_("Choose the bank from the list."),
+    "bank_unknown": N_("Choose the bank from the list: its name in English or Korean, or one of the codes {codes}."),
     "account_number": N_("An account number is 6 to 20 digits, with dashes between groups if you like."),
     "bank_without_account": N_("Give the account number with the bank."),
     "account_without_bank": N_("Choose the bank of this account."),
@@ -100,12 +129,16 @@ class PayLink:
     url: str | None
     text: str  # the handle itself; for an account, what is copied (bank, number, amount)
     carries_amount: bool  # the link fills the amount in; otherwise the payer types it
+    bank: str = ""  # an account's bank (a code of BANKS) and number, shown in the reader's language
+    account: str = ""
 
     def as_json(self) -> dict:
         return {"kind": self.kind, "url": self.url, "text": self.text}
 
 
 def _problem(field: str, code: str) -> Problem:
+    if code == "bank_unknown":
+        return Problem(field, code, Words(MESSAGES[code], codes=", ".join(BANKS)))
     return Problem(field, code, MESSAGES[code])
 
 
@@ -134,13 +167,22 @@ def kakaopay_link_of(value: str) -> str | None:
     return f"https://{KAKAOPAY_HOST}/{code}"
 
 
+def _bank_key(name: str) -> str:
+    return "".join(name.split()).casefold()
+
+
+# every name of every bank, as _bank_key compares them, to its code
+_BANK_NAMES: dict[str, str] = {
+    _bank_key(name): code
+    for code, (english, korean) in BANKS.items()
+    for name in (code, english, korean, *BANK_ALIASES.get(code, ()))
+}
+
+
 def bank_of(value: str) -> str | None:
-    """The bank's code from its code, its English name or its Korean name; None when unknown."""
-    value = value.strip()
-    for code, (english, korean) in BANKS.items():
-        if value.casefold() in (code, english.casefold(), korean.casefold()):
-            return code
-    return None
+    """The bank's code from its code, its English or Korean name, or a name players say for it
+    (국민은행, 농협, Kookmin); None when unknown."""
+    return _BANK_NAMES.get(_bank_key(value))
 
 
 def checked_handles(*, current: PayHandles, changes: dict[str, str]) -> tuple[PayHandles, list[Problem]]:
@@ -176,7 +218,7 @@ def checked_handles(*, current: PayHandles, changes: dict[str, str]) -> tuple[Pa
     return PayHandles(**values), problems
 
 
-def _plain(amount: Decimal) -> str:
+def plain_amount(amount: Decimal) -> str:
     """An amount as a banking app reads it: digits, a point only where there are cents."""
     amount = Decimal(amount)
     # a whole amount written whole (2100, not 2100.00): the settlement rounded it already
@@ -192,10 +234,12 @@ def pay_links(handles: PayHandles, *, amount: Decimal, currency: str) -> list[Pa
         # toss.me takes the amount as a last path segment, in whole won
         whole_won = currency == "KRW" and amount > 0 and amount == amount.to_integral_value()
         url = f"https://{TOSS_HOST}/{quote(handles.toss, safe='')}"
-        links.append(PayLink(TOSS, f"{url}/{_plain(amount)}" if whole_won else url, handles.toss, whole_won))
+        links.append(PayLink(TOSS, f"{url}/{plain_amount(amount)}" if whole_won else url, handles.toss, whole_won))
     if handles.kakaopay:
         links.append(PayLink(KAKAOPAY, handles.kakaopay, handles.kakaopay, False))
     if handles.account and handles.bank in BANKS:
-        money = _plain(amount) + ("원" if currency == "KRW" else f" {currency}")
-        links.append(PayLink(ACCOUNT, None, f"{BANKS[handles.bank][1]} {handles.account} {money}", False))
+        money = plain_amount(amount) + ("원" if currency == "KRW" else f" {currency}")
+        # copied as Korean banking apps read a pasted transfer, whatever the page's language
+        links.append(PayLink(ACCOUNT, None, f"{BANKS[handles.bank][1]} {handles.account} {money}", False,
+                             bank=handles.bank, account=handles.account))
     return links

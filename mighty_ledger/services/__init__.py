@@ -11,6 +11,7 @@ records a revision and, once committed, tells the phones at the table.
 - ``groups``: groups, players and sessions
 - ``hands``: hands and events, with the running totals
 - ``payments``: transfers of a settlement marked as paid
+- ``stakes``: what a session is played for, changed at any time
 - ``contracts``: the hand in progress, and a hand entered after its last trick
 - ``imports``: a group brought back from its JSON document
 - ``sheet_imports``: past hands brought in from a spreadsheet (read by ``spreadsheets``), and undone
@@ -68,6 +69,7 @@ from mighty_ledger.services.payments import (
     payment_undo,
     payment_unit,
 )
+from mighty_ledger.services.stakes import STAKE_FIELDS, session_stakes_change
 
 __all__ = [
     "CONTRACT_FIELDS", "SYSTEM", "Actor", "ContractInProgress", "IdempotencyConflict", "Meant", "PaymentBeyondOwed", "SavedMeanwhile", "ScoredHand", "StaleSession",
@@ -75,5 +77,5 @@ __all__ = [
     "contract_outlook", "contract_snapshot", "group_create", "group_delete", "group_restore",
     "group_rotate_link", "hand_amend", "hand_delete", "hand_enter", "hand_fingerprint", "hand_preview", "hand_record",
     "hand_restore", "hand_snapshot", "payment_record", "payment_undo", "payment_unit",
-    "player_add", "scored_hand", "session_delete", "session_restore", "session_start",
+    "player_add", "scored_hand", "session_delete", "session_restore", "session_stakes_change", "session_start", "STAKE_FIELDS",
 ]

@@ -23,7 +23,7 @@ def player_pay_set(*, player: Player, changes: dict[str, str], by: Actor = SYSTE
     through the view link too."""
     handles, problems = checked_handles(current=handles_of(player), changes=changes)
     if problems:
-        raise InvalidInput([Problem(p.field, p.code, gettext(p.message)) for p in problems])
+        raise InvalidInput([Problem(p.field, p.code, _translated(p.message)) for p in problems])
     before = handles_of(player)
     changed = [field for field, column in FIELDS.items() if getattr(player, column) != getattr(handles, field)]
     if not changed:
@@ -35,6 +35,12 @@ def player_pay_set(*, player: Player, changes: dict[str, str], by: Actor = SYSTE
            before={"name": player.name, "pay": [kind for kind in KINDS if _kept(before, kind)]},
            after={"name": player.name, "pay": [kind for kind in KINDS if _kept(handles, kind)]})
     return player
+
+
+def _translated(message) -> str:
+    # a message with values in it (the list of bank codes) is translated before they are filled in
+    translated = getattr(message, "translated", None)
+    return translated(gettext) if translated is not None else gettext(message)
 
 
 def _kept(handles, kind: str) -> bool:

@@ -3,9 +3,11 @@
 // form's own "Show the rules of the system chosen" button, pressed for the player: without this
 // script they press it themselves.
 const form = document.getElementById("night-form");
-const preset = form ? form.querySelector("[name=preset]") : null;
 const showRules = form ? form.querySelector("[data-show-rules]") : null;
 
-if (preset && showRules) {
-  preset.addEventListener("change", () => form.requestSubmit(showRules));
+if (showRules) {
+  // the systems are radios in groups (partials/system_choice.html): any of them chosen
+  form.addEventListener("change", (event) => {
+    if (event.target.name === "preset") form.requestSubmit(showRules);
+  });
 }

@@ -34,3 +34,26 @@ for (const button of document.querySelectorAll("button[data-copy-from]")) {
     if (box) copy(box, button);
   });
 }
+
+// one transfer of the settlement's list, to the payer alone: the share sheet, or a copy of its line
+function copyText(text, button) {
+  const done = () => status(button.dataset.copied || "");
+  if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(done, () => {});
+}
+
+document.addEventListener("click", (event) => {
+  const button = event.target.closest("button[data-share-line]");
+  if (!button) return;
+  const text = button.dataset.shareLine;
+  if (typeof navigator.share === "function") navigator.share({ text }).catch(() => {});
+  else copyText(text, button);
+});
+
+function showLineButtons() {
+  const can = typeof navigator.share === "function" || (navigator.clipboard && window.isSecureContext);
+  for (const button of document.querySelectorAll("button[data-share-line]")) button.hidden = !can;
+}
+showLineButtons();
+// the list is drawn again as hands and payments change it (the live regions, htmx swaps)
+document.addEventListener("htmx:afterSettle", showLineButtons);
+document.addEventListener("live:updated", showLineButtons);

@@ -167,7 +167,8 @@ def totals_row(page: Page) -> list[str]:
 def transfers(page: Page) -> list[tuple[str, str, int]]:
     """The settlement page's fewest transfers as (payer, payee, points)."""
     found = []
-    for line in page.get_by_test_id("settle-transfers").locator("li").all_inner_texts():
+    # each line's words, without the buttons beside them (share, pay, mark as paid)
+    for line in page.get_by_test_id("settle-transfers").locator("li > span:first-child").all_inner_texts():
         match = TRANSFER.match(line.strip())
         assert match, f"not a transfer: {line!r}"
         found.append((match[1], match[2], int(match[3])))

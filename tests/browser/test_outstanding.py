@@ -1,8 +1,8 @@
 """The settlement page asks for no money already paid (issue 35), on a phone, in English and Korean.
 
 Ann made 15 ♦ with Cy at ₩100 a point: Bo and Di each owe Ann ₩500, Ed owes Cy ₩500. This phone
-is Bo's. Bo pays Ann and it is marked on the payments card: the list, the text for the group's
-chat and Bo's own line drop it at once. Then the table plays a hand more and every face of the
+is Bo's. Bo pays Ann and it is marked on the page's one list of transfers: the list, the text for
+the group's chat and Bo's own line drop it at once, and the payments card holds it as marked. Then the table plays a hand more and every face of the
 page agrees on what is still owed, as the API says it, without a reload: the page follows the
 table's stream (served by uvicorn, as in production; pytest-django's WSGI server holds no stream).
 """
@@ -62,11 +62,12 @@ def chat_lines(page) -> list[str]:
 
 def expect_every_face_agrees(page, session) -> None:
     owed = api_outstanding(session)
-    settle, card = page.get_by_test_id("settle-transfers"), page.get_by_test_id("payments-owed")
+    settle = page.get_by_test_id("settle-transfers")
     expect(settle.locator("li[data-from]")).to_have_count(len(owed))
-    expect(card.locator("li[data-from]")).to_have_count(len(owed))
     assert lines(settle) == owed
-    assert lines(card) == owed
+    # one list: the payments card drawn into the page holds the payments marked, not the list again
+    expect(page.get_by_test_id("payments")).to_be_visible()
+    expect(page.get_by_test_id("payments-owed")).to_have_count(0)
     # the chat says the same transfers in the same words, line by line
     assert chat_lines(page) == [words.strip() for words in settle.locator("li[data-from] > span").all_inner_texts()]
 
@@ -88,11 +89,11 @@ def test_a_payment_marked_leaves_the_list_the_chat_and_my_line_and_a_later_hand_
     assert words["bo_pays"] in chat_lines(page)
     expect_every_face_agrees(page, evening)
 
-    # Bo hands Ann ₩500: one tap on the card's line
-    card = page.get_by_test_id("payments-owed")
-    card.locator('li[data-from="Bo"][data-to="Ann"]').get_by_role("button", name=words["mark"]).click()
-    expect(card.locator('li[data-from="Bo"]')).to_have_count(0)
-    expect(page.get_by_test_id("settle-transfers").locator('li[data-from="Bo"]')).to_have_count(0)
+    # Bo hands Ann ₩500: one tap on the list's line
+    owed = page.get_by_test_id("settle-transfers")
+    owed.locator('li[data-from="Bo"][data-to="Ann"]').get_by_role("button", name=words["mark"]).click()
+    expect(owed.locator('li[data-from="Bo"]')).to_have_count(0)
+    expect(page.get_by_test_id("payments-marked").locator("li")).to_have_count(1)
     expect(page.get_by_test_id("share-text")).not_to_have_value(re.compile(re.escape(words["bo_pays"])))
     expect(me.locator("li:visible")).not_to_have_text([words["you_pay"]])
     expect(page.locator("#evening-transfers summary")).to_have_text(words["before"])
@@ -104,7 +105,6 @@ def test_a_payment_marked_leaves_the_list_the_chat_and_my_line_and_a_later_hand_
     HandFactory(session=evening, entry=BO_MAKES)
     evening.refresh_from_db()
     expect(page.get_by_test_id("settle-transfers").locator('li[data-to="Bo"]')).not_to_have_count(0)
-    expect(page.get_by_test_id("payments-owed").locator('li[data-to="Bo"]')).not_to_have_count(0)
     expect_every_face_agrees(page, evening)
     me_lines = me.locator("li:visible").all_inner_texts()
     assert me_lines and all("Ann" not in line or "500" not in line for line in me_lines)

@@ -101,15 +101,17 @@ def test_the_share_text_is_ready_to_paste_and_a_payment_is_marked_and_undone(pag
     expect(box).to_have_value(expected)
     # the whole text shows without scrolling the box
     assert box.evaluate("box => box.scrollHeight <= box.clientHeight")
-    page.get_by_role("button", name="Copy").click()
+    page.get_by_role("button", name="Copy the list").click()
     expect(page.locator("[data-share-status]")).to_have_text("Copied.")
     assert page.evaluate("navigator.clipboard.readText()") == expected
 
+    # the page's one list of transfers: each line marked as paid where it is read
+    owed = page.get_by_test_id("settle-transfers")
+    owed.locator("li", has_text="Ed pays Cy").get_by_role("button", name="Mark as paid").click()
     payments = page.get_by_test_id("payments")
-    payments.locator("li", has_text="Ed pays Cy").get_by_role("button", name="Mark as paid").click()
     expect(payments.get_by_test_id("payments-marked")).to_contain_text("Ed paid Cy ₩10,300")
-    # paid: no longer among what is still owed (issue 35), on the card as in the list and the chat
-    expect(payments.get_by_test_id("payments-owed").locator("li", has_text="Ed pays Cy")).to_have_count(0)
+    # paid: no longer among what is still owed (issue 35), in the list as in the chat
+    expect(owed.locator("li", has_text="Ed pays Cy")).to_have_count(0)
     screenshot(page, "settle-share")
 
     page.goto(f"{live_server.url}/g/{evening.group.edit_token}/")
@@ -122,7 +124,7 @@ def test_the_share_text_is_ready_to_paste_and_a_payment_is_marked_and_undone(pag
 
     page.go_back()
     page.get_by_test_id("payments-marked").get_by_role("button", name="Undo").click()
-    expect(page.get_by_test_id("payments-owed").locator("li", has_text="Ed pays Cy")).to_contain_text("Mark as paid")
+    expect(page.get_by_test_id("settle-transfers").locator("li", has_text="Ed pays Cy")).to_contain_text("Mark as paid")
 
 
 def test_a_payment_whose_answer_was_lost_is_recorded_once(phones, live_server, evening):

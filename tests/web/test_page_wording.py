@@ -142,8 +142,8 @@ def test_the_new_session_menu_names_each_system_as_the_board_does(client):
     menu = client.get(reverse("session_new", args=[token]), HTTP_ACCEPT_LANGUAGE="ko").text
     on_board = board(client, session, language="ko")
     assert "표준 5마" in on_board
-    assert re.search(r'<option value="korean-standard"[^>]*>표준 5마</option>', menu)
-    assert re.search(r'<option value="pagat-standard"[^>]*>Pagat 표준 \(5인\)</option>', menu)
+    assert re.search(r'<input type="radio" name="preset" value="korean-standard"[^>]*><span><strong>표준 5마</strong>', menu)
+    assert re.search(r'<input type="radio" name="preset" value="pagat-standard"[^>]*><span><strong>Pagat 표준 \(5인\)</strong>', menu)
     assert "Korean standard" not in menu
 
 

@@ -76,6 +76,22 @@ def test_a_bank_by_its_code_english_or_korean_name():
     assert bank_of("Bank of Nowhere") is None
 
 
+@pytest.mark.parametrize(("typed", "code"), [
+    ("국민은행", "kb"), ("KB국민은행", "kb"), ("KB 국민은행", "kb"), ("Kookmin", "kb"), ("kb kookmin bank", "kb"),
+    ("농협", "nh"), ("신한은행", "shinhan"), ("우리은행", "woori"), ("기업은행", "ibk"), ("대구은행", "im"),
+    ("Toss Bank", "tossbank"), ("토스뱅크", "tossbank"),
+])
+def test_a_bank_by_the_name_players_say(typed, code):
+    assert bank_of(typed) == code
+
+
+def test_an_unknown_bank_is_told_the_codes():
+    _handles, problems = checked_handles(current=PayHandles(), changes={"bank": "Bank of Nowhere",
+                                                                         "account": "110243217120"})
+    assert [problem.code for problem in problems] == ["bank_unknown"]
+    assert "kb, shinhan, woori" in problems[0].message
+
+
 @pytest.mark.parametrize(("account", "ok"), [
     ("3333-01-1234567", True), ("110243217120", True), ("12345", False), ("3333--01", False),
     ("-3333011234", False), ("3333 01 1234567", False), ("1" * 21, False), ("٣٣٣٣٠١١٢٣٤٥٦٧", False),
@@ -172,6 +188,25 @@ def test_a_handle_changed_draws_the_settle_page_again(client, evening):
     again = client.get(reverse("session_settle", args=[evening.group.edit_token, evening.pk]),
                        HTTP_IF_NONE_MATCH=first["ETag"])
     assert again.status_code == 200 and "toss.me/annlee/" in again.content.decode()
+
+
+def test_the_english_page_writes_won_as_english_does_and_copies_the_amount_whole(client, evening):
+    with translation.override("en"):
+        body = client.get(reverse("session_settle", args=[evening.group.edit_token, evening.pk]),
+                          HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    # only what is copied into a banking app keeps "원": every amount shown is written "₩700"
+    shown = re.sub(r'data-pay-copy="[^"]*"', "", body)
+    assert "₩700" in shown and "700원" not in shown
+    # the account shown in English; what is copied stays as Korean banking apps read it
+    assert "Account: KakaoBank 3333-01-1234567" in body
+    assert 'data-pay-copy="700"' in body and 'data-pay-copy="700.00"' not in body
+
+
+def test_the_korean_page_writes_won_as_korean_does(client, evening):
+    with translation.override("ko"):
+        body = client.get(reverse("session_settle", args=[evening.group.edit_token, evening.pk]),
+                          HTTP_ACCEPT_LANGUAGE="ko").content.decode()
+    assert "700원" in body and "₩700" not in body
 
 
 def test_the_korean_page_says_it_in_korean(client, evening):

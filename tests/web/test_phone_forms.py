@@ -163,7 +163,45 @@ def test_one_seated_player_is_counted_in_the_singular(client, db):
 
     response = client.post(reverse("session_new", args=[group.edit_token]), data)
 
-    assert "This system is for 5 players; 1 is seated." in response.text
+    assert "This system is for 5 players; 1 is seated. Tap 4 more players." in response.text
+
+
+def test_a_first_session_starts_with_nobody_seated_so_the_taps_seat_them_in_order(client, db):
+    from tests.factories import GroupFactory
+
+    group = GroupFactory()
+    for name in ["Ann", "Bo", "Cy", "Di", "Ed"]:
+        group.players.create(name=name)
+
+    response = client.get(reverse("session_new", args=[group.edit_token]))
+
+    form = response.context["form"]
+    assert [form[f"seat_{i}"].value() for i in range(1, 9)] == [None] * 8
+    assert "Tap the players in clockwise order, starting anywhere" in response.text
+    assert "{#" not in response.text and "{%" not in response.text  # no template comment left showing
+
+
+def test_seats_filled_as_last_time_say_so_and_how_to_seat_anew(client, db):
+    from tests.factories import SessionFactory
+
+    group = SessionFactory().group
+
+    response = client.get(reverse("session_new", args=[group.edit_token]))
+
+    assert "Seated as last time" in response.text and "tap Clear the seats" in response.text
+
+
+def test_too_few_seated_are_told_how_many_more_to_tap_in_korean_too(client, db):
+    from tests.factories import SessionFactory
+
+    group = SessionFactory().group
+    data = {"played_on": "2026-11-23", "preset": "pagat-standard", "seat_1": "Ann", "seat_2": "Bo", "seat_3": "Cy"}
+
+    english = client.post(reverse("session_new", args=[group.edit_token]), data)
+    korean = client.post(reverse("session_new", args=[group.edit_token]), data, HTTP_ACCEPT_LANGUAGE="ko")
+
+    assert "Tap 2 more players." in english.text
+    assert "2명을 더 누르세요." in korean.text
 
 
 def test_six_seated_for_a_five_player_system_are_shown_the_systems_for_six(client, db):
@@ -176,7 +214,7 @@ def test_six_seated_for_a_five_player_system_are_shown_the_systems_for_six(clien
     response = client.post(reverse("session_new", args=[group.edit_token]),
                            {"played_on": "2026-11-23", "preset": "pagat-standard", **seats})
 
-    assert "This system is for 5 players; 6 are seated. Systems for 6 players: " in response.text
+    assert "This system is for 5 players; 6 are seated. Take 1 player out. Systems for 6 players: " in response.text
     assert "Pagat 6 players, one knocked out" in response.text
 
 

@@ -23,9 +23,10 @@ from mighty_ledger.pages.forms.labels import (
     trump_label,
 )
 from mighty_ledger.pages.forms.sessions import SessionStartForm
+from mighty_ledger.pages.forms.stakes import SessionStakesForm
 
 __all__ = [
     "CALL_LABELS", "CALL_ROLES", "TRUMP_CHOICES", "CardChoice", "ContractForm", "EventForm", "GroupCreateForm", "HandForm",
-    "PlayerAddForm", "SessionStartForm", "add_problems", "card_label", "engine_words", "set_aside_missing",
+    "PlayerAddForm", "SessionStakesForm", "SessionStartForm", "add_problems", "card_label", "engine_words", "set_aside_missing",
     "trump_label",
 ]

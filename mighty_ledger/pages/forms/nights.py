@@ -63,6 +63,8 @@ class NightStartForm(SessionStartForm):
         for seat in range(1, MAX_SEATS + 1):
             del self.fields[f"seat_{seat}"]
         del self.fields["first_dealer"]
+        # a night seats several tables, each usually of five: the menu is ordered for one of them
+        self.table_size = 5
         # a player added on the page stays among the choices, checked, until the night starts
         added = self.data.getlist("players") if self.is_bound else self.initial.get("players", [])
         names = list(dict.fromkeys([*players, *(name.strip() for name in added if name.strip())]))

@@ -7,14 +7,19 @@ import dataclasses
 import json
 import typing
 from decimal import Decimal
+from urllib.parse import urlencode
 
 from django import forms
+from django.urls import reverse
+from django.utils.functional import cached_property
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from mighty_ledger.pages.forms.labels import MAX_SEATS, engine_words, problem_field
+from mighty_ledger.pages.preset_choice import likeliest_preset, second_choice, system_groups
 from mighty_ledger.pages.preset_names import preset_name
 from scoring.describe import OPTION_LABELS, choice_words, option_label
-from scoring.presets import all_presets, get_preset
+from scoring.presets import all_presets, get_preset, preset_slugs
 from scoring.problems import InvalidInput, Problem
 from scoring.settle import Stakes
 from scoring.systems import System, merge
@@ -94,7 +99,8 @@ def _option_value(system: System, path: str):
 class SessionStartForm(forms.Form):
     played_on = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
     title = forms.CharField(label=_("Title"), max_length=80, required=False)
-    preset = forms.ChoiceField(label=_("Scoring system"))
+    # radios in groups, the likeliest first (partials/system_choice.html, pages/preset_choice.py)
+    preset = forms.ChoiceField(label=_("Scoring system"), widget=forms.RadioSelect)
     overrides = forms.CharField(
         label=_("Changes to the system (JSON)"),
         required=False,
@@ -117,6 +123,8 @@ class SessionStartForm(forms.Form):
     def __init__(self, *args, players: list[str], **kwargs):
         super().__init__(*args, **kwargs)
         self.players = players
+        # the table the menu is ordered for: the group's players, when they make one table
+        self.table_size = len(players) if 2 <= len(players) <= MAX_SEATS else 5
         # named as the board names it, in the reader's language
         self.fields["preset"].choices = [(p.slug, preset_name(p)) for p in all_presets()]
         seat_choices = [("", "—")] + [(name, name) for name in players]
@@ -189,6 +197,36 @@ class SessionStartForm(forms.Form):
         return [self[f"seat_{i}"] for i in range(1, MAX_SEATS + 1)]
 
     @staticmethod
+    def likeliest_preset(players: list[str]) -> str:
+        """The system a table of these players most likely plays, in the reader's language."""
+        size = len(players) if 2 <= len(players) <= MAX_SEATS else 5
+        return likeliest_preset(language=get_language(), players=size)
+
+    @cached_property
+    def system_groups(self):
+        return system_groups(language=get_language(), players=self.table_size, chosen=self["preset"].value())
+
+    @property
+    def compare_url(self) -> str:
+        """The rules page that puts the system chosen beside the next likeliest."""
+        chosen = self["preset"].value() if self["preset"].value() in preset_slugs() else self.options_for
+        query = urlencode({"a": chosen, "b": second_choice(self.system_groups, chosen)})
+        return f"{reverse('systems_compare')}?{query}"
+
+    @property
+    def players_needed(self) -> int:
+        """How many seats the system shown takes (the page counts the taps against it)."""
+        return get_preset(self.options_for).system().players
+
+    @property
+    def seats_filled(self) -> bool:
+        """Whether the page comes with seats already taken (as last time): the help then says how to
+        seat the table anew, since a tap on a seated player takes them out."""
+        if self.is_bound:
+            return False  # drawn again after Start: the seats are the ones this phone tapped
+        return any(self.initial.get(f"seat_{i}") for i in range(1, MAX_SEATS + 1))
+
+    @staticmethod
     def initial_from_query(query) -> dict:
         """The page re-drawn for another system: its own rules, what was already filled in kept."""
         kept = ["preset", "played_on", "title", "first_dealer", *(f"seat_{i}" for i in range(1, MAX_SEATS + 1))]
@@ -200,8 +238,8 @@ class SessionStartForm(forms.Form):
         initial = {
             "preset": last.preset,
             "overrides": json.dumps(last.overrides, ensure_ascii=False) if last.overrides else "",
-            "stake_per_point": _as_typed(last.stake_per_point), "currency": last.currency,
-            "rounding_unit": _as_typed(last.rounding_unit), "chips_start": last.chips_start,
+            "stake_per_point": amount_as_typed(last.stake_per_point), "currency": last.currency,
+            "rounding_unit": amount_as_typed(last.rounding_unit), "chips_start": last.chips_start,
             "chips_per_point": last.chips_per_point,
         }
         return initial | {f"seat_{i + 1}": name for i, name in enumerate(last.seats)}
@@ -265,8 +303,21 @@ class SessionStartForm(forms.Form):
                 name = problem_field(problem.field, SESSION_PROBLEM_FIELDS)
                 message = engine_words(problem.message)
                 if problem.code == "wrong_player_count":
-                    message = f"{message} {self._systems_for(len(self.cleaned_data.get('seats', [])))}"
+                    seated = len(self.cleaned_data.get("seats", []))
+                    message = f"{message} {self._seats_to_change(seated)} {self._systems_for(seated)}".strip()
                 self.add_error(name, message)
+
+    def _seats_to_change(self, seated: int) -> str:
+        """What to do about it, counted: "Tap 2 more players." (or take some out)."""
+        try:
+            needed = get_preset(self.cleaned_data.get("preset", "")).system().players
+        except (InvalidInput, KeyError):
+            return ""
+        if seated < needed:
+            return ngettext("Tap %(count)s more player.", "Tap %(count)s more players.",
+                            needed - seated) % {"count": needed - seated}
+        return ngettext("Take %(count)s player out.", "Take %(count)s players out.",
+                        seated - needed) % {"count": seated - needed}
 
     @staticmethod
     def _systems_for(seated: int) -> str:
@@ -278,7 +329,7 @@ class SessionStartForm(forms.Form):
         return _("Systems for %(count)s players: %(names)s.") % {"count": seated, "names": ", ".join(names)}
 
 
-def _as_typed(amount):
+def amount_as_typed(amount):
     """A stored amount as a player types it: 100 for ₩100 (stored 100.00), 0.5 for 0.50."""
     if amount is None:
         return None

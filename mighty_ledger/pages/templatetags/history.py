@@ -15,7 +15,7 @@ from django.utils.translation import pgettext
 
 from mighty_ledger.models import Revision
 from mighty_ledger.pages.templatetags.ledger import contract
-from mighty_ledger.pages.templatetags.money import amount_text
+from mighty_ledger.pages.templatetags.money import amount_text, format_money
 from mighty_ledger.reads.actors import API_LABEL, actor_label
 
 register = template.Library()
@@ -38,6 +38,8 @@ def _hand_title(revision: Revision) -> str:
 
 
 def _session_title(revision: Revision) -> str:
+    if revision.action == Revision.AMENDED and "stakes" in (revision.after or {}):
+        return _("Stakes changed")
     return {
         Revision.CREATED: _("Session started"),
         Revision.DELETED: _("Session deleted"),
@@ -119,3 +121,18 @@ def actor(stored: str) -> str:
         API_LABEL: pgettext("who made a change", "API"),
         "system": pgettext("who made a change", "the app"),
     }.get(label, label)
+
+
+@register.filter
+def stakes_words(stakes: dict | None) -> str:
+    """What a session was played for, as a revision keeps it (services/stakes.py): "₩100 a point",
+    "100 chips each, 2 a point", or "points only"."""
+    stakes = stakes or {}
+    parts = []
+    if stakes.get("stake_per_point") is not None:
+        stake = format_money(Decimal(stakes["stake_per_point"]), stakes.get("currency") or "")
+        parts.append(_("%(stake)s a point") % {"stake": stake})
+    if stakes.get("chips_start") is not None:
+        parts.append(_("%(chips)s chips each, %(per_point)s a point") % {
+            "chips": stakes["chips_start"], "per_point": stakes.get("chips_per_point") or 1})
+    return ", ".join(parts) or _("points only")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import template
 from django.utils.translation import gettext
 
-from mighty_ledger.reads.pay_links import BANKS, PayLink
+from mighty_ledger.reads.pay_links import BANKS, PayLink, plain_amount
 from mighty_ledger.reads.payees import transfer_links
 
 register = template.Library()
@@ -21,3 +21,9 @@ def pay_links_for(pay, transfer, unit: str, currency: str) -> list[PayLink]:
 def bank_name(code: str) -> str:
     """A bank of the list in the reader's language."""
     return gettext(BANKS[code][0]) if code in BANKS else code
+
+
+@register.filter
+def amount_to_copy(amount) -> str:
+    """An amount as a banking app takes it: 400 for ₩400 (never 400.00), 12.5 for 12.50."""
+    return plain_amount(amount)

@@ -42,6 +42,7 @@ from mighty_ledger.pages.forms.nights import (
     NightSwapForm,
     default_hands,
 )
+from mighty_ledger.pages.preset_choice import likeliest_preset
 from mighty_ledger.pages.views.conditional import conditional
 from mighty_ledger.pages.views.links import edit_access, view_access
 from mighty_ledger.pages.views.rules import preset_name
@@ -73,9 +74,11 @@ def night_new(request: HttpRequest, token: str) -> HttpResponse:
     players = groups.player_names(access.group)
     status = 200
     if request.method == "GET":
+        # tables of five, in the system the phone's language plays most (pages/preset_choice.py)
+        likeliest = likeliest_preset(language=get_language(), players=5)
         form = NightStartForm(players=players, initial={
-            "played_on": timezone.localdate(), "preset": "pagat-standard",
-            "hands_per_round": default_hands("pagat-standard")})
+            "played_on": timezone.localdate(), "preset": likeliest,
+            "hands_per_round": default_hands(likeliest)})
     elif "show_rules" in request.POST:
         kept = {name: request.POST[name] for name in KEPT_FOR_ANOTHER_SYSTEM if request.POST.get(name)}
         form = NightStartForm(players=players, initial={

@@ -28,11 +28,21 @@ from mighty_ledger.reads import balance
 from scoring.problems import InvalidInput
 
 
-def payments_context(access: Access, session: Session) -> dict:
+def _in_settle_page(request: HttpRequest, access: Access, session: Session) -> bool:
+    """The card is drawn inside the settlement page, whose one list of transfers already carries
+    each "Mark as paid": the card then shows the payments marked, not the list again."""
+    if not request.htmx:
+        return False
+    here = (request.htmx.current_url_abs_path or "").split("?")[0]
+    return here == reverse("session_settle", args=[access.token, session.pk])
+
+
+def payments_context(access: Access, session: Session, request: HttpRequest | None = None) -> dict:
     """What is still owed (the settlement page's own list), each transfer with its "Mark as paid",
     and the payments to undo."""
     outstanding = balance.session_outstanding(session)
     return {"access": access, "session": session, "settlement": outstanding.settlement,
+            "owed_listed_above": request is not None and _in_settle_page(request, access, session),
             "unit": outstanding.unit, "outstanding": outstanding, "payments": outstanding.payments,
             "drawn_after": outstanding.last_id,
             # one "mark as paid" per transfer, each a payment of its own: the card drawn again after a
@@ -48,7 +58,7 @@ def session_payments(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     access = access_for(token, session_id=pk)
     session = access.session(pk)
     template = "partials/share_payments.html" if request.htmx else "table/payments.html"
-    context = payments_context(access, session)
+    context = payments_context(access, session, request)
     payer, payee, amount = (request.GET.get(name, "") for name in ("payer", "payee", "amount"))
     if payer in session.seats and payee in session.seats and (asked := _amount(amount)) > 0:
         room = balance.payment_room(session, payer=payer, payee=payee)
@@ -82,7 +92,7 @@ def _whole(value: str | None) -> int:
 
 def _back(request: HttpRequest, access: Access, session: Session) -> HttpResponse:
     if request.htmx:
-        return render(request, "partials/share_payments.html", payments_context(access, session))
+        return render(request, "partials/share_payments.html", payments_context(access, session, request))
     return redirect(reverse("session_payments", args=[access.token, session.pk]))
 
 
@@ -108,14 +118,14 @@ def payment_mark(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     except services.PaymentBeyondOwed as beyond:
         template = "partials/share_payments.html" if request.htmx else "table/payments.html"
         # asked inline, with what is owed; confirming posts the same payment again with overpay=1
-        return render(request, template, payments_context(access, session)
+        return render(request, template, payments_context(access, session, request)
                       | _beyond_owed(session, beyond, request.POST.get("drawn_after")))
     except InvalidInput as error:
         for problem in error.problems:
             messages.error(request, problem.message)
         if request.htmx:
             return render(request, "partials/share_payments.html",
-                          {**payments_context(access, session), "problems": error.problems}, status=400)
+                          {**payments_context(access, session, request), "problems": error.problems}, status=400)
     return _back(request, access, session)
 
 

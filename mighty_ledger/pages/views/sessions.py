@@ -26,7 +26,7 @@ from mighty_ledger.http.access import Access
 from mighty_ledger.http.cache import COPY_OF_A_REVISION_SECONDS, ROW_SECONDS
 from mighty_ledger.http.request_keys import once_per_form_key
 from mighty_ledger.models import Session
-from mighty_ledger.pages.forms import SessionStartForm
+from mighty_ledger.pages.forms import SessionStakesForm, SessionStartForm
 from mighty_ledger.pages.views.board_rows import board_rows_when_shown, drawn_rows
 from mighty_ledger.pages.views.conditional import conditional as _conditional
 from mighty_ledger.pages.views.conditional import page_per_revision
@@ -59,8 +59,10 @@ def session_new(request: HttpRequest, token: str) -> HttpResponse:
             else:
                 return redirect(board_url(access, session))
     else:
-        initial = {"played_on": timezone.localdate(), "preset": "pagat-standard"}
-        initial |= {f"seat_{i + 1}": name for i, name in enumerate(players[:5])}
+        # the seats start empty: tapping the players clockwise, as the page says, seats them so
+        # the likeliest system for the phone's language and the group's size (a Korean phone, five
+        # players: 표준 5마)
+        initial = {"played_on": timezone.localdate(), "preset": SessionStartForm.likeliest_preset(players)}
         # the table usually sits and plays as it did last time
         last = groups.latest_session(access.group)
         if last is not None:
@@ -193,25 +195,47 @@ def session_restore(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     return redirect(board_url(access, session))
 
 
+def _settle_page(request: HttpRequest, access: Access, session: Session, pay, *, stakes_form=None,
+                 status: int = 200) -> HttpResponse:
+    settlement = reads.session_settlement(session)
+    # what is still owed after the payments marked: the page's one list of transfers, "this phone
+    # is me" (a payment moves the session's revision, so the page's ETag with it)
+    outstanding = balance.session_outstanding(session, settlement)
+    if stakes_form is None and access.can_edit:
+        stakes_form = SessionStakesForm.for_session(session)
+    return render(request, "table/settle.html", {
+        "access": access, "session": session, "settlement": settlement, "outstanding": outstanding,
+        "pay": pay, "drawn_after": outstanding.last_id, "stakes_form": stakes_form,
+    }, status=status)
+
+
 @require_GET
 def session_settle(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     access = view_access(token, pk)
     session = access.session(pk)
     # how the players like to be paid, beside each transfer (edit link only: a view link reads none)
     pay = payees.group_pay_handles(access.group, can_edit=access.can_edit)
-
-    def page() -> HttpResponse:
-        settlement = reads.session_settlement(session)
-        # what is still owed after the payments marked: the page's list, its chat text, "this
-        # phone is me" (a payment moves the session's revision, so the page's ETag with it)
-        outstanding = balance.session_outstanding(session, settlement)
-        return render(request, "table/settle.html", {
-            "access": access, "session": session, "settlement": settlement, "outstanding": outstanding,
-            "pay": pay, "drawn_after": outstanding.last_id,
-        })
-
     stamp = reads.session_stamp(session, access.right, payees.pay_stamp(pay))
-    return _conditional(request, stamp, page)
+    return _conditional(request, stamp, lambda: _settle_page(request, access, session, pay))
+
+
+@require_POST
+def session_stakes(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    """What the session is played for, changed from the settle page (the table agrees the stake
+    when it settles): the money follows from the points, so nothing else moves."""
+    access = edit_access(token, pk)
+    session = access.session(pk)
+    form = SessionStakesForm(request.POST)
+    if form.is_valid():
+        try:
+            services.session_stakes_change(session=session, changes=form.changes(), by=access.actor())
+        except InvalidInput as error:
+            form.add_problems(error.problems)
+        else:
+            messages.success(request, _("The stakes are changed: the money below is counted with them."))
+            return redirect("session_settle", token, session.pk)
+    pay = payees.group_pay_handles(access.group, can_edit=access.can_edit)
+    return _settle_page(request, access, session, pay, stakes_form=form, status=400)
 
 
 @require_GET

@@ -18,6 +18,7 @@ urlpatterns = [
     # what a live board fetches on a change: its regions, the same bytes for every phone on the link
     path("g/<str:token>/s/<int:pk>/live/", sessions.session_live, name="session_live"),
     path("g/<str:token>/s/<int:pk>/settle/", sessions.session_settle, name="session_settle"),
+    path("g/<str:token>/s/<int:pk>/stakes/", sessions.session_stakes, name="session_stakes"),
     path("g/<str:token>/s/<int:pk>/history/", sessions.session_history, name="session_history"),
     path("g/<str:token>/s/<int:pk>/rules/", sessions.session_rules, name="session_rules"),
     path("g/<str:token>/s/<int:pk>/delete/", sessions.session_delete, name="session_delete"),
