@@ -6,11 +6,13 @@ HAND_JSON boundary; these views only pick the preset, translate and render.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.translation import get_language, gettext
 
 from mighty_ledger.pages.preset_names import preset_name
@@ -38,12 +40,21 @@ def _words(words) -> str:
     return words.translated(gettext)
 
 
+def percent_said(chance: Fraction) -> str:
+    """A probability as a percentage to two significant figures, as a person reads it out:
+    4.3, 0.42, 25 (never 4.285 nor 0.04285714285714286)."""
+    percent = chance * 100
+    if percent <= 0:
+        return "0"
+    digits = max(0, 1 - math.floor(math.log10(percent)))
+    return f"{float(percent):.{digits}f}"
+
+
 def _chance(chance: Fraction) -> dict:
-    """A probability three ways: a percentage, '1 in N' as players feel it, and exactly."""
+    """A probability as players say it, "1 in 23 (4.3%)", and exactly, for whoever points at it."""
     return {
-        "percent": f"{float(chance):.3%}",
-        "float": float(chance),
-        "one_in": round(1 / chance) if chance else None,
+        "percent": percent_said(chance),
+        "one_in": f"{round(1 / chance):,}" if chance else None,
         "exact": f"{chance.numerator}/{chance.denominator}",
     }
 
@@ -187,16 +198,14 @@ def redeal_verdict(system: System, slug: str, hand: list[str]) -> dict:
     result["verdict"] = {
         "qualifies": response["qualifies"],
         "criteria": [_criterion(verdict, system) for verdict in response["criteria"]],
-        "probability": response["probability"],
-        "probability_exact": response["probability_exact"],
-        # said as the odds section says it (4.285%, about 1 in 23), not as a float and a fraction
-        "chance": _chance(Fraction(response["probability_exact"])),
     }
     return result
 
 
-def redeal(request: HttpRequest) -> HttpResponse:
-    preset = _preset_or_404(request.GET.get("system") or "pagat-standard")
+def redeal_page(request: HttpRequest, *, default_slug: str, calculator_url: str, board: dict | None = None) -> HttpResponse:
+    """The calculator for the system asked for (``default_slug`` when none is), at
+    ``calculator_url``; ``board`` is the session it was opened from, to go back to."""
+    preset = _preset_or_404(request.GET.get("system") or default_slug)
     system = preset.system()
     hand = [code for code in request.GET.getlist("card") if system.deck_cards.holds(code)]
     context = {
@@ -206,9 +215,15 @@ def redeal(request: HttpRequest) -> HttpResponse:
         "grid": _card_grid(system, hand),
         "result": redeal_verdict(system, preset.slug, hand),
         "odds": _odds(system) if system.deal_miss.criteria else None,
+        "calculator_url": calculator_url,
+        "board": board,
     }
     if request.htmx and request.htmx.target == "redeal-verdict":
         return render(request, "partials/redeal_verdict.html", context)
     if request.htmx:
         return render(request, "partials/redeal_calculator.html", context)
     return render(request, "rules/redeal.html", context)
+
+
+def redeal(request: HttpRequest) -> HttpResponse:
+    return redeal_page(request, default_slug="pagat-standard", calculator_url=reverse("redeal"))
