@@ -1,0 +1,28 @@
+"""The players' guide as a page of the app, in the reader's language where it is translated."""
+
+from __future__ import annotations
+
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import get_language
+from django.views.decorators.http import require_GET
+
+from mighty_ledger.pages.guide import guide_for, picture_path
+
+
+@require_GET
+def guide(request: HttpRequest) -> HttpResponse:
+    guide = guide_for(get_language())
+    return render(request, "guide.html", {
+        "guide": guide,
+        # the guide not yet translated into the page's language says so, and is marked as English
+        "untranslated": not get_language().startswith(guide.language),
+    })
+
+
+@require_GET
+def guide_picture(request: HttpRequest, name: str) -> FileResponse:
+    path = picture_path(name)
+    if path is None:
+        raise Http404("No such picture in the guide.")
+    return FileResponse(path.open("rb"), content_type="image/png")
