@@ -33,8 +33,12 @@ class Guide:
 
 
 class _GuideLinks(Treeprocessor):
-    """Links within the guide stay links; links to the other docs become their words; pictures
-    are served by the app (pages/views/guide.py)."""
+    """Links within the guide stay links (to the guide in the other language: that page); links to
+    the other docs become their words; pictures are served by the app (pages/views/guide.py)."""
+
+    def __init__(self, md, shown: str):
+        super().__init__(md)
+        self.shown = shown  # the guide's file being drawn
 
     def run(self, root):
         for link in root.iter("a"):
@@ -42,8 +46,12 @@ class _GuideLinks(Treeprocessor):
             target = urlsplit(href)
             if target.scheme or href.startswith("#"):
                 continue
-            if target.path in GUIDE_FILES.values():
-                link.set("href", f"#{target.fragment}" if target.fragment else "#")
+            anchor = f"#{target.fragment}" if target.fragment else ""
+            if target.path == self.shown:
+                link.set("href", anchor or "#")
+            elif target.path in GUIDE_FILES.values():
+                language = next(code for code, name in GUIDE_FILES.items() if name == target.path)
+                link.set("href", f"{reverse('guide')}?in={language}{anchor}")
             else:  # another doc, for whoever hosts the app: named, not linked
                 link.tag = "span"
                 link.attrib.pop("href", None)
@@ -55,8 +63,12 @@ class _GuideLinks(Treeprocessor):
 
 
 class _GuideExtension(Extension):
+    def __init__(self, shown: str):
+        super().__init__()
+        self.shown = shown
+
     def extendMarkdown(self, md):  # Markdown names it so
-        md.treeprocessors.register(_GuideLinks(md), "guide_links", 0)
+        md.treeprocessors.register(_GuideLinks(md, self.shown), "guide_links", 0)
 
 
 def guide_file(language: str) -> tuple[Path, str]:
@@ -79,7 +91,7 @@ def _rendered(path: Path, modified: int) -> str:
     # the headings' ids as GitHub makes them, so the docs' own #anchors land in the page too
     return markdown.markdown(
         path.read_text(encoding="utf-8"),
-        extensions=["tables", "fenced_code", "sane_lists", "toc", _GuideExtension()],
+        extensions=["tables", "fenced_code", "sane_lists", "toc", _GuideExtension(path.name)],
         extension_configs={"toc": {"slugify": _slug}},
     )
 

@@ -7,12 +7,15 @@ from django.shortcuts import render
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
-from mighty_ledger.pages.guide import guide_for, picture_path
+from mighty_ledger.pages.guide import GUIDE_FILES, guide_for, picture_path
 
 
 @require_GET
 def guide(request: HttpRequest) -> HttpResponse:
-    guide = guide_for(get_language())
+    """The guide in the page's language, or in the one ``?in=`` asks for (the Korean guide's link to
+    the parts still only in English)."""
+    asked = request.GET.get("in", "")
+    guide = guide_for(asked if asked in GUIDE_FILES else get_language())
     return render(request, "guide.html", {
         "guide": guide,
         # the guide not yet translated into the page's language says so, and is marked as English
