@@ -204,7 +204,7 @@ def redeal_verdict(system: System, slug: str, hand: list[str]) -> dict:
 
 def redeal_page(request: HttpRequest, *, default_slug: str, calculator_url: str, board: dict | None = None) -> HttpResponse:
     """The calculator for the system asked for (``default_slug`` when none is), at
-    ``calculator_url``; ``board`` is the session it was opened from, to go back to."""
+    ``calculator_url``; ``board`` (its "url") is the board it was opened from, to go back to."""
     preset = _preset_or_404(request.GET.get("system") or default_slug)
     system = preset.system()
     hand = [code for code in request.GET.getlist("card") if system.deck_cards.holds(code)]

@@ -252,5 +252,5 @@ def session_redeal(request: HttpRequest, token: str, pk: int) -> HttpResponse:
         request,
         default_slug=session.preset,
         calculator_url=reverse("session_redeal", args=[access.token, session.pk]),
-        board={"url": board_url(access, session), "title": str(session)},
+        board={"url": board_url(access, session)},
     )
