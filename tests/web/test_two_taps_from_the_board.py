@@ -84,3 +84,15 @@ def test_the_board_says_its_links_in_korean(client, chicago):
 
     assert "딜 미스 계산기" in board
     assert "안내서" in board
+
+
+def test_the_calculator_from_a_board_uses_the_deal_miss_rule_the_table_changed(client, db):
+    # pagat: a hand may ask for a redeal at a value of ½ or less; this table allows it up to 1
+    looser = SessionFactory(preset="pagat-standard", overrides={"deal_miss": {"threshold": "1"}})
+
+    page = client.get(reverse("session_redeal", args=[looser.group.edit_token, looser.pk])).content.decode()
+    public = client.get(reverse("redeal"), {"system": "pagat-standard"}).content.decode()
+
+    assert 'data-testid="session-rules-used"' in page
+    assert 'title="46497179/443161355"' in page  # 1 in 10, not pagat's 1 in 23
+    assert 'title="18990476/443161355"' in public

@@ -184,14 +184,14 @@ def _criterion(verdict: dict, system: System) -> dict:
     }
 
 
-def redeal_verdict(system: System, slug: str, hand: list[str]) -> dict:
+def redeal_verdict(system: System, slug: str, hand: list[str], overrides: dict | None = None) -> dict:
     """What the calculator shows: the verdict once the hand has its full size, and the odds."""
     dealt = system.deck_cards.dealt
     result = {"dealt": dealt, "chosen": len(hand), "verdict": None, "problems": []}
     if len(hand) != dealt:
         return result
     try:
-        response = redeal_request({"system": slug, "hand": hand})
+        response = redeal_request({"system": slug, "options": overrides or {}, "hand": hand})
     except InvalidInput as error:
         result["problems"] = [problem.message for problem in error.problems]
         return result
@@ -202,21 +202,29 @@ def redeal_verdict(system: System, slug: str, hand: list[str]) -> dict:
     return result
 
 
-def redeal_page(request: HttpRequest, *, default_slug: str, calculator_url: str, board: dict | None = None) -> HttpResponse:
+def redeal_page(request: HttpRequest, *, default_slug: str, calculator_url: str, board: dict | None = None,
+                overrides: dict | None = None) -> HttpResponse:
     """The calculator for the system asked for (``default_slug`` when none is), at
-    ``calculator_url``; ``board`` (its "url") is the board it was opened from, to go back to."""
+    ``calculator_url``; ``board`` (its "url") is the board it was opened from, to go back to, and
+    ``overrides`` what that session changed of ``default_slug`` (its deal-miss rules among them)."""
     preset = _preset_or_404(request.GET.get("system") or default_slug)
-    system = preset.system()
+    overrides = (overrides or {}) if preset.slug == default_slug else {}
+    try:
+        system = preset.system(overrides)
+    except InvalidInput:  # a session's changes the preset no longer takes: the preset as it is
+        overrides = {}
+        system = preset.system()
     hand = [code for code in request.GET.getlist("card") if system.deck_cards.holds(code)]
     context = {
         "presets": _presets(),
         "preset": preset,
         "name": preset_name(preset),
         "grid": _card_grid(system, hand),
-        "result": redeal_verdict(system, preset.slug, hand),
+        "result": redeal_verdict(system, preset.slug, hand, overrides),
         "odds": _odds(system) if system.deal_miss.criteria else None,
         "calculator_url": calculator_url,
         "board": board,
+        "changed": bool(overrides),  # the session's own rules, not the preset's alone
     }
     if request.htmx and request.htmx.target == "redeal-verdict":
         return render(request, "partials/redeal_verdict.html", context)

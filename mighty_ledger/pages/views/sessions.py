@@ -253,4 +253,5 @@ def session_redeal(request: HttpRequest, token: str, pk: int) -> HttpResponse:
         default_slug=session.preset,
         calculator_url=reverse("session_redeal", args=[access.token, session.pk]),
         board={"url": board_url(access, session)},
+        overrides=session.overrides,
     )
