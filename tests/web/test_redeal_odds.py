@@ -17,6 +17,8 @@ from tests.web.test_rules_pages import WEAK_HAND, redeal_url
     pytest.param(Fraction(18990476, 443161355), "4.3", id="pagat-standard-4.285-percent"),
     pytest.param(Fraction(1, 240), "0.42", id="one-in-240"),
     pytest.param(Fraction(1, 4), "25", id="a-quarter"),
+    pytest.param(Fraction(996, 10000), "10", id="rounded-up-to-ten"),
+    pytest.param(Fraction(995, 100000), "1.0", id="rounded-up-to-one"),
     pytest.param(Fraction(1, 1), "100", id="every-hand"),
     pytest.param(Fraction(1, 1_000_000), "0.00010", id="one-in-a-million"),
     pytest.param(Fraction(0), "0", id="never"),

@@ -46,8 +46,12 @@ def percent_said(chance: Fraction) -> str:
     percent = chance * 100
     if percent <= 0:
         return "0"
-    digits = max(0, 1 - math.floor(math.log10(percent)))
-    return f"{float(percent):.{digits}f}"
+    magnitude = math.floor(math.log10(percent))
+    # rounded exactly (a float rounds 0.995 down); 9.96 rounds up to 10, said as 10, not 10.0
+    if round(percent, 1 - magnitude) >= 10 ** (magnitude + 1):
+        magnitude += 1
+    digits = max(0, 1 - magnitude)
+    return f"{float(round(percent, digits)):.{digits}f}"
 
 
 def _chance(chance: Fraction) -> dict:
