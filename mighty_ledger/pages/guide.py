@@ -75,7 +75,7 @@ def guide_file(language: str) -> tuple[Path, str]:
     """The guide's file for ``language`` and the language it is in: English where it is not translated."""
     short = language.split("-")[0]
     path = DOCS / GUIDE_FILES.get(short, GUIDE_FILES["en"])
-    if path.exists():
+    if path.is_file():
         return path, short if short in GUIDE_FILES else "en"
     return DOCS / GUIDE_FILES["en"], "en"
 

@@ -28,4 +28,4 @@ def guide_picture(request: HttpRequest, name: str) -> FileResponse:
     path = picture_path(name)
     if path is None:
         raise Http404("No such picture in the guide.")
-    return FileResponse(path.open("rb"), content_type="image/png")
+    return FileResponse(open(path, "rb"), content_type="image/png")  # FileResponse closes it
