@@ -13,6 +13,7 @@ TIPS = {
     "call": ["first trick", "no friend", "last hand"],
     "called-card": ["Mighty", "Ripper", "Trump A", "Trump K"],
     "partner": ["declarer alone"],
+    "counted": ["Points", "defenders", "Discards"],
 }
 
 
