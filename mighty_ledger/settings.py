@@ -100,6 +100,10 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # templates/404.html under DEBUG too (make run); inside the locale, session and messages
+    # middleware that the page's template needs, and inside CommonMiddleware, whose missing-slash
+    # redirect still comes first
+    "mighty_ledger.http.middleware.NotFoundPageMiddleware",
     # last, so it sees a view's database error before anything else turns it into a 500
     "mighty_ledger.http.middleware.DatabaseOutageMiddleware",
 ]

@@ -4,6 +4,9 @@ from django.urls import include, path
 from mighty_ledger.pages import views
 from mighty_ledger.pages.views import app
 
+# a server fault's page in the reader's language (Django's own renders 500.html without the request)
+handler500 = "mighty_ledger.pages.views.errors.server_error"
+
 urlpatterns = [
     path("", views.home, name="home"),
     # the REST API and its schema; first, because API clients record hands all evening and

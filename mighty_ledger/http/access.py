@@ -49,7 +49,7 @@ class Access:
             return self.named_session  # live, of this group: good whether or not deleted ones count
         if not is_row_id(pk):
             raise Http404("No such session in this group.")
-        sessions = Session.objects.filter(group=self.group)
+        sessions = Session.objects.filter(group=self.group).select_related("night_round__night")
         if not include_deleted:
             sessions = sessions.live()
         try:
@@ -76,7 +76,8 @@ def access_for(token: str, *, session_id: int | None = None, include_deleted: bo
         raise Http404("Unknown link.")
     if session_id is not None and is_row_id(session_id) and not include_deleted:
         # the session the URL names, live, of a live group: at most one row, by the primary key
-        session = (Session.objects.live().select_related("group")
+        # a club night's table with its round and night: its heading names it from them
+        session = (Session.objects.live().select_related("group", "night_round__night")
                    .filter(Q(group__edit_token=token) | Q(group__view_token=token), pk=session_id,
                            group__deleted_at__isnull=True).first())
         if session is not None:

@@ -19,6 +19,8 @@ links kept out of caches and referrers, and a database outage answered with 503,
   pasted somewhere public must not make its group's pages a search result.
 - ``SameOriginCsrfMiddleware``: Django's CSRF check, made to work under
   ``Referrer-Policy: no-referrer`` (see the class).
+- ``NotFoundPageMiddleware``: the app's own "This page is not here" (templates/404.html) under
+  DEBUG too, where Django would show its developer page (see the class).
 - ``DatabaseOutageMiddleware``: while the database restarts, 503 with Retry-After,
   in the error shape for the API and as a short "try again" page for people, and one
   line in the log for the outage (``OutageNotes``), not a traceback per request.
@@ -39,6 +41,8 @@ from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.shortcuts import render
+from django.urls import Resolver404, resolve
+from django.views.defaults import page_not_found
 
 logger = logging.getLogger(__name__)
 
@@ -241,6 +245,36 @@ class SameOriginCsrfMiddleware(CsrfViewMiddleware):
         if "HTTP_REFERER" not in request.META and self._from_own_page(request):
             return
         super()._check_referer(request)
+
+
+class NotFoundPageMiddleware:
+    """The app's 404 page (templates/404.html, in the reader's language, with the way home) when
+    DEBUG is on as well.
+
+    ``make run`` is how a group plays at home, and it runs with DEBUG on: there Django answers an
+    unknown address, or a link that was replaced, with its developer page (every URL pattern of
+    the app, "You're seeing this error because you have DEBUG = True") and never calls the 404
+    handler. This answers as the handler would, for a path no pattern takes (checked before the
+    view) and for a view's Http404. With DEBUG off it does nothing: Django's own handler renders
+    the same template. A 500 is left to Django under DEBUG: the developer page is where its
+    traceback is read. The API answers its own 404s in the error shape (ApiErrorShapeMiddleware).
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if settings.DEBUG and not request.path_info.startswith(API_PREFIX):
+            try:
+                resolve(request.path_info, getattr(request, "urlconf", None))
+            except Resolver404 as error:
+                return page_not_found(request, error)
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if settings.DEBUG and isinstance(exception, Http404) and not request.path_info.startswith(API_PREFIX):
+            return page_not_found(request, exception)
+        return None
 
 
 class DatabaseOutageMiddleware:

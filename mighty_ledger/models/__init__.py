@@ -13,7 +13,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from mighty_ledger.models.nights import Night, NightRound
+from mighty_ledger.models.nights import Night, NightRound, table_title
 
 
 def new_token() -> str:
@@ -116,7 +116,17 @@ class Session(models.Model):
         constraints = [models.UniqueConstraint(fields=["night_round", "night_table"], name="table_number_unique_in_round")]
 
     def __str__(self) -> str:
-        return self.title or f"{self.played_on:%Y-%m-%d}"
+        return self.shown_title or f"{self.played_on:%Y-%m-%d}"
+
+    @property
+    def shown_title(self) -> str:
+        """The title a page shows, in the reader's language: a club night's table is named from
+        its round and number (read with select_related("night_round__night") where sessions are
+        listed), whatever language its stored title was written in."""
+        if self.night_table is None or self.night_round_id is None:
+            return self.title
+        drawn = self.night_round
+        return table_title(night_title=drawn.night.title, round_number=drawn.number, table=self.night_table)
 
     def stamp(self, *parts: object) -> str:
         """What a page of the session shows, for its ETag and cache keys: the session (its id and

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -79,3 +80,12 @@ class NightRound(models.Model):
 
     def __str__(self) -> str:
         return f"{self.night} #{self.number}"
+
+
+def table_title(*, night_title: str, round_number: int, table: int) -> str:
+    """A club night's table as a page names it, in the reader's language, from its round and
+    number: the title stored when the round was drawn is in the language of whoever drew it."""
+    if night_title:
+        return gettext("{night}, round {round}, table {table}").format(
+            night=night_title, round=round_number, table=table)
+    return gettext("Round {round}, table {table}").format(round=round_number, table=table)

@@ -32,5 +32,6 @@ def latest_session(group: Group) -> Session | None:
 
 def group_sessions(group: Group, *, deleted: bool = False) -> QuerySet[Session]:
     """The group's live sessions (or its deleted ones), newest first, for a page of them."""
-    sessions = Session.objects.filter(group=group)
+    # a club night's table is named from its round and night (Session.shown_title): read with it
+    sessions = Session.objects.filter(group=group).select_related("night_round__night")
     return (sessions.deleted() if deleted else sessions.live()).newest_first()

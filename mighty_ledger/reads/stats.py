@@ -34,6 +34,7 @@ from itertools import combinations
 from django.db.models import Q
 
 from mighty_ledger.models import Group, Hand, Session
+from mighty_ledger.models.nights import table_title
 from mighty_ledger.reads import SessionSettlement, session_settlement
 from scoring.settle import money_by_currency
 
@@ -72,7 +73,8 @@ class Filters:
 
 def group_sessions(group: Group) -> list[Session]:
     """Every live session of the group, oldest first (the filters choose among them)."""
-    return list(Session.objects.filter(group=group).live().defer(*_NOT_READ).order_by("played_on", "id"))
+    return list(Session.objects.filter(group=group).live().defer(*_NOT_READ)
+                .select_related("night_round__night").order_by("played_on", "id"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +88,16 @@ class SessionChoice:
     preset: str
     created_at: datetime.datetime
     revision: int
+    night_table: int | None = None
+    round_number: int | None = None
+    night_title: str | None = None
+
+    @property
+    def shown_title(self) -> str:
+        """As Session.shown_title: a club night's table named in the reader's language."""
+        if self.night_table is None or self.round_number is None:
+            return self.title
+        return table_title(night_title=self.night_title or "", round_number=self.round_number, table=self.night_table)
 
 
 def session_choices(group: Group) -> list[SessionChoice]:
@@ -95,7 +107,9 @@ def session_choices(group: Group) -> list[SessionChoice]:
             .order_by("played_on", "id").values_list(*_CHOICE)]
 
 
-_CHOICE = ("id", "played_on", "title", "preset", "created_at", "revision")
+_CHOICE = ("id", "played_on", "title", "preset", "created_at", "revision",
+           # a club night's table, named from these when shown (SessionChoice.shown_title)
+           "night_table", "night_round__number", "night_round__night__title")
 # the frozen system's options are never needed here, and are the session's biggest column
 _NOT_READ = ("system_options", "overrides")
 
@@ -469,7 +483,7 @@ def stats_from_counts(sessions: Sequence[Session], counts: Iterable[Counts],
     for name, tally in total.tallies.items():
         lines = tuple(
             SessionLine(
-                session.pk, session.played_on, session.title, session.preset,
+                session.pk, session.played_on, session.shown_title, session.preset,
                 tally.session_points.get(session.pk, 0),
                 (money_by_session[session.pk] or {}).get(name) if money_by_session[session.pk] else None,
                 session.currency,

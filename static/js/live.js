@@ -196,7 +196,8 @@ function applyStep(step) {
     withToken(part);
     replace(mine[index], part);
   });
-  for (const row of fresh.querySelectorAll("[data-live-rows] > tr[id^='hand-']")) {
+  // the new hand's row, after the slim row of any hands deleted just before it
+  for (const row of fresh.querySelectorAll("[data-live-rows] > tr[id^='hand-'], [data-live-rows] > tr[id^='deleted-']")) {
     const shown = document.getElementById(row.id);
     if (shown) {
       replace(shown, row);

@@ -1,7 +1,7 @@
 """Every page a player can reach, in English and in Korean, on a phone (390×844): axe-core finds no
 accessibility violation, every choice among several is a fieldset with a legend, every visible
 thing a thumb taps (a link, a button, a choice's label, a fold's summary) is at least 44×44 CSS px
-(WCAG 2.5.5), and nothing scrolls sideways at 360 px.
+(WCAG 2.5.5) at 390 and at 360 px, and nothing scrolls sideways at 360 px.
 
 One browser and one context per language visit them all, so the whole round stays short.
 """
@@ -45,17 +45,10 @@ SMALL_TAP_TARGETS = """(size) => {
         const label = input.closest('label') || (input.id && document.querySelector(`label[for="${input.id}"]`));
         targets.add(label || input);
     }
-    // a link whose ::after is stretched over its positioned ancestor (a board row) is tapped anywhere on it
-    const area = (e) => {
-        const after = getComputedStyle(e, '::after');
-        if (after.content === 'none' || after.position !== 'absolute') return e.getBoundingClientRect();
-        let box = e.parentElement;
-        while (box && getComputedStyle(box).position === 'static') box = box.parentElement;
-        return (box || e).getBoundingClientRect();
-    };
     const words = (e) => (e.innerText || e.value || e.getAttribute('aria-label') || e.tagName).trim().replace(/\\s+/g, ' ').slice(0, 40);
     return [...targets].filter(visible)
-        .map(e => [e, area(e)])
+        // each by its own box: a board row that opens its hand as well does not make its number's link bigger
+        .map(e => [e, e.getBoundingClientRect()])
         .filter(([, r]) => r.width < size - 0.5 || r.height < size - 0.5)
         .map(([e, r]) => `${e.tagName.toLowerCase()} "${words(e)}" ${Math.round(r.width)}×${Math.round(r.height)}`);
 }"""
@@ -135,6 +128,10 @@ def every_page(evening, fresh, playing, contract, eight) -> dict[str, str]:
         "system": f"/rules/{evening.preset}/",
         "compare": "/rules/compare/",
         "redeal": "/redeal/",
+        # the calculator opened from the board, with its way back
+        "session-redeal": f"{s}/redeal/?system={evening.preset}&card=AS",
+        "guide": "/guide/",
+        "not-found": "/no-such-page/",
         "offline": "/offline/",
         # the view link asking for what only the edit link may do
         "forbidden": f"/g/{view}/sessions/new/",
@@ -142,7 +139,7 @@ def every_page(evening, fresh, playing, contract, eight) -> dict[str, str]:
 
 
 # the pages answered with another status than 200, on purpose
-STATUS = {"forbidden": 403}
+STATUS = {"forbidden": 403, "not-found": 404}
 
 
 # every fold open, and the called card's ranks shown: what a player can unfold is checked too
@@ -159,8 +156,8 @@ LOADED = "() => document.querySelector('[hx-trigger=load]') === null && document
 
 
 def check(page, name: str, found: list[str], *, screenshot: bool = False, axe: bool = True) -> None:
-    """axe and the choice groups, the 44-px taps at 390 px, and at 360 px no sideways scroll and
-    no choice cut."""
+    """axe and the choice groups, the 44-px taps at 390 px, and at 360 px the 44-px taps again, no
+    sideways scroll and no choice cut."""
     if axe:
         found += [f"{name} {problem}" for problem in violations(page)]
         found += [f"{name} {field} is not in a fieldset with a legend" for field in page.evaluate(UNGROUPED_CHOICES)]
@@ -172,6 +169,8 @@ def check(page, name: str, found: list[str], *, screenshot: bool = False, axe: b
         page.screenshot(path=ARTIFACTS / "every_page" / f"{name.replace(' ', '-')}.png", full_page=True)
     if not has_no_horizontal_scroll(page):
         found.append(f"{name} scrolls sideways at 360 px")
+    # the narrowest phone squeezes links most (the board's first column): measured there too
+    found += [f"{name} at 360 px tap target {small}" for small in page.evaluate(SMALL_TAP_TARGETS, TAP)]
     found += [f"{name} at 360 px cuts {cut}" for cut in page.evaluate(CUT_CHOICES, CHOICE_ROWS)]
     page.set_viewport_size(PHONE)
 

@@ -28,10 +28,11 @@ def test_ten_cards_without_a_point_card_may_demand_a_redeal(page, live_server):
 
     expect(verdict).to_contain_text("Deal miss: this hand may demand a redeal.")
     expect(verdict.locator(".criterion__verdict")).to_have_text(["Qualifies"])
-    # exact odds from the engine (scoring/redeal.py): 18990476 / 443161355 ≈ 0.04285
-    # as the odds section says it; the exact fraction stays on the line for whoever points at it
-    expect(verdict.locator(".odds__exact")).to_contain_text("4.285% of the time, about 1 in 23")
-    expect(verdict.locator(".odds__exact")).to_have_attribute("title", "18990476/443161355")
+    # the odds are said once, under the calculator, as a player says them: exact odds from the
+    # engine (scoring/redeal.py) 18990476 / 443161355 ≈ 0.04285, the fraction for whoever points at it
+    expect(page.get_by_text("A random hand qualifies")).to_have_count(1)
+    expect(page.locator(".odds__headline")).to_have_text("A random hand qualifies 1 in 23 (4.3%).")
+    expect(page.locator(".odds__headline")).to_have_attribute("title", "18990476/443161355")
     assert has_no_horizontal_scroll(page)
     screenshot(page, "redeal")
 

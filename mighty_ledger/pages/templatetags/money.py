@@ -108,7 +108,7 @@ def share_text(session, settlement, outstanding=None) -> str:
     paid = outstanding is not None and bool(outstanding.payments)
     if outstanding is not None:
         transfers = outstanding.transfers
-    title = f"{session.played_on:%Y-%m-%d}" + (f" · {session.title}" if session.title else "")
+    title = f"{session.played_on:%Y-%m-%d}" + (f" · {session.shown_title}" if session.shown_title else "")
     lines = [_("Mighty, %(evening)s") % {"evening": title}]
     totals = getattr(settlement, "totals", None) or session.totals
     # most points first, ties in seat order (PostgreSQL's jsonb keeps no key order)

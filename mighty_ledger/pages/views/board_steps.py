@@ -45,7 +45,9 @@ def board_step_for(token: str, session_id: int, revision: int, language: str) ->
     with translation.override(language):
         html = render_to_string("partials/board_step.html", {
             "access": access, "session": session, "board": board,
-            "rows_drawn": drawn_rows([board.last], session=session, access=access),
+            # with the hands deleted since the hand before it, said as the board says them
+            "rows_drawn": drawn_rows([board.last], session=session, access=access,
+                                     after=board.rows[-2].number if len(board.rows) > 1 else 0),
             # the hand in progress is read whole only when there is one (rarely, as a hand is recorded)
             "playing": reads.playing_now(session) if step.in_progress else None, "part_seconds": ROW_SECONDS,
         })

@@ -6,11 +6,13 @@ HAND_JSON boundary; these views only pick the preset, translate and render.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.translation import get_language, gettext
 
 from mighty_ledger.pages.preset_names import preset_name
@@ -38,12 +40,25 @@ def _words(words) -> str:
     return words.translated(gettext)
 
 
+def percent_said(chance: Fraction) -> str:
+    """A probability as a percentage to two significant figures, as a person reads it out:
+    4.3, 0.42, 25 (never 4.285 nor 0.04285714285714286)."""
+    percent = chance * 100
+    if percent <= 0:
+        return "0"
+    magnitude = math.floor(math.log10(percent))
+    # rounded exactly (a float rounds 0.995 down); 9.96 rounds up to 10, said as 10, not 10.0
+    if round(percent, 1 - magnitude) >= 10 ** (magnitude + 1):
+        magnitude += 1
+    digits = max(0, 1 - magnitude)
+    return f"{float(round(percent, digits)):.{digits}f}"
+
+
 def _chance(chance: Fraction) -> dict:
-    """A probability three ways: a percentage, '1 in N' as players feel it, and exactly."""
+    """A probability as players say it, "1 in 23 (4.3%)", and exactly, for whoever points at it."""
     return {
-        "percent": f"{float(chance):.3%}",
-        "float": float(chance),
-        "one_in": round(1 / chance) if chance else None,
+        "percent": percent_said(chance),
+        "one_in": f"{round(1 / chance):,}" if chance else None,
         "exact": f"{chance.numerator}/{chance.denominator}",
     }
 
@@ -173,42 +188,54 @@ def _criterion(verdict: dict, system: System) -> dict:
     }
 
 
-def redeal_verdict(system: System, slug: str, hand: list[str]) -> dict:
+def redeal_verdict(system: System, slug: str, hand: list[str], overrides: dict | None = None) -> dict:
     """What the calculator shows: the verdict once the hand has its full size, and the odds."""
     dealt = system.deck_cards.dealt
     result = {"dealt": dealt, "chosen": len(hand), "verdict": None, "problems": []}
     if len(hand) != dealt:
         return result
     try:
-        response = redeal_request({"system": slug, "hand": hand})
+        response = redeal_request({"system": slug, "options": overrides or {}, "hand": hand})
     except InvalidInput as error:
         result["problems"] = [problem.message for problem in error.problems]
         return result
     result["verdict"] = {
         "qualifies": response["qualifies"],
         "criteria": [_criterion(verdict, system) for verdict in response["criteria"]],
-        "probability": response["probability"],
-        "probability_exact": response["probability_exact"],
-        # said as the odds section says it (4.285%, about 1 in 23), not as a float and a fraction
-        "chance": _chance(Fraction(response["probability_exact"])),
     }
     return result
 
 
-def redeal(request: HttpRequest) -> HttpResponse:
-    preset = _preset_or_404(request.GET.get("system") or "pagat-standard")
-    system = preset.system()
+def redeal_page(request: HttpRequest, *, default_slug: str, calculator_url: str, board: dict | None = None,
+                overrides: dict | None = None) -> HttpResponse:
+    """The calculator for the system asked for (``default_slug`` when none is), at
+    ``calculator_url``; ``board`` (its "url") is the board it was opened from, to go back to, and
+    ``overrides`` what that session changed of ``default_slug`` (its deal-miss rules among them)."""
+    preset = _preset_or_404(request.GET.get("system") or default_slug)
+    overrides = (overrides or {}) if preset.slug == default_slug else {}
+    try:
+        system = preset.system(overrides)
+    except InvalidInput:  # a session's changes the preset no longer takes: the preset as it is
+        overrides = {}
+        system = preset.system()
     hand = [code for code in request.GET.getlist("card") if system.deck_cards.holds(code)]
     context = {
         "presets": _presets(),
         "preset": preset,
         "name": preset_name(preset),
         "grid": _card_grid(system, hand),
-        "result": redeal_verdict(system, preset.slug, hand),
+        "result": redeal_verdict(system, preset.slug, hand, overrides),
         "odds": _odds(system) if system.deal_miss.criteria else None,
+        "calculator_url": calculator_url,
+        "board": board,
+        "changed": bool(overrides),  # the session's own rules, not the preset's alone
     }
     if request.htmx and request.htmx.target == "redeal-verdict":
         return render(request, "partials/redeal_verdict.html", context)
     if request.htmx:
         return render(request, "partials/redeal_calculator.html", context)
     return render(request, "rules/redeal.html", context)
+
+
+def redeal(request: HttpRequest) -> HttpResponse:
+    return redeal_page(request, default_slug="pagat-standard", calculator_url=reverse("redeal"))

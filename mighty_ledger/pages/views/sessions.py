@@ -27,13 +27,14 @@ from mighty_ledger.http.cache import COPY_OF_A_REVISION_SECONDS, ROW_SECONDS
 from mighty_ledger.http.request_keys import once_per_form_key
 from mighty_ledger.models import Session
 from mighty_ledger.pages.forms import SessionStakesForm, SessionStartForm
-from mighty_ledger.pages.views.board_rows import board_rows_when_shown, drawn_rows
+from mighty_ledger.pages.views.board_rows import board_rows_when_shown, drawn_rows, page_ends
 from mighty_ledger.pages.views.conditional import conditional as _conditional
 from mighty_ledger.pages.views.conditional import page_per_revision
 from mighty_ledger.pages.views.links import board_url, edit_access, view_access
 from mighty_ledger.pages.views.rules import (
     deal_miss_odds,
     preset_name,
+    redeal_page,
     system_differences,
     system_sections,
 )
@@ -90,7 +91,7 @@ def _board_regions(access: Access, session: Session, before: int | None) -> dict
     board = SimpleLazyObject(lambda: reads.session_board(session, before=before))
     return {
         "access": access, "session": session, "before": before, "board": board,
-        "rows_drawn": board_rows_when_shown(board, session=session, access=access),
+        "rows_drawn": board_rows_when_shown(board, session=session, access=access, before=before),
         "playing": reads.playing_now(session),  # the hand in progress, if one is being played
         "copy_seconds": COPY_OF_A_REVISION_SECONDS,  # how long the regions' cached parts are kept
         # the parts that show nothing of one revision (the seats, who deals next, the chart's frame)
@@ -123,7 +124,7 @@ def session_board(request: HttpRequest, token: str, pk: int) -> HttpResponse:
         rows, earlier = reads.board_rows(session, before=before)
         return render(request, "partials/scoreboard_rows.html", {
             "access": access, "session": session, "rows": rows, "earlier": earlier,
-            "rows_drawn": drawn_rows(rows, session=session, access=access),
+            "rows_drawn": drawn_rows(rows, session=session, access=access, **page_ends(earlier, session, before)),
             "earlier_before": rows[0].number if rows else None,
         })
 
@@ -264,3 +265,17 @@ def session_rules(request: HttpRequest, token: str, pk: int) -> HttpResponse:
         "differences": system_differences(preset.system(), system),
         "sections": system_sections(system), "odds": deal_miss_odds(system),
     })
+
+
+@require_GET
+def session_redeal(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    """The redeal calculator opened from a board: the session's system chosen, and the way back."""
+    access = view_access(token, pk)
+    session = access.session(pk)
+    return redeal_page(
+        request,
+        default_slug=session.preset,
+        calculator_url=reverse("session_redeal", args=[access.token, session.pk]),
+        board={"url": board_url(access, session)},
+        overrides=session.overrides,
+    )

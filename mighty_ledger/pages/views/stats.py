@@ -68,13 +68,13 @@ def _query(period: str, system: str, season: str = "") -> str:
 def _session_labels(sessions: list[stats.SessionChoice]) -> list[str]:
     """Each session as the period list names it: its day and title, and where two untitled
     sessions share a day, which of that day's it is (2026-11-25 (2))."""
-    days = Counter(s.played_on for s in sessions if not s.title)
+    days = Counter(s.played_on for s in sessions if not s.shown_title)
     seen: Counter = Counter()
     labels = []
     for session in sessions:
         label = f"{session.played_on:%Y-%m-%d}"
-        if session.title:
-            label += f" · {session.title}"
+        if session.shown_title:
+            label += f" · {session.shown_title}"
         elif days[session.played_on] > 1:
             seen[session.played_on] += 1
             label += f" ({seen[session.played_on]})"
@@ -241,7 +241,7 @@ def _season_labels(sessions: list[Session]) -> list[str]:
         label = f"{session.played_on:%Y-%m-%d}"
         seen[session.played_on] += 1
         if per_day[session.played_on] > 1:
-            label += f" · {session.title}" if session.title else f" #{seen[session.played_on]}"
+            label += f" · {session.shown_title}" if session.shown_title else f" #{seen[session.played_on]}"
         labels.append(label)
     return labels
 

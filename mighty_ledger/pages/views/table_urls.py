@@ -21,6 +21,8 @@ urlpatterns = [
     path("g/<str:token>/s/<int:pk>/stakes/", sessions.session_stakes, name="session_stakes"),
     path("g/<str:token>/s/<int:pk>/history/", sessions.session_history, name="session_history"),
     path("g/<str:token>/s/<int:pk>/rules/", sessions.session_rules, name="session_rules"),
+    # the redeal calculator for this session's system, with the way back to its board
+    path("g/<str:token>/s/<int:pk>/redeal/", sessions.session_redeal, name="session_redeal"),
     path("g/<str:token>/s/<int:pk>/delete/", sessions.session_delete, name="session_delete"),
     path("g/<str:token>/s/<int:pk>/restore/", sessions.session_restore, name="session_restore"),
     path("g/<str:token>/s/<int:pk>/hands/new/", hands.hand_new, name="hand_new"),
