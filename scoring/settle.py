@@ -229,6 +229,12 @@ def currency_code(currency: str) -> str:
     return CURRENCY_SYMBOLS.get(currency, currency.upper())
 
 
+def in_cents(amount: Decimal) -> Decimal:
+    """A stake or a rounding unit as the ledger keeps it, to the cent: 100 is 100.00, so the same
+    stake sent either way is the same stake."""
+    return amount.quantize(CENT)
+
+
 def minor_unit(currency: str) -> Decimal:
     """The smallest amount the currency counts: one won, one yen, one cent."""
     return Decimal(1) if currency_code(currency) in WHOLE_UNIT_CURRENCIES else CENT

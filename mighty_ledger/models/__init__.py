@@ -120,9 +120,8 @@ class Session(models.Model):
 
     @property
     def shown_title(self) -> str:
-        """The title a page shows, in the reader's language: a club night's table is named from
-        its round and number (read with select_related("night_round__night") where sessions are
-        listed), whatever language its stored title was written in."""
+        """The title a page shows, in the reader's language: a club night's table is named from its round
+        and number (select_related("night_round__night") where listed), whatever its stored title's language."""
         if self.night_table is None or self.night_round_id is None:
             return self.title
         drawn = self.night_round

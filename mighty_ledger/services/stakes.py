@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from mighty_ledger.models import Revision, Session
 from mighty_ledger.services.changes import SYSTEM, Actor, announce, locked, revise
 from scoring.problems import InvalidInput, Problem
-from scoring.settle import CENT, Stakes
+from scoring.settle import Stakes, in_cents
 
 # named as the engine names them (scoring.settle.Stakes), as the session's columns are
 STAKE_FIELDS = tuple(field.name for field in dataclasses.fields(Stakes))
@@ -48,7 +48,7 @@ def _amount(field: str, value, *, least: Decimal) -> tuple[Decimal | None, Probl
     if amount >= MAX_AMOUNT or amount.normalize().as_tuple().exponent < -2:
         return None, Problem(field, "bad_amount", _("An amount can have at most 10 digits and 2 decimals."))
     # as the column keeps it (100.00), so the same stake sent as 100 or 100.00 is no change
-    return amount.quantize(CENT), None
+    return in_cents(amount), None
 
 
 def _count(field: str, value, *, least: int, most: int) -> tuple[int | None, Problem | None]:
