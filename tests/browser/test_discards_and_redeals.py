@@ -23,7 +23,7 @@ def test_discards_and_the_defenders_face_up_points(page, live_server):
     tap(page, "Trump", "♦")
     call_card(page, "AS")
     tap(page, "Partner", "Cy")
-    page.get_by_text("Bid, discards, who counted").click()
+    page.locator("summary", has_text="Bid, discards, who counted").click()
     discards = page.locator("#field-discards")  # headed "Discards, exactly 3 cards"
     for code in ("2C", "3C", "KH"):  # the declarer buried one point card: its suit, then the card
         discards.get_by_role("group", name="Discards: suit").get_by_text(card_button(code)[0]).click()
