@@ -6,6 +6,7 @@ button inside the group its heading names ("Declarer" → "Ann"), a box by its l
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from collections.abc import Callable
@@ -18,6 +19,7 @@ from playwright.sync_api import Page
 from scoring.cards import card_text
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+KEEP_SCREENSHOTS = os.environ.get("SCREENSHOTS") == "1"
 PHONE = {"width": 390, "height": 844}  # a common phone, portrait
 # what htmx says on the console when a page leaves while one of its requests is on its way (a Save
 # takes the page elsewhere as the preview is asked for): the request was meant to go
@@ -86,10 +88,15 @@ def all_sent(page: Page) -> None:
     wait_until_settled(page, f"() => {OUTBOX}.then(items => items.length === 0)")
 
 
-def screenshot(page: Page, name: str) -> None:
-    """The whole page as a phone shows it, in tests/artifacts/ (git-ignored), to look at."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=ARTIFACTS / f"{name}.png", full_page=True)
+def screenshot(page: Page, name: str, *, full_page: bool = True) -> None:
+    """The page as a phone shows it, in tests/artifacts/ (git-ignored), to look at: with
+    SCREENSHOTS=1 only, as nobody looks at a CI run's, and the suite's 150 captures cost it about
+    a tenth of its browser time. ``name`` may hold a folder ("every_page/board")."""
+    if not KEEP_SCREENSHOTS:
+        return
+    path = ARTIFACTS / f"{name}.png"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=path, full_page=full_page)
     # After a full-page capture Chromium hit-tests the next tap against a stale layout
     # (a tap on the sticky Save bar reached the form behind it); a scroll refreshes it.
     page.evaluate("window.scrollTo(0, 0)")

@@ -26,7 +26,7 @@ from mighty_ledger.reads import nights
 from mighty_ledger.services import nights as night_services
 from tests.web.night_tables import play
 
-from .steps import ARTIFACTS, LEAVING_PAGE
+from .steps import LEAVING_PAGE, screenshot
 from .table_phones import tap
 from .test_live_table import asgi_server  # noqa: F401  (the fixture)
 from .test_pages import violations
@@ -75,11 +75,9 @@ def this_phone_is(group, name: str) -> str:
 
 def axe_clean(page, name: str, found: list[str]) -> None:
     found += [f"{name}: {problem}" for problem in violations(page)]
-    folder = ARTIFACTS / "club_night"
-    folder.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=folder / f"{name}.png")
+    screenshot(page, f"club_night/{name}", full_page=False)
     if page.viewport_size["width"] < 1000:  # a phone: the whole page too
-        page.screenshot(path=folder / f"{name}-whole.png", full_page=True)
+        screenshot(page, f"club_night/{name}-whole")
 
 
 def a_hand_shows_on_the_screen(screen, table: int, hands: int, record) -> None:

@@ -20,7 +20,8 @@ from tests.factories import MADE_15_DIAMONDS, SEATS, HandFactory, SessionFactory
 from tests.web.test_table import PAGAT_EXAMPLES
 
 from .chromium import close_context
-from .steps import ARTIFACTS, PHONE, board_url, call_card, fill_hand, has_no_horizontal_scroll, tap
+from .steps import PHONE, board_url, call_card, fill_hand, has_no_horizontal_scroll, tap
+from .steps import screenshot as take_screenshot
 from .test_pages import UNGROUPED_CHOICES, violations
 
 pytestmark = pytest.mark.browser
@@ -164,9 +165,8 @@ def check(page, name: str, found: list[str], *, screenshot: bool = False, axe: b
     found += [f"{name} tap target {small}" for small in page.evaluate(SMALL_TAP_TARGETS, TAP)]
     found += [f"{name} at 390 px cuts {cut}" for cut in page.evaluate(CUT_CHOICES, CHOICE_ROWS)]
     page.set_viewport_size(NARROW)
-    if screenshot:  # for review: each page on the narrowest phone (tests/artifacts/, git-ignored)
-        (ARTIFACTS / "every_page").mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=ARTIFACTS / "every_page" / f"{name.replace(' ', '-')}.png", full_page=True)
+    if screenshot:  # for review: each page on the narrowest phone
+        take_screenshot(page, f"every_page/{name.replace(' ', '-')}")
     if not has_no_horizontal_scroll(page):
         found.append(f"{name} scrolls sideways at 360 px")
     # the narrowest phone squeezes links most (the board's first column): measured there too

@@ -155,53 +155,6 @@ def cut_or_refused(message) -> bool:
     return message.type == "error" and not any(words in message.text for words in ("ERR_CONNECTION_RESET", "400"))
 
 
-def test_hands_saved_offline_wait_then_are_recorded_once_each_in_order(phones, live_server):
-    page = phones(console=cut_or_refused)
-    session = SessionFactory()
-    open_as_app(page, board_url(live_server, session))
-    wait_until_kept(page, hand_form_path(session))
-
-    go_offline(page.context)
-    for entry in (MADE_15_DIAMONDS, SET_15_DIAMONDS):
-        page.get_by_test_id("enter-hand").click()
-        fill_hand(page, entry)
-        expect(page.get_by_test_id("preview-offline")).to_contain_text("computed when you are back online")
-        page.get_by_test_id("save-hand").click()
-        expect(page.get_by_test_id("pending-hand").last).to_contain_text("pending")
-    page.reload()
-    pending = page.get_by_test_id("pending-hand")
-    expect(pending).to_have_count(2)
-    expect(page.get_by_test_id("app-status")).to_contain_text("waiting to be sent: 2")
-    screenshot(page, "offline-pending")
-    assert not Hand.objects.exists()
-
-    # the first answer is lost on the way back: the server saved the hand, the phone never heard
-    cut = []
-
-    def lose_first_answer(route):
-        if not cut:
-            cut.append(route.fetch())
-            route.abort("connectionreset")
-        else:
-            route.continue_()
-
-    page.context.route("**/api/v1/sessions/*/hands", lose_first_answer)
-    go_online(page.context)
-    outbox_replay(page)
-    outbox_replay(page)
-    expect(page.locator("#hand-2")).to_be_visible()
-    expect(pending).to_have_count(0)
-    outbox_replay(page)
-    page.reload()
-
-    assert cut, "the first answer was cut"
-    hands = list(Hand.objects.filter(session=session).order_by("number"))
-    assert [hand.entry["points"] for hand in hands] == [16, 13]
-    # pagat example 1 then 2: +10 −5 +5 −5 −5, then −4 +2 −2 +2 +2 (the kept board first, then the server's)
-    expect(page.locator("#totals td strong")).to_have_text(["6", "−3", "3", "−3", "−3"])
-    expect(page.get_by_test_id("app-status")).not_to_contain_text("waiting")
-
-
 def test_a_hand_in_progress_finished_offline_is_completed_once_back_online(page, live_server):
     session = SessionFactory()
     bid = {key: MADE_15_DIAMONDS[key] for key in ("dealer", "declarer", "contract", "partner_call")}

@@ -14,7 +14,7 @@ from tests.factories import HandFactory, SessionFactory
 from tests.web.test_table import PAGAT_EXAMPLES
 
 from .chromium import close_context
-from .steps import ARTIFACTS, PHONE, has_no_horizontal_scroll
+from .steps import PHONE, has_no_horizontal_scroll, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -78,9 +78,7 @@ def look(page, name: str, language: str, found: list[str]) -> None:
     if not has_no_horizontal_scroll(page):
         found.append(f"{name} ({language}) scrolls sideways at 360 px")
     page.set_viewport_size(PHONE)
-    folder = ARTIFACTS / "pages"
-    folder.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=folder / f"{name}-{language}.png")
+    screenshot(page, f"pages/{name}-{language}", full_page=False)
 
 
 @pytest.mark.parametrize("language", ["en", "ko"])
