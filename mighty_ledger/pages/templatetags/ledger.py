@@ -63,7 +63,12 @@ def hand_transfers(transfers) -> str:
         return format_html('<span class="muted">{}</span>', _("nothing"))
     pays = _("%(frm)s pays %(to)s %(amount)s")
     return mark_safe("; ".join(escape(pays % {"frm": party(transfer.frm), "to": party(transfer.to),
-                                              "amount": localize(transfer.amount)}) for transfer in transfers))
+                                              "amount": _number(transfer.amount)}) for transfer in transfers))
+
+
+def _number(amount) -> str:
+    # points are whole numbers, written alike in every language; money is localized
+    return str(amount) if type(amount) is int else localize(amount)
 
 
 @register.filter
