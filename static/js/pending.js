@@ -19,6 +19,7 @@ import { isDeal, nextAfter, shownNext, touchesAHand } from "./next_deal.js";
 import * as outbox from "./outbox.js";
 import { beyondOwed, fixPayment, showPayments } from "./pending_payments.js";
 import * as question from "./question.js";
+import * as stores from "./stores.js";
 
 const status = document.getElementById("app-status");
 const LANDED_MS = 10000; // a numbered row waits this long at most for the board's own
@@ -191,6 +192,16 @@ function onTheBoard(entry) {
   return Boolean(who && who.title === entry.summary.declarer);
 }
 
+function showLanding() {
+  // the rows a Save drew over this board a moment ago, on the page it was made on (saves.js): shown
+  // again as the board loads, before the outbox is read, so that the hand does not blink out
+  const landing = stores.read(stores.LANDING_ROWS, null, "sessionStorage");
+  stores.write(stores.LANDING_ROWS, null, "sessionStorage");
+  const rows = document.getElementById("board-rows");
+  if (!landing || !rows || landing.board !== window.location.pathname || Date.now() - landing.at > LANDED_MS) return;
+  rows.insertAdjacentHTML("afterend", landing.rows);
+}
+
 function showRows(mine) {
   const rows = document.getElementById("board-rows");
   const template = document.getElementById("waiting-row");
@@ -344,5 +355,6 @@ if (status && place.session) {
   for (const name of ["outbox:changed", "outbox:stopped", "live:updated", "htmx:afterSwap"]) {
     document.addEventListener(name, redraw);
   }
+  showLanding();
   redraw();
 }

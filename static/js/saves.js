@@ -10,6 +10,7 @@
 import * as keys from "./form_key.js";
 import { lastTouching, nextAfter } from "./next_deal.js";
 import * as outbox from "./outbox.js";
+import { redraw } from "./pending.js";
 import * as stores from "./stores.js";
 
 const status = document.getElementById("app-status");
@@ -117,6 +118,32 @@ function workerLanding(path) {
   });
 }
 
+async function keptBoard(path) {
+  // the board this phone keeps (sw.js), read while the Save is written: null if none is kept
+  if (!window.caches) return null; // a plain-http address keeps no pages
+  try {
+    const kept = await caches.match(path, { cacheName: stores.PAGES_CACHE });
+    return kept ? new DOMParser().parseFromString(await kept.text(), "text/html") : null;
+  } catch {
+    return null;
+  }
+}
+
+function showBoard(board, place) {
+  // drawn in place with the Save waiting on it, while the page goes there: the player sees the
+  // hand on the board at once, not after a page load (make bench, save: 65 ms from the tap at
+  // 300 ms round trip, 249 ms through the board's load); the board's own load then takes its place
+  if (!board) return null;
+  document.title = board.title;
+  document.body.replaceWith(document.adoptNode(board.body));
+  window.scrollTo(0, 0);
+  return redraw().then(() => {
+    // the board's own load shows these rows again before it reads the outbox (pending.js)
+    const rows = document.getElementById("outbox-rows");
+    if (rows) stores.write(stores.LANDING_ROWS, { board: place.board, rows: rows.outerHTML, at: Date.now() }, "sessionStorage");
+  });
+}
+
 export async function land(entry, form, kept = () => {}) {
   // the write is kept and on its way; the player goes where it shows, at once (``kept`` runs once
   // the outbox holds it: what the page held of it, a draft, may go then)
@@ -135,12 +162,14 @@ export async function land(entry, form, kept = () => {}) {
   const departed = outbox.departed();
   // the service worker is told where the player goes while the write is kept
   const told = canLeave ? workerLanding(place.board) : Promise.resolve();
+  const board = canLeave ? keptBoard(place.board) : null;
   await outbox.queue(entry, { leaving: canLeave });
   if (entry.key) keys.markUsed(entry.key);
   kept();
   if (canLeave) {
     // the write leaves first, by a request that outlives this page; the board then shows it at once
-    await Promise.all([departed, told]);
+    // (a board that cannot be drawn here is only shown later, by its own load)
+    await Promise.all([departed, told, board.then((kept) => showBoard(kept, place)).catch(() => {})]);
     window.location.assign(place.board);
   } else if (leaves) {
     noticeLine(form).textContent = say.sayQueued;

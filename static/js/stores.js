@@ -5,6 +5,7 @@
 //   localStorage "used-keys"    the one-time keys this phone's forms have sent (form_key.js)
 //   localStorage "mighty-ledger:me:<group>"  who this phone is in a group (me.js)
 //   sessionStorage "back-tries" reloads of kept copies in a row (app_status.js)
+//   sessionStorage "landing-rows" the waiting rows a Save drew over its board, for the board's load
 //   Cache Storage "pages"       the pages kept for reading without signal (sw.js)
 //   Cache Storage "static-<v>"  the app's files, one cache per version (sw.js)
 
@@ -14,6 +15,7 @@ export const NUMBERED = "numbered";
 export const USED_KEYS = "used-keys";
 export const ME = "mighty-ledger:me:";
 export const BACK_TRIES = "back-tries";
+export const LANDING_ROWS = "landing-rows";
 export const PAGES_CACHE = "pages";
 export const STATIC_CACHE = "static-";
 // a key in PAGES_CACHE: the group page /start opens offline

@@ -145,7 +145,10 @@ async function offlineCopy(kept, landed = false) {
   const revision = kept.headers.get(REVISION) || "";
   const html = await kept.text();
   const mark = landed ? `data-landed="${at}"` : `data-offline-as-of="${at}" data-offline-revision="${revision}"`;
-  const marked = html.replace(/<html\b/i, `<html ${mark}`);
+  let marked = html.replace(/<html\b/i, `<html ${mark}`);
+  // the board a Save landed on is first painted once its scripts have drawn what waits (pending.js):
+  // the hand the Save put on it does not blink out as it loads
+  if (landed) marked = marked.replace(/<script type="module"/g, '<script type="module" blocking="render"');
   return new Response(marked, { status: 200, headers: { "Content-Type": "text/html; charset=utf-8" } });
 }
 
