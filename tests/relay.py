@@ -8,7 +8,8 @@ request (the relay asks the server to close it after its answer), so each write 
 
 What a write can meet (``break_writes``): ``cut`` before it reaches the server, ``cut_after`` the
 server has it (the answer is lost), ``slow`` (the server has it, the answer never comes), ``5xx`` (a
-proxy's 502 in the server's place). After the first, every write is cut until ``heal``.
+proxy's 502 in the server's place). After the first, every write is cut until ``heal``. A page
+the line never brings (``refuse``) is cut whatever asks for it, the service worker included.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ class Relay:
         self.reached: list[str] = []  # what each broken write met
         self._how: str | None = None
         self._path = re.compile(b"")
+        self._refused: re.Pattern | None = None
         self._loop = asyncio.new_event_loop()
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -69,6 +71,9 @@ class Relay:
         self._path = re.compile(path.encode())
         self._how = how
 
+    def refuse(self, path: str) -> None:
+        self._refused = re.compile(path.encode())
+
     def heal(self) -> None:
         self._how = None
 
@@ -82,6 +87,8 @@ class Relay:
         self._loop.run_forever()
 
     def _fate(self, method: bytes, path: bytes) -> str:
+        if self._refused is not None and self._refused.search(path):
+            return "cut"
         if self._how is None or method not in WRITES or not self._path.search(path):
             return "pass"
         fate = self._how if not self.reached else "cut"

@@ -159,9 +159,9 @@ def sent(page: Page) -> list[dict]:
 def quiet_is_wrong(message) -> bool:
     """A console error is one unless the model asked for it: a 409 the server answers a Save it
     asks about, a request cut on purpose, the stream of a phone offline, and the preview htmx was
-    fetching when the page left (htmx reports the abort as an error)."""
+    fetching when the page left or the line went (htmx reports the abort, or the failure, as an error)."""
     if not _unexpected(message):
         return False
     text = message.text
     return not any(words in text for words in ("409 (Conflict)", "ERR_", "/events/", "htmx:sendAbort",
-                                               "htmx:afterRequest"))
+                                               "htmx:afterRequest", "htmx:sendError"))

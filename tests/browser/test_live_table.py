@@ -20,15 +20,16 @@ from playwright.sync_api import expect
 
 from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
 
-from .steps import all_sent, fill_contract, fill_hand
+from .steps import LEAVING_PAGE, all_sent, fill_contract, fill_hand
 
 pytestmark = pytest.mark.browser
 
 # pagat example 3's contract, as the declarer's phone records it when the auction ends
 ANN_16_NT_CALLING_THE_JOKER = {"declarer": "Ann", "contract": {"points": 16, "trump": "NT"},
                                "partner_call": {"type": "card", "cards": ["JOKER"]}}
-# the issue's promise is a second; the test allows for a loaded machine
-WITHIN_MS = 1500
+# how long a page without its stream is watched for a hand that must not reach it; how soon a hand
+# reaches a phone that has its stream is make bench's figure (save, streams), not a wait here
+QUIET_MS = 1500
 
 
 @pytest.fixture
@@ -59,9 +60,10 @@ def asgi_server(transactional_db):
 
 
 def _unexpected(message) -> bool:
-    # a Content-Security-Policy refusal is a console error too; a stream cut on purpose is not
+    # a Content-Security-Policy refusal is a console error too; a stream cut on purpose is not, nor
+    # a request the page was making as a Save took it to the board
     return (message.type == "error" and "/events/" not in message.location.get("url", "")
-            and "ERR_FAILED" not in message.text)
+            and "ERR_FAILED" not in message.text and not message.text.startswith(LEAVING_PAGE))
 
 
 @pytest.fixture
@@ -102,10 +104,8 @@ def test_a_hand_saved_on_one_phone_shows_on_the_other_and_a_cut_stream_still_cat
     fetched = []
     watcher.on("request", lambda request: fetched.append(request.url) if request.url.endswith("/live/") else None)
     save_hand(scorer, MADE_15_DIAMONDS)
-    saved_at = time.monotonic()
 
-    expect(watcher.locator("#hand-1")).to_be_visible(timeout=WITHIN_MS)
-    assert time.monotonic() - saved_at < WITHIN_MS / 1000
+    expect(watcher.locator("#hand-1")).to_be_visible()
     # the hand came inside the event, with its step on the board: the phone fetched nothing
     assert fetched == []
     # the new hand stands out for a moment, and a screen reader is told of it
@@ -123,12 +123,12 @@ def test_a_hand_saved_on_one_phone_shows_on_the_other_and_a_cut_stream_still_cat
         watcher.evaluate("window.stop()")
 
     save_hand(scorer, {**MADE_15_DIAMONDS, "declarer": "Bo", "partners": ["Di"]})
-    watcher.wait_for_timeout(WITHIN_MS)
+    watcher.wait_for_timeout(QUIET_MS)
     expect(watcher.locator("#hand-2")).to_have_count(0)  # nothing reaches a page without its stream…
 
     # …until the phone is looked at again: the page asks for itself and catches up
     watcher.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
-    expect(watcher.locator("#hand-2")).to_be_visible(timeout=WITHIN_MS)
+    expect(watcher.locator("#hand-2")).to_be_visible()
     # the latest hand is the one marked, though hand 1's row was drawn (and kept) as the latest
     marked = "row => getComputedStyle(row).backgroundColor"
     expect(watcher.get_by_test_id("board-news")).to_have_text("Hand 2: Bo 15♦, made")
@@ -159,13 +159,13 @@ def test_the_contract_shows_on_every_phone_while_it_is_played_and_leaves_when_th
 
     # every phone shows it at the top of the board, the view link too, without a reload
     playing = watcher.get_by_test_id("in-progress")
-    expect(playing).to_contain_text("Ann 16 NT, calling the Joker, playing now", timeout=WITHIN_MS)
+    expect(playing).to_contain_text("Ann 16 NT, calling the Joker, playing now")
     expect(playing.get_by_test_id("abandon-hand")).to_have_count(0)  # the view link only looks
 
     declarer.get_by_test_id("throw-in").click()  # asked first: the contract is lost
     declarer.get_by_test_id("abandon-hand").click()
     expect(declarer.locator("ul.messages")).to_contain_text("The hand was thrown in; nothing was scored.")
-    expect(playing).not_to_contain_text("playing now", timeout=WITHIN_MS)
+    expect(playing).not_to_contain_text("playing now")
 
 
 def test_a_hand_in_progress_that_came_live_can_be_thrown_in_from_that_phone(asgi_server, phones):
@@ -180,7 +180,7 @@ def test_a_hand_in_progress_that_came_live_can_be_thrown_in_from_that_phone(asgi
 
     # the other phone got the hand in progress from the fragments every phone shares, which carry
     # no CSRF token: its throw-in form holds this phone's own
-    expect(other.get_by_test_id("throw-in")).to_be_visible(timeout=WITHIN_MS)
+    expect(other.get_by_test_id("throw-in")).to_be_visible()
     other.get_by_test_id("throw-in").click()
     other.get_by_test_id("abandon-hand").click()
     expect(other.locator("ul.messages")).to_contain_text("The hand was thrown in; nothing was scored.")
@@ -205,8 +205,8 @@ def test_the_chart_follows_a_change_when_it_is_in_view_and_waits_until_seen_when
 
     save_hand(scorer, {**MADE_15_DIAMONDS, "declarer": "Bo", "partners": ["Di"]})
 
-    expect(reader.locator(last_hand_charted)).to_have_text("13", timeout=WITHIN_MS * 2)
-    expect(watcher.locator("#hand-13")).to_be_visible(timeout=WITHIN_MS)
+    expect(reader.locator(last_hand_charted)).to_have_text("13")
+    expect(watcher.locator("#hand-13")).to_be_visible()
     # not drawn again for a phone not looking at it, and never gone from it meanwhile…
     expect(watcher.locator(last_hand_charted)).to_have_text("12")
     watcher.locator("#score-over-time").scroll_into_view_if_needed()
