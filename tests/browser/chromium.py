@@ -15,6 +15,7 @@ import contextlib
 import os
 import signal
 import threading
+import time
 import warnings
 from pathlib import Path
 
@@ -61,21 +62,27 @@ class Chromium:
 
 def close_context(context: BrowserContext) -> None:
     """Close a phone's context, or stop its browser when Chromium does not answer in time."""
-    stopped = threading.Event()
+    stopped, closed = threading.Event(), threading.Event()
+    deadline = time.monotonic() + CLOSE_SECONDS
 
-    def stop() -> None:
-        stopped.set()
-        _stop_chromium()
+    def watch() -> None:
+        # time.sleep, not a timed wait (threading.Timer): under libfaketime a timed wait on a lock
+        # reckons from the moved clock and does not end (the suite runs with the clock a year ahead)
+        while not closed.is_set():
+            if time.monotonic() >= deadline:
+                stopped.set()
+                _stop_chromium()
+                return
+            time.sleep(0.05)
 
-    stopper = threading.Timer(CLOSE_SECONDS, stop)
-    stopper.start()
+    threading.Thread(target=watch, daemon=True).start()
     try:
         context.close()
     except PlaywrightError:
         if not stopped.is_set():
             raise  # not the stop above: a real error
     finally:
-        stopper.cancel()
+        closed.set()
     if stopped.is_set():
         warnings.warn(f"Chromium did not close a context in {CLOSE_SECONDS} s and was stopped; "
                       "the next test starts a new one", stacklevel=2)
