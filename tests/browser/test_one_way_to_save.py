@@ -552,9 +552,19 @@ def test_an_offline_payment_copy_older_than_the_kept_board_says_so(phone, line):
     page = phone("ko")
     open_as_app(page, line.url + base)
     wait_until_kept(page, base + "payments/")
+    # the line brings the payments page no more, and a copy already on its way (the app is opened
+    # twice as it installs, and each time keeps its pages) has landed before the table moves on
+    line.refuse(r"/payments/(\?|$)")
+    def stored_at() -> str:
+        return page.evaluate("path => caches.open('pages').then(cache => cache.match(path))"
+                             ".then(kept => kept.headers.get('X-Stored-At'))", base + "payments/")
+
+    before = None
+    while (now := stored_at()) != before:
+        before = now
+        page.wait_for_timeout(700)
     # another phone saves a hand; this one sees the board, but its payments page is not fetched again
     HandFactory(session=session, entry=MADE_15_DIAMONDS)
-    line.refuse(r"/payments/(\?|$)")
     page.reload()
     revision = session.__class__.objects.get(pk=session.pk).revision
     page.wait_for_function(
