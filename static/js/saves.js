@@ -169,7 +169,7 @@ export async function land(entry, form, kept = () => {}) {
   if (canLeave) {
     // the write leaves first, by a request that outlives this page; the board then shows it at once
     // (a board that cannot be drawn here is only shown later, by its own load)
-    await Promise.all([departed, told, board.then((kept) => showBoard(kept, place)).catch(() => {})]);
+    await Promise.all([departed, told, board.then((copy) => showBoard(copy, place)).catch(() => {})]);
     window.location.assign(place.board);
   } else if (leaves) {
     noticeLine(form).textContent = say.sayQueued;
