@@ -123,17 +123,19 @@ async function keptBoard(path) {
   if (!window.caches) return null; // a plain-http address keeps no pages
   try {
     const kept = await caches.match(path, { cacheName: stores.PAGES_CACHE });
-    return kept ? new DOMParser().parseFromString(await kept.text(), "text/html") : null;
+    return kept ? await kept.text() : null;
   } catch {
     return null;
   }
 }
 
-function showBoard(board, place) {
+function showBoard(html, place) {
   // drawn in place with the Save waiting on it, while the page goes there: the player sees the
   // hand on the board at once, not after a page load (make bench, save: 65 ms from the tap at
-  // 300 ms round trip, 249 ms through the board's load); the board's own load then takes its place
-  if (!board) return null;
+  // 300 ms round trip, 249 ms through the board's load); the board's own load then takes its place.
+  // Parsed once the Save is on its way, which would wait for the parse otherwise
+  if (!html) return null;
+  const board = new DOMParser().parseFromString(html, "text/html");
   document.title = board.title;
   document.body.replaceWith(document.adoptNode(board.body));
   window.scrollTo(0, 0);
@@ -169,7 +171,7 @@ export async function land(entry, form, kept = () => {}) {
   if (canLeave) {
     // the write leaves first, by a request that outlives this page; the board then shows it at once
     // (a board that cannot be drawn here is only shown later, by its own load)
-    await Promise.all([departed, told, board.then((copy) => showBoard(copy, place)).catch(() => {})]);
+    await Promise.all([told, Promise.all([board, departed]).then(([copy]) => showBoard(copy, place)).catch(() => {})]);
     window.location.assign(place.board);
   } else if (leaves) {
     noticeLine(form).textContent = say.sayQueued;
