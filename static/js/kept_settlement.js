@@ -27,14 +27,9 @@ let hiding = null; // the lists hidden, once the page knows
 
 async function boardRevision() {
   // the session's revision the kept scoreboard shows (sw.js keeps it beside the copy)
-  if (!window.caches) return null;
-  try {
-    const board = await (await caches.open(stores.PAGES_CACHE)).match(place.board);
-    const revision = board && board.headers.get(stores.REVISION);
-    return revision ? Number(revision) : null;
-  } catch {
-    return null;
-  }
+  const board = await stores.keptPage(place.board);
+  const revision = board && board.headers.get(stores.REVISION);
+  return revision ? Number(revision) : null;
 }
 
 function waitingHere(items, kinds) {

@@ -119,14 +119,9 @@ function workerLanding(path) {
 }
 
 async function keptBoard(path) {
-  // the board this phone keeps (sw.js), read while the Save is written: null if none is kept
-  if (!window.caches) return null; // a plain-http address keeps no pages
-  try {
-    const kept = await caches.match(path, { cacheName: stores.PAGES_CACHE });
-    return kept ? await kept.text() : null;
-  } catch {
-    return null;
-  }
+  // the board this phone keeps, read while the Save is written: null if none is kept
+  const kept = await stores.keptPage(path);
+  return kept ? kept.text().catch(() => null) : null;
 }
 
 function showBoard(html, place) {

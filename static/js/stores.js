@@ -28,6 +28,17 @@ export function draftName(formPath) {
   return `draft:${formPath}`;
 }
 
+export async function keptPage(path) {
+  // the copy of a page the service worker keeps (sw.js), or null: none kept, or no Cache Storage
+  // (a plain-http address keeps no pages)
+  if (!globalThis.caches) return null;
+  try {
+    return (await caches.match(path, { cacheName: PAGES_CACHE })) || null;
+  } catch {
+    return null;
+  }
+}
+
 function area(which) {
   try { return window[which]; } catch { return null; } // storage turned off
 }
