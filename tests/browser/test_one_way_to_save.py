@@ -339,6 +339,8 @@ def test_the_question_over_the_board_waits_before_it_takes_a_tap_and_says_so(pho
     go_offline(page.context)
     fill_di_alone(page)
     page.get_by_test_id("save-hand").click()
+    # on the board: the one the phone keeps is drawn in place first, and the page then goes there
+    expect(page).to_have_url(line.url + base)
     expect(page.get_by_test_id("pending-hand")).to_have_count(1)
     # another phone saves the very hand first
     services.hand_record(session=session, entry={**MADE_15_DIAMONDS, "declarer": "Di", "contract": {
@@ -378,6 +380,8 @@ def test_a_refused_save_left_alone_moves_no_dealer_and_the_next_form_still_asks(
     page.goto(line.url + base + "hands/new/")
     fill_di_alone(page, contract="12")
     page.get_by_test_id("save-hand").click()
+    # on the board: the one the phone keeps is drawn in place first, and the page then goes there
+    expect(page).to_have_url(line.url + base)
     expect(page.get_by_test_id("pending-hand")).to_have_count(1)
     go_online(page.context)
     refused = page.get_by_test_id("pending-hand")
@@ -547,6 +551,8 @@ def test_offline_settle_and_payments_hide_transfers_a_deletion_or_a_waiting_hand
     page.goto(line.url + base + "hands/new/")
     fill_di_alone(page)
     page.get_by_test_id("save-hand").click()
+    # on the board: the one the phone keeps is drawn in place first, and the page then goes there
+    expect(page).to_have_url(line.url + base)
     expect(page.get_by_test_id("pending-hand")).to_have_count(1)
     page.goto(line.url + base + "settle/")
     expect(page.get_by_test_id("kept-settlement")).to_contain_text("2")
