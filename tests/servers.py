@@ -207,6 +207,12 @@ def serving_app(directory: Path, label: str, *, heartbeat_seconds: int) -> Itera
 # --- a real Redis: the live broker of `make serve`, and what the outage tests stop and start -----
 
 
+def own_clock() -> dict[str, str]:
+    """This environment without libfaketime, for the programs a run with the clock moved does not
+    test: redis-server stops at start under it, and nginx's timers lag under load."""
+    return {key: value for key, value in os.environ.items() if key not in ("LD_PRELOAD", "FAKETIME")}
+
+
 class RedisServer:
     """A throwaway redis-server on 127.0.0.1; ``stop`` and ``start`` play an outage and its end."""
 
@@ -220,8 +226,7 @@ class RedisServer:
         self.process = subprocess.Popen(
             [self.executable, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            # redis-server stops at start under libfaketime (a run with the clock moved): its clock is its own
-            env={key: value for key, value in os.environ.items() if key not in ("LD_PRELOAD", "FAKETIME")},
+            env=own_clock(),
         )
         client = redis.Redis.from_url(self.url, socket_connect_timeout=0.2)
         deadline = time.monotonic() + 10

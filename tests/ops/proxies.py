@@ -19,7 +19,7 @@ import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from tests.servers import REPO, Server, free_port, program
+from tests.servers import REPO, Server, free_port, own_clock, program
 
 DEPLOY = REPO / "deploy"
 
@@ -176,5 +176,6 @@ def _nginx(directory: Path, web: str, streams: list[str]) -> Proxy:
     port, certificate = _nginx_site(directory, web, streams)
     command = [nginx, "-p", str(directory), "-c", str(directory / "nginx.conf"),
                "-e", str(directory / "main-error.log"), "-g", "daemon off;"]
-    proxy = Proxy("nginx", command, directory, port, ssl.create_default_context(cafile=str(certificate)))
+    proxy = Proxy("nginx", command, directory, port, ssl.create_default_context(cafile=str(certificate)),
+                  own_clock())
     return _answering(proxy, proxy.answers)
