@@ -184,6 +184,17 @@ if REDIS_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# The statistics' counts and the ratings, kept session by session and brought up to date hand by
+# hand (mighty_ledger/http/cache.py: remembered), are kept in the database beside the hands: after
+# a restart or with Redis emptied, the statistics read tonight's new hands, not a group's every hand
+# again (make bench, pages: first view after a restart). The table is made by migration 0020.
+CACHES["kept"] = {
+    "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+    "LOCATION": "mighty_ledger_kept",
+    # an entry per session and per selection a page has shown; Django's default of 300 would cull
+    # a club's figures every evening
+    "OPTIONS": {"MAX_ENTRIES": 100_000},
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -24,7 +24,7 @@ POSTGRES_PASS = (
     "tests/live/",
     "tests/ops/test_consistency.py", "tests/ops/test_export_import.py", "tests/ops/test_nights_export.py",
     "tests/ops/test_restore.py", "tests/ops/test_seasons_export.py", "tests/ops/test_stored_entries_migration.py",
-    "tests/web/test_edit_conflicts.py", "tests/web/test_hand_record.py", "tests/web/test_payments_model.py",
+    "tests/web/test_edit_conflicts.py", "tests/web/test_hand_record.py", "tests/web/test_kept_counts.py", "tests/web/test_payments_model.py",
     "tests/web/test_same_hand.py", "tests/web/test_saves_at_once.py", "tests/web/test_season_changes.py",
     "tests/web/test_table_model_at_once.py",
 )
@@ -78,6 +78,36 @@ def _a_fresh_cache():
     from django.core.cache import cache
 
     cache.clear()
+
+
+@pytest.fixture
+def django_assert_num_reads(db):
+    """``django_assert_num_queries`` for what a read asks of the ledger's rows: the queries of the
+    figures' own store (settings.CACHES["kept"], Django's database cache) and the savepoints around
+    its writes are left out, so a count says which rows a page read, as when it was the cache's."""
+    from contextlib import contextmanager
+
+    from django.conf import settings
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    table = settings.CACHES["kept"]["LOCATION"]
+
+    class Reads(CaptureQueriesContext):
+        @property
+        def captured_queries(self):
+            return [query for query in super().captured_queries
+                    if table not in query["sql"] and "SAVEPOINT" not in query["sql"]]
+
+    @contextmanager
+    def reads(number: int):
+        with Reads(connection) as captured:
+            yield captured
+        queries = captured.captured_queries
+        assert len(queries) == number, f"{len(queries)} queries, not {number}:\n" + "\n".join(
+            query["sql"] for query in queries)
+
+    return reads
 
 
 @pytest.fixture

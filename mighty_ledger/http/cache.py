@@ -1,7 +1,8 @@
 """Django's Redis cache, failing open: a Redis outage never takes the ledger down.
 
 Everything the cache holds can be worked out again (rendered pages, rate-limit
-counts, the statistics' counts and the ratings kept by ``remembered``), so while
+counts; the statistics' counts and the ratings kept by ``remembered`` are in the
+database, settings.CACHES["kept"]), so while
 Redis does not answer, reads miss, writes are dropped and counters report nothing
 (the rate limits then let requests through). For ``RETRY_AFTER_SECONDS`` after a
 failure Redis is not asked at all, so a dead Redis costs each request nothing rather
@@ -15,7 +16,7 @@ import time
 from collections.abc import Callable, Hashable
 from typing import TypeVar
 
-from django.core.cache import cache
+from django.core.cache import caches
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache
 from redis.exceptions import RedisError
@@ -39,10 +40,10 @@ def remembered(key: str, bring_up_to_date: Callable[[T | None], T], timeout: int
     """The value kept under ``key``, brought up to date: ``bring_up_to_date`` is given what is kept
     (None when nothing is) and returns the value as it is now, kept again unless it is the very
     object it was given (nothing moved). One cache read, at most one write."""
-    kept = cache.get(key)
+    kept = caches["kept"].get(key)
     value = bring_up_to_date(kept)
     if value is not kept:
-        cache.set(key, value, timeout)
+        caches["kept"].set(key, value, timeout)
     return value
 
 
@@ -52,12 +53,12 @@ def remembered_many(keys: dict[K, str], bring_up_to_date: Callable[[dict[K, T]],
     those kept, by what they are (the others missing), ``bring_up_to_date`` returns every one as
     it is now; those that are not the very object given are kept again. One cache read, at most
     one write."""
-    found = cache.get_many(list(keys.values()))
+    found = caches["kept"].get_many(list(keys.values()))
     kept = {name: found[key] for name, key in keys.items() if key in found}
     values = bring_up_to_date(kept)
     moved = {keys[name]: value for name, value in values.items() if value is not kept.get(name)}
     if moved:
-        cache.set_many(moved, timeout)
+        caches["kept"].set_many(moved, timeout)
     return values
 
 

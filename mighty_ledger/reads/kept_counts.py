@@ -1,4 +1,4 @@
-"""The statistics of a selection of sessions from counts kept in the cache, brought up to date hand by hand.
+"""The statistics of a selection of sessions from counts kept in the database, brought up to date hand by hand.
 
 Counts add up (``stats.Counts``): a season's are the sum of its sessions', and a
 session's are those of its first hands plus those of the hands after them. And
@@ -12,8 +12,9 @@ kept the same way, so a page seen before adds the new hands to one cache entry
 instead of adding up every session again. The statistics page, the player
 pages and the API all read through here.
 
-Kept for the statistics' first view after a hand (docs/performance.md: counted from scratch it
-is the page after a restart, 2,924 × a bare view against 62 ×).
+Kept for the statistics' first view after a hand and after a restart (docs/performance.md: 67 ×
+and 78 × a bare view; counted and rated from scratch, as for a group never shown, 2,432 ×). They
+are kept through Django's database cache (settings.CACHES["kept"]), which a restart leaves.
 """
 
 from __future__ import annotations

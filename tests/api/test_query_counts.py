@@ -1,7 +1,6 @@
 """The API's lists and settlement run a fixed number of queries, however long the evening."""
 
 import pytest
-from django.db import connection
 
 from tests.factories import MADE_15_DIAMONDS, bulk_hands
 
@@ -36,11 +35,9 @@ def test_the_settlement_runs_the_same_queries_whatever_the_hands(edit, session, 
 def test_recording_a_hand_runs_the_same_queries_whatever_the_hands(edit, session, django_assert_num_queries, hands):
     bulk_hands(session, hands)
     # 1. the group by the bearer token, with the URL's session if it is a live one of that group;
-    # then on PostgreSQL 2. one statement: the session's count, totals and revision if it is still
-    # at the revision read in 1, the hand and the revision that records it (services/appending.py);
-    # elsewhere through the ORM: 2. a savepoint (the test's transaction stands for the request's),
-    # 3. the session, 4. the hand, 5. its revision, 6. the savepoint released
-    with django_assert_num_queries(2 if connection.vendor == "postgresql" else 6):
+    # 2. a savepoint (the test's transaction stands for the request's), 3. the session, 4. the hand,
+    # 5. its revision, 6. the savepoint released
+    with django_assert_num_queries(6):
         response = edit.post(hands_url(session), dict(MADE_15_DIAMONDS))
     assert response.status_code == 201
     assert response.json()["number"] == hands + 1

@@ -53,7 +53,7 @@ def play_evening(session: Session) -> Session:
     return session
 
 
-def test_after_a_hand_the_page_reads_that_hand_and_no_other(client, db, counting, django_assert_num_queries):
+def test_after_a_hand_the_page_reads_that_hand_and_no_other(client, db, counting, django_assert_num_reads):
     evening = play_evening(SessionFactory())
     older = play_evening(SessionFactory(group=evening.group))
     path = reverse("group_stats", args=[evening.group.view_token])
@@ -62,7 +62,7 @@ def test_after_a_hand_the_page_reads_that_hand_and_no_other(client, db, counting
 
     HandFactory(session=evening, entry=dict(EVENING[0][0]))
     counting.clear()
-    with django_assert_num_queries(6):
+    with django_assert_num_reads(6):
         # 1. the group by its link; 2. its sessions to choose from; 3. its seasons; 4. the sessions
         # chosen, whole (read only to draw); 5. the one hand recorded since the last look, counted;
         # 6. the same hand's sides, rated

@@ -141,7 +141,7 @@ def test_a_session_played_earlier_but_entered_later_is_rated_in_play_order(eveni
     ]))
 
 
-def test_after_a_hand_the_kept_ratings_read_that_hand_only(evening, django_assert_num_queries):
+def test_after_a_hand_the_kept_ratings_read_that_hand_only(evening, django_assert_num_reads):
     group, thursday, _friday = evening
     for _ in range(3):
         HandFactory(session=thursday, entry=MADE_WITH_PARTNER)
@@ -151,15 +151,15 @@ def test_after_a_hand_the_kept_ratings_read_that_hand_only(evening, django_asser
     sessions = stats.Filters().sessions(group)
 
     # one query: the scored hands of Thursday after the last one rated
-    with django_assert_num_queries(1) as captured:
+    with django_assert_num_reads(1) as captured:
         ratings.ratings_for(group, stats.Filters(), sessions)
     assert '"number" > 3' in captured.captured_queries[0]["sql"]
-    with django_assert_num_queries(0):  # nothing new: nothing read
+    with django_assert_num_reads(0):  # nothing new: nothing read
         ratings.ratings_for(group, stats.Filters(), sessions)
 
 
 def test_an_edit_rates_its_session_again_from_the_ratings_before_it_not_from_the_first_hand(
-        evening, django_assert_num_queries):
+        evening, django_assert_num_reads):
     group, thursday, friday = evening
     HandFactory(session=thursday, entry=SET_ONE)
     hand = HandFactory(session=friday, entry=WITH_A_SITTER)
@@ -167,7 +167,7 @@ def test_an_edit_rates_its_session_again_from_the_ratings_before_it_not_from_the
     services.hand_amend(hand=hand, entry={**WITH_A_SITTER, "points": 10}, version=hand.version)  # now set
     sessions = stats.Filters().sessions(group)
 
-    with django_assert_num_queries(1) as captured:  # Friday's hands only: Thursday's ratings are kept
+    with django_assert_num_reads(1) as captured:  # Friday's hands only: Thursday's ratings are kept
         rated = ratings.ratings_for(group, stats.Filters(), sessions)
     assert f'"session_id" IN ({friday.pk})' in captured.captured_queries[0]["sql"]
     assert_same(rated, openskill_direct([
@@ -266,7 +266,7 @@ def test_the_player_page_shows_rating_mu_sigma_and_the_trend(client, evening):
 
 
 def test_the_rating_page_after_a_hand_reads_the_link_the_sessions_the_seasons_and_that_hand(
-        client, evening, django_assert_num_queries):
+        client, evening, django_assert_num_reads):
     group, thursday, _friday = evening
     for _ in range(3):
         HandFactory(session=thursday, entry=MADE_WITH_PARTNER)
@@ -276,7 +276,7 @@ def test_the_rating_page_after_a_hand_reads_the_link_the_sessions_the_seasons_an
 
     # 1. the link; 2. the group's live sessions to choose from; 3. its seasons; 4. the sessions
     # chosen, whole; 5. the new hand's sides, rated
-    with django_assert_num_queries(5):
+    with django_assert_num_reads(5):
         assert client.get(path).status_code == 200
 
 

@@ -323,13 +323,13 @@ def test_the_hands_download_as_csv_with_payments_and_totals(client, evening):
 
 
 @pytest.mark.parametrize("hands", [5, 300])
-def test_the_statistics_page_runs_the_same_queries_whatever_the_hands(client, db, django_assert_num_queries,
+def test_the_statistics_page_runs_the_same_queries_whatever_the_hands(client, db, django_assert_num_reads,
                                                                        hands):
     session = SessionFactory()
     bulk_hands(session, hands)
     path = reverse("group_stats", args=[session.group.view_token])
 
-    with django_assert_num_queries(6):
+    with django_assert_num_reads(6):
         # 1. the group by its link
         # 2. every live session of the group (the filters' choices and the statistics' cache key)
         # 3. the group's seasons (the choices, the current season)
@@ -340,19 +340,19 @@ def test_the_statistics_page_runs_the_same_queries_whatever_the_hands(client, db
     assert response.status_code == 200
     assert response.context["stats"].hands == hands
 
-    with django_assert_num_queries(3):
+    with django_assert_num_reads(3):
         # 1. the group by its link; 2. its sessions; 3. its seasons: the statistics come from the cache
         client.get(path)
 
 
-def test_a_group_of_twenty_sessions_runs_the_same_queries(client, db, django_assert_num_queries):
+def test_a_group_of_twenty_sessions_runs_the_same_queries(client, db, django_assert_num_reads):
     group = GroupFactory()
     for _ in range(20):
         bulk_hands(SessionFactory(group=group), 25)
 
     path = reverse("group_stats", args=[group.view_token])
 
-    with django_assert_num_queries(6):
+    with django_assert_num_reads(6):
         # 1. the group by its link
         # 2. every live session of the group
         # 3. the group's seasons
