@@ -30,6 +30,21 @@ POSTGRES_PASS = (
 )
 
 
+def pytest_ignore_collect(collection_path, config):
+    """The PostgreSQL pass (``-m postgres``) collects only the modules it can run: those in
+    POSTGRES_PASS and those that mark a test postgres_only. Collecting the others only to
+    deselect them cost each of its workers some ten seconds (the API's schemathesis tests build
+    their cases as they are collected)."""
+    if "postgres" not in (config.getoption("markexpr", "") or "").split():
+        return None
+    if collection_path.suffix != ".py" or not collection_path.name.startswith("test_"):
+        return None
+    where = collection_path.relative_to(Path(__file__).parent.parent).as_posix()
+    if where.startswith(POSTGRES_PASS) or "postgres_only" in collection_path.read_text():
+        return None
+    return True
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     from django.conf import settings
