@@ -12,8 +12,8 @@ kept the same way, so a page seen before adds the new hands to one cache entry
 instead of adding up every session again. The statistics page, the player
 pages and the API all read through here.
 
-Kept for the statistics' first view after a hand and after a restart (docs/performance.md: 67 ×
-and 78 × a bare view; counted and rated from scratch, as for a group never shown, 2,432 ×). They
+Kept for the statistics' first view after a hand and after a restart (docs/performance.md: 72 ×
+and 81 × a bare view; counted and rated from scratch, as for a group never shown, 2,432 ×). They
 are kept through Django's database cache (settings.CACHES["kept"]), which a restart leaves.
 """
 

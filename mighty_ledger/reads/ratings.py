@@ -23,7 +23,7 @@ ratings after the session before it, and every session after it.
 The ratings page, the statistics and player pages and the API all read here.
 
 Kept for the ratings' first view after a hand and after a restart, ≤ 100 × and ≤ 1,000 × a bare
-view (docs/performance.md: 27 × and 34 ×; rated from scratch, as for a group never shown, 1,021 ×).
+view (docs/performance.md: 28 × and 35 ×; rated from scratch, as for a group never shown, 1,021 ×).
 """
 
 from __future__ import annotations
