@@ -440,6 +440,8 @@ def test_the_latest_hand_deleted_or_corrected_offline_moves_who_deals_next_as_th
     page.get_by_test_id("save-hand").click()
     expect(page.get_by_test_id("pending-edit")).to_contain_text("corrected")
     expect(page.get_by_test_id("next-hand")).to_contain_text("Ed deals")
+    # the board drawn in place while the Save's page goes there: reloaded once it has arrived
+    page.wait_for_url(board_url(live_server, session))
     page.reload()
     expect(page.get_by_test_id("next-hand")).to_contain_text("Ed deals")
 
