@@ -8,10 +8,10 @@ PYTEST := $(PYTHON) -m pytest
 # The suite runs on every core (pytest-xdist); each worker has a test database of its own.
 # Work stealing: a worker that runs out takes tests queued on another, so the long browser tests
 # do not end the run on one core while the other waits (plain load scheduling left one core
-# idle for ten of the SQLite pass's fourteen minutes). One worker more than there are cores: the
-# browser tests wait on pages, relays and servers, and with a worker a core the cores were busy
-# 56% of the run; on this 2-core machine a clean clone's make test took 8:22 instead of 10:05.
-WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
+# idle for ten of the SQLite pass's fourteen minutes). Two workers a core: the browser tests wait
+# on pages, relays and servers, and with one worker more than the cores those were busy 65% of the
+# SQLite pass; on this 2-core machine the pass took 7:51 with four workers, 8:40 with three.
+WORKERS ?= $(shell echo $$(( $$(nproc) * 2 )))
 XDIST = -n $(WORKERS) --dist worksteal
 # Python keeps what it compiled, whatever the shell says: the suite starts some hundred Python
 # processes (the workers of two passes, the servers the tests start), and each one compiled the
