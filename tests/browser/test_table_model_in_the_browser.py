@@ -626,13 +626,6 @@ def tapped(phone: str, hand: dict, *, save_now: bool = False, order=FIELDS):
 
 # the paths the issue names, each walked on purpose, whatever the random examples happen to draw
 STORIES = {
-    "two-phones-save-the-same-hand-at-once": [
-        tapped("A", ANN), tapped("B", ANN, order=FIELDS[::-1]),
-        ("two_phones_tap_save_at_the_same_moment", Picks(["A", "B"]), {}),
-        ("answer_the_server_that_asked", Picks(None), {"also_mine": False}),
-        ("back_to_the_form_just_saved", Picks(None), {}),
-        ("mark_a_payment", Picks("C"), {"pick": 0}),
-    ],
     "an-open-form-asks-and-moves-only-when-told": [
         tapped("B", DI), tapped("C", ANN), tapped("A", ANN, save_now=True),
         ("answer_the_question_another_phones_save_asks", Picks("C"), {"same": True}),
@@ -641,28 +634,13 @@ STORIES = {
         ("save", Picks("B"), {}),
         ("mark_a_payment", Picks("A"), {"pick": 1}),
     ],
-    "a-hand-saved-offline-or-cut-is-sent-once": [
-        tapped("A", DI), ("save_as_the_line_drops", Picks("A"), {"how": "offline"}),
-        tapped("B", ANN, save_now=True),
-        ("the_line_comes_back", Picks("A"), {}),
-        ("answer_a_hand_the_server_asked_about", Picks("A"), {"same": False}),
-        tapped("C", {**ANN, "points": 12}), ("save_as_the_line_drops", Picks("C"), {"how": "cut_after"}),
-        ("the_line_comes_back", Picks("C"), {}),
-        tapped("B", DI), ("save_as_the_line_drops", Picks("B"), {"how": "cut"}),
-        ("the_line_comes_back", Picks("B"), {}),
-    ],
-    "the-same-hand-entered-as-the-next-is-asked-about": [
-        tapped("C", ANN), tapped("A", ANN, save_now=True),
-        ("answer_the_question_another_phones_save_asks", Picks("C"), {"same": False}),
-        ("save", Picks("C"), {}),
-        ("answer_the_server_that_asked", Picks("C"), {"also_mine": False}),
-    ],
     "the-same-hand-waiting-offline-is-asked-about": [
-        tapped("A", ANN), tapped("B", ANN, save_now=True),
+        tapped("A", ANN), tapped("B", ANN, save_now=True, order=FIELDS[::-1]),
         ("answer_the_question_another_phones_save_asks", Picks("A"), {"same": False}),
         ("save_as_the_line_drops", Picks("A"), {"how": "offline"}),
         ("the_line_comes_back", Picks("A"), {}),
         ("answer_a_hand_the_server_asked_about", Picks("A"), {"same": True}),
+        ("back_to_the_form_just_saved", Picks("B"), {}),
     ],
 }
 

@@ -6,6 +6,8 @@ And a hand form left open asks for the coming hand again (hands/next/) when anot
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -56,6 +58,9 @@ def test_keep_theirs_is_the_highlighted_choice_and_saves_nothing(client, changed
     keep_theirs = page[page.index('data-testid="keep-theirs"') - 200:page.index('data-testid="keep-theirs"')]
     assert "primary" in keep_theirs
     assert 'data-testid="keep-mine"' in page and 'data-testid="edit-again"' in page
+    # keeping theirs is going back to the board, where their version already is
+    board = reverse("session_board", args=[changed_meanwhile.group.edit_token, changed_meanwhile.pk])
+    assert re.search(rf'<a [^>]*href="{re.escape(board)}"[^>]*data-testid="keep-theirs"', page)
 
 
 def test_keep_mine_saves_mine_at_the_version_now_there_and_the_history_keeps_both(client, changed_meanwhile):
