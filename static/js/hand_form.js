@@ -111,6 +111,7 @@ if (form) {
     for (const button of row.querySelectorAll("[data-value]")) button.hidden = false;
     if (row.dataset.picksAround) drawAround(row);
     pressed(row);
+    row.dataset.picking = ""; // shown from now on: a tap before this would have done nothing
   }
   for (const button of form.querySelectorAll("[data-no-js-only]")) button.hidden = true;
   roleCards();

@@ -26,6 +26,31 @@ from .steps import (
 pytestmark = pytest.mark.browser
 
 
+def release(page, held: list) -> None:
+    """Let the held hand_form.js go, once its request has reached the route (in Playwright's own time)."""
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "hand_form.js was asked for"
+    held[0].continue_()
+
+
+def test_a_likely_value_shows_only_once_a_tap_on_it_counts(page, live_server):
+    """On a slow phone the form is there before its script: a number tapped then would be lost."""
+    session = SessionFactory()
+    held = []
+    page.route("**/js/hand_form.js*", lambda route: held.append(route))
+    page.goto(board_url(live_server, session) + "hands/new/", wait_until="commit")
+    sixteen = page.locator("#field-contract_points .pick-value[data-value='16']")
+    expect(sixteen).to_be_attached()
+    expect(sixteen).to_be_hidden()  # in its place, so nothing moves when it shows
+
+    release(page, held)
+    sixteen.click()
+    expect(page.get_by_label("Contract", exact=True)).to_have_value("16")
+    expect(sixteen).to_have_attribute("aria-pressed", "true")
+
 
 def test_the_preview_follows_each_tap_and_flags_an_illegal_value_by_its_field(page, live_server):
     session = SessionFactory()
@@ -277,7 +302,7 @@ def test_the_dealers_line_says_the_dealer_ticked_before_the_forms_script_started
     session = SessionFactory()
     url = f"{live_server.url}/g/{session.group.edit_token}/s/{session.pk}/hands/new/"
     held = []
-    page.route("**/js/hand_form.js", lambda route: held.append(route))
+    page.route("**/js/hand_form.js*", lambda route: held.append(route))
 
     # the page parsed, its modules held (DOMContentLoaded waits for them)
     page.goto(url, wait_until="commit")
@@ -288,11 +313,6 @@ def test_the_dealers_line_says_the_dealer_ticked_before_the_forms_script_started
         seat.checked = true;
         seat.dispatchEvent(new Event('input', { bubbles: true }));
     }""")
-    for _ in range(100):  # the held request reaches the route in Playwright's own time
-        if held:
-            break
-        page.wait_for_timeout(50)
-    assert held, "hand_form.js was asked for"
-    held[0].continue_()
+    release(page, held)
 
     expect(page.locator("[data-dealer-name]")).to_have_text("Cy")
