@@ -1,13 +1,13 @@
-"""The hand form on a small phone: what the player types counts as a tap, nothing a thumb taps
-hides half under the Save bar, and a hand number that skips says why.
+"""The hand form on a small phone: what the player types counts as a tap, and nothing a thumb taps
+hides half under the Save bar.
 
 - Points typed in the box (rather than tapped) fill in the preview, as a tap does.
 - At 360×740, on first load, axe finds nothing, target-size included: no button is left with
   less than 24 px to tap beside the sticky Save bar, which waits at the end of the form until
   the player's first tap.
-- "Hand 4 (hand 3 was deleted)": numbers are never given again, so a deletion leaves a gap.
 
-At both phone sizes, in English and Korean.
+At both phone sizes, in English and Korean. A hand number that skips says why in its title
+(tests/web/test_form_title.py: the title is the server's, no script touches it).
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from mighty_ledger import services
 from tests.factories import HandFactory, SessionFactory
 
 from .test_live_table import asgi_server, board  # noqa: F401 (a fixture)
@@ -88,22 +87,3 @@ def test_the_hand_form_at_360x740_leaves_every_target_whole_above_the_save_bar(a
     # the first tap: the bar comes back over the form, Save in view, as after every tap
     choose(page, "contract_trump", "S")
     expect(page.get_by_test_id("save-hand")).to_be_in_viewport()
-
-
-@pytest.mark.parametrize(("language", "size"), PHONES)
-def test_a_hand_number_that_skips_says_which_hands_were_deleted(asgi_server, phone, language, size):  # noqa: F811
-    session = SessionFactory()
-    hands = [HandFactory(session=session) for _ in range(3)]
-    page = phone(language, size)
-    words = {"en": ("Hand 4", "(hand 3 was deleted)", "(hands 2 to 3 were deleted)"),
-             "ko": ("4번째 판", "(3번째 판은 지웠습니다)", "(2~3번째 판은 지웠습니다)")}[language]
-    title = page.get_by_role("heading", level=1)
-
-    page.goto(board(asgi_server, session) + "hands/new/")
-    expect(title).to_have_text(words[0])  # nothing deleted: nothing said
-    services.hand_delete(hand=hands[2])
-    page.goto(board(asgi_server, session) + "hands/new/")
-    expect(title).to_have_text(f"{words[0]} {words[1]}")
-    services.hand_delete(hand=hands[1])
-    page.goto(board(asgi_server, session) + "hands/new/")
-    expect(title).to_have_text(f"{words[0]} {words[2]}")

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from mighty_ledger import services
 from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
 from tests.web.test_table import form_data, url
@@ -30,13 +32,19 @@ def test_a_form_sent_back_keeps_the_number_it_was_entering(client, db):
     assert title(response) == "Hand 3"  # not the session's next, 4
 
 
-def test_a_number_after_deleted_hands_says_why_it_skips(client, db):
+@pytest.mark.parametrize(("language", "words"), [
+    ("en", ("Hand 4", "(hand 3 was deleted)", "(hands 2 to 3 were deleted)")),
+    ("ko", ("4번째 판", "(3번째 판은 지웠습니다)", "(2~3번째 판은 지웠습니다)")),
+])
+def test_a_number_after_deleted_hands_says_why_it_skips(client, db, language, words):
     session = SessionFactory()
     hands = [HandFactory(session=session) for _ in range(3)]
-    services.hand_delete(hand=hands[2])
 
-    assert title(client.get(url("hand_new", session))) == "Hand 4 (hand 3 was deleted)"
+    def shown() -> str:
+        return title(client.get(url("hand_new", session), headers={"Accept-Language": language}))
+
+    assert shown() == words[0]  # nothing deleted: nothing said
+    services.hand_delete(hand=hands[2])
+    assert shown() == f"{words[0]} {words[1]}"
     services.hand_delete(hand=hands[1])
-    assert title(client.get(url("hand_new", session))) == "Hand 4 (hands 2 to 3 were deleted)"
-    korean = client.get(url("hand_new", session), headers={"Accept-Language": "ko"})
-    assert title(korean) == "4번째 판 (2~3번째 판은 지웠습니다)"
+    assert shown() == f"{words[0]} {words[2]}"
