@@ -47,15 +47,20 @@ def test_production_refuses_to_start_without_allowed_hosts():
     assert "ALLOWED_HOSTS must be set" in started.stderr
 
 
-@pytest.mark.parametrize("hsts", [
-    pytest.param({}, id="hsts-a-year-by-default-over-https"),
-    pytest.param({"SECURE_PROXY_SSL_HEADER": "HTTP_X_FORWARDED_PROTO,https"},
+# Every check once, in the default configuration (drf-spectacular's builds the whole API schema);
+# the others change only what the security checks read.
+SECURITY_ONLY = ["--tag", "security"]
+
+
+@pytest.mark.parametrize(("hsts", "tags"), [
+    pytest.param({}, [], id="hsts-a-year-by-default-over-https"),
+    pytest.param({"SECURE_PROXY_SSL_HEADER": "HTTP_X_FORWARDED_PROTO,https"}, SECURITY_ONLY,
                  id="hsts-a-year-behind-a-tls-proxy"),
     pytest.param({"SECURE_HSTS_SECONDS": "31536000", "SECURE_HSTS_INCLUDE_SUBDOMAINS": "true",
-                  "SECURE_HSTS_PRELOAD": "true"}, id="hsts-a-year-with-preload"),
+                  "SECURE_HSTS_PRELOAD": "true"}, SECURITY_ONLY, id="hsts-a-year-with-preload"),
 ])
-def test_deployment_checks_are_clean(hsts):
-    checked = run(["manage.py", "check", "--deploy", "--fail-level", "WARNING"], **production(**hsts))
+def test_deployment_checks_are_clean(hsts, tags):
+    checked = run(["manage.py", "check", "--deploy", *tags, "--fail-level", "WARNING"], **production(**hsts))
 
     assert checked.returncode == 0, checked.stderr + checked.stdout
     assert "System check identified no issues" in checked.stdout
@@ -67,7 +72,7 @@ def test_deployment_checks_are_clean(hsts):
 ])
 def test_the_deployment_check_says_when_hsts_is_off(hsts):
     """issue 36: the warning was silenced while HSTS was off by default."""
-    checked = run(["manage.py", "check", "--deploy"], **production(**hsts))
+    checked = run(["manage.py", "check", "--deploy", *SECURITY_ONLY], **production(**hsts))
 
     assert checked.returncode == 0, checked.stderr
     assert "security.W004" in checked.stdout + checked.stderr
