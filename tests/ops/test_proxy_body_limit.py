@@ -92,6 +92,8 @@ def upload(proxy: Proxy, path: str, size: int) -> tuple[int, str, bytes]:
                 if not chunk:
                     break  # closed once it answered
                 answer += chunk
+                if _whole(answer):
+                    break  # nginx reads on what is left of the body for 5 s before it closes
                 continue
             if sent < size and not answer:
                 try:
@@ -109,6 +111,17 @@ def upload(proxy: Proxy, path: str, size: int) -> tuple[int, str, bytes]:
     if re.search(rb"(?i)\r\ntransfer-encoding:\s*chunked", head):
         body = _unchunked(body)
     return status, content_type.group(1).decode() if content_type else "", body
+
+
+def _whole(answer: bytes) -> bool:
+    """The answer's head and all of the body it announces have come (by its length, or its chunks' end)."""
+    head, parted, body = answer.partition(b"\r\n\r\n")
+    if not parted:
+        return False
+    length = re.search(rb"(?i)\r\ncontent-length:\s*(\d+)", head)
+    if length:
+        return len(body) >= int(length.group(1))
+    return bool(re.search(rb"(?i)\r\ntransfer-encoding:\s*chunked", head)) and body.endswith(b"0\r\n\r\n")
 
 
 def _unchunked(body: bytes) -> bytes:
