@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.db import connections
 from django.urls import reverse
 
 from tests.factories import SessionFactory
@@ -44,3 +45,6 @@ async def test_head_on_a_stream_checks_the_link_and_sends_no_body(asgi_app):
 
     assert len(broker().hub) == 0  # the HEAD's watch was let go
     await broker().close()
+    # the connection of the thread the session was made on (sync_to_async's own), as the stream
+    # tests' fixture does: left open, it keeps PostgreSQL's test database from being dropped
+    await sync_to_async(connections.close_all)()
