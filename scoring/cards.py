@@ -279,7 +279,3 @@ DECKS: dict[str, Deck] = {
         ),
     )
 }
-
-
-def deck_named(name: str) -> Deck:
-    return DECKS[name]

@@ -30,18 +30,6 @@ class LedgerStep:
     pot: int
 
 
-def entry_from_result(result: dict, declarer: str, partners: Sequence[str], defenders: Sequence[str]) -> LedgerEntry:
-    """A scored hand; the winners (who take the pot) are the side that won it."""
-    made = result.get("made")
-    if made is None:  # void: nobody wins the pot
-        winners: tuple[str, ...] = ()
-    elif made:
-        winners = (declarer, *partners)
-    else:
-        winners = tuple(defenders)
-    return LedgerEntry("scored", dict(result["payments"]), winners)
-
-
 def pot_shares(pot: int, winners: Sequence[str]) -> tuple[dict[str, int], int]:
     if not pot or not winners:
         return {}, pot

@@ -103,9 +103,3 @@ def is_link_shaped(token: str) -> bool:
 def is_row_id(pk: object) -> bool:
     # a URL's digits can exceed a 64-bit id, which SQLite cannot even compare against
     return isinstance(pk, int) and not isinstance(pk, bool) and 0 < pk < 2**63
-
-
-def access_for_edit(token: str, *, session_id: int | None = None) -> Access:
-    access = access_for(token, session_id=session_id)
-    access.require_edit()
-    return access

@@ -105,12 +105,6 @@ def _sessions_moved_on(sessions: Sequence[Session], found: dict[int, KeptCounts]
     return kept
 
 
-def session_counts(sessions: Sequence[Session]) -> list[stats.Counts]:
-    """Each session's counts, in the sessions' order, reading only the hands not counted yet."""
-    kept = _kept_sessions(sessions)
-    return [kept[session.pk].counts for session in sessions]
-
-
 def selection_counts(sessions: Sequence[Session]) -> stats.Counts:
     """The counts of these sessions together, kept as one entry and brought up to date like a
     session's; when a session of the selection was rewritten, made again from the sessions' own."""

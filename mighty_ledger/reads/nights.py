@@ -135,10 +135,6 @@ def night_system(night: Night) -> System:
     return get_preset(night.preset).system(night.overrides)
 
 
-def night_table_sizes(night: Night) -> draw.TableSizes:
-    return draw.table_sizes(night_system(night), draw.preset_family(night.preset))
-
-
 @dataclass(frozen=True)
 class Table:
     """One table of a round: its number (from 1), its session, the seats clockwise from seat 1."""

@@ -8,7 +8,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
 from mighty_ledger import services
-from mighty_ledger.http.access import access_for, access_for_edit
+from mighty_ledger.http.access import access_for
 from mighty_ledger.models import Session
 from tests.factories import SessionFactory
 
@@ -61,4 +61,4 @@ def test_an_unknown_link_is_unknown(session, token):
 
 def test_a_view_link_cannot_edit(session):
     with pytest.raises(PermissionDenied):
-        access_for_edit(session.group.view_token)
+        access_for(session.group.view_token).require_edit()
