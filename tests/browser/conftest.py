@@ -9,14 +9,41 @@ fresh context, so no cookie (the language, above all) leaks from one test to the
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 from playwright.sync_api import expect
 
 from .chromium import EXECUTABLE, Chromium, close_context
-from .steps import LEAVING_PAGE, PHONE, WAIT_SECONDS
+from .steps import ARTIFACTS, LEAVING_PAGE, PHONE, WAIT_SECONDS
 
 expect.set_options(timeout=WAIT_SECONDS * 1000)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A browser test that fails says where each of its phones was and what it showed, in the
+    report (a CI run's log is all there is of it afterwards), with a capture of each page in
+    tests/artifacts/failures/: a race seen once in a thousand runs is otherwise gone."""
+    report = (yield).get_result()
+    browser = item.funcargs.get("browser") if report.when == "call" and report.failed else None
+    if browser is None:
+        return
+    folder = ARTIFACTS / "failures" / re.sub(r"[^\w.-]+", "_", item.nodeid)[-120:]
+    lines = []
+    for number, context in enumerate(browser.contexts, 1):
+        for page in context.pages:
+            name = f"phone-{number}"
+            try:
+                shown = " ".join(page.locator("body").inner_text(timeout=2000).split())[:600]
+                folder.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=folder / f"{name}.png", full_page=True, timeout=5000)
+                (folder / f"{name}.html").write_text(page.content())
+                lines.append(f"{name} at {page.url}: {shown}")
+            except Exception as error:  # a page gone or hung: what can still be said of it
+                lines.append(f"{name} at {page.url}: not read ({type(error).__name__})")
+    if lines:
+        report.sections.append(("the phones when it failed", "\n".join(lines)))
 
 
 @pytest.fixture(scope="package")
