@@ -32,8 +32,8 @@ def pytest_runtest_makereport(item, call):
     folder = ARTIFACTS / "failures" / re.sub(r"[^\w.-]+", "_", item.nodeid)[-120:]
     lines = []
     for number, context in enumerate(browser.contexts, 1):
-        for page in context.pages:
-            name = f"phone-{number}"
+        for tab, page in enumerate(context.pages, 1):
+            name = f"phone-{number}" if tab == 1 else f"phone-{number}-tab-{tab}"
             try:
                 shown = " ".join(page.locator("body").inner_text(timeout=2000).split())[:600]
                 folder.mkdir(parents=True, exist_ok=True)
