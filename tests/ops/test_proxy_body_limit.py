@@ -28,6 +28,7 @@ pytestmark = pytest.mark.proxy
 
 LIMIT = settings.API_MAX_UPLOAD_BYTES
 MB = 1024 * 1024
+CHUNKED = re.compile(rb"(?i)\r\ntransfer-encoding:\s*chunked")
 
 
 class CountingUpstream:
@@ -108,7 +109,7 @@ def upload(proxy: Proxy, path: str, size: int) -> tuple[int, str, bytes]:
     assert head, f"{path}: no answer after {sent} of {size} bytes"
     status = int(head.split(b" ", 2)[1])
     content_type = re.search(rb"(?i)\r\ncontent-type:\s*([^\r]*)", head)
-    if re.search(rb"(?i)\r\ntransfer-encoding:\s*chunked", head):
+    if CHUNKED.search(head):
         body = _unchunked(body)
     return status, content_type.group(1).decode() if content_type else "", body
 
@@ -121,7 +122,7 @@ def _whole(answer: bytes) -> bool:
     length = re.search(rb"(?i)\r\ncontent-length:\s*(\d+)", head)
     if length:
         return len(body) >= int(length.group(1))
-    return bool(re.search(rb"(?i)\r\ntransfer-encoding:\s*chunked", head)) and body.endswith(b"0\r\n\r\n")
+    return bool(CHUNKED.search(head)) and body.endswith(b"0\r\n\r\n")
 
 
 def _unchunked(body: bytes) -> bytes:
