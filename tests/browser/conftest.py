@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -40,6 +41,8 @@ def pytest_runtest_makereport(item, call):
                 page.screenshot(path=folder / f"{name}.png", full_page=True, timeout=5000)
                 (folder / f"{name}.html").write_text(page.content())
                 lines.append(f"{name} at {page.url}: {shown}")
+                lines.append(f"    outbox: {page.evaluate(OUTBOX)}")
+                lines.extend(f"    {line}" for line in getattr(page, "heard", ())[-HEARD:])
             except Exception as error:  # a page gone or hung: what can still be said of it
                 lines.append(f"{name} at {page.url}: not read ({type(error).__name__})")
     if lines:
@@ -83,6 +86,39 @@ def _unexpected(message) -> bool:
             and not message.text.startswith(LEAVING_PAGE) and "net::ERR_INTERNET_DISCONNECTED" not in message.text)
 
 
+# the phone's outbox (static/js/outbox.js) as the failure left it, or why it could not be read
+OUTBOX = """() => new Promise((resolve) => {
+  window.setTimeout(() => resolve("no answer in 2 s"), 2000);
+  const opened = indexedDB.open("mighty-ledger");
+  opened.onerror = () => resolve(String(opened.error));
+  opened.onsuccess = () => {
+    try {
+      const all = opened.result.transaction("outbox").objectStore("outbox").getAll();
+      all.onsuccess = () => resolve(JSON.stringify(all.result.map(
+        ({ id, kind, state, key, number, message }) => ({ id, kind, state, key, number, message }))));
+    } catch (error) { resolve(String(error)); }
+  };
+})"""
+HEARD = 40  # the last things a page said and asked, in a failed test's report
+
+
+def listen(page) -> None:
+    """What a page says on its console and asks of the network, kept for a failed test's report: a
+    Save that never leaves its form says nothing on the page itself."""
+    page.heard = heard = []
+    clock = time.monotonic
+
+    def hear(line: str) -> None:
+        heard.append(f"{clock():.2f} {line}")
+        del heard[:-HEARD]
+
+    page.on("console", lambda message: hear(f"console.{message.type}: {message.text}"))
+    page.on("request", lambda request: hear(f"> {request.method} {request.url}"))
+    page.on("requestfinished", lambda request: hear(f"< {request.method} {request.url}"))
+    page.on("requestfailed", lambda request: hear(f"x {request.method} {request.url} {request.failure}"))
+    page.on("framenavigated", lambda frame: hear(f"navigated {frame.url}") if frame.parent_frame is None else None)
+
+
 @pytest.fixture
 def phones(browser):
     """Phones at a table, one each call: its own browser context at 390×844, twenty seconds for each
@@ -106,6 +142,7 @@ def phones(browser):
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
+        listen(page)
         if console is not None:
             page.on("console", lambda message: errors.append(f"{message.text} ({message.location.get('url', '')})")
                     if console(message) else None)
