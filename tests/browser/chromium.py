@@ -88,6 +88,39 @@ def close_context(context: BrowserContext) -> None:
                       "the next test starts a new one", stacklevel=2)
 
 
+# the phone's outbox (static/js/outbox.js) as the failure left it, or why it could not be read
+OUTBOX = """() => new Promise((resolve) => {
+  window.setTimeout(() => resolve("no answer in 2 s"), 2000);
+  const opened = indexedDB.open("mighty-ledger");
+  opened.onerror = () => resolve(String(opened.error));
+  opened.onsuccess = () => {
+    try {
+      const all = opened.result.transaction("outbox").objectStore("outbox").getAll();
+      all.onsuccess = () => resolve(JSON.stringify(all.result.map(
+        ({ id, kind, state, key, number, message }) => ({ id, kind, state, key, number, message }))));
+    } catch (error) { resolve(String(error)); }
+  };
+})"""
+HEARD = 40  # the last things a page said and asked, in a failed test's report
+
+
+def listen(page) -> None:
+    """What a page says on its console and asks of the network, kept for a failed test's report: a
+    Save that never leaves its form says nothing on the page itself."""
+    page.heard = heard = []
+    clock = time.monotonic
+
+    def hear(line: str) -> None:
+        heard.append(f"{clock():.2f} {line}")
+        del heard[:-HEARD]
+
+    page.on("console", lambda message: hear(f"console.{message.type}: {message.text}"))
+    page.on("request", lambda request: hear(f"> {request.method} {request.url}"))
+    page.on("requestfinished", lambda request: hear(f"< {request.method} {request.url}"))
+    page.on("requestfailed", lambda request: hear(f"x {request.method} {request.url} {request.failure}"))
+    page.on("framenavigated", lambda frame: hear(f"navigated {frame.url}") if frame.parent_frame is None else None)
+
+
 def _stop_chromium() -> None:
     """Kill this process's Chromium (the browser process below Playwright's driver); the driver
     then answers every pending call with an error, the context's close among them."""

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import os
 import re
-import time
 
 import pytest
 from playwright.sync_api import expect
 
-from .chromium import EXECUTABLE, Chromium, close_context
+from .chromium import EXECUTABLE, HEARD, OUTBOX, Chromium, close_context, listen
 from .steps import ARTIFACTS, LEAVING_PAGE, PHONE, WAIT_SECONDS
 
 expect.set_options(timeout=WAIT_SECONDS * 1000)
@@ -84,39 +83,6 @@ def _unexpected(message) -> bool:
     # player sees offline is that test's own assertions)
     return (message.type == "error" and not message.location.get("url", "").endswith("/favicon.ico")
             and not message.text.startswith(LEAVING_PAGE) and "net::ERR_INTERNET_DISCONNECTED" not in message.text)
-
-
-# the phone's outbox (static/js/outbox.js) as the failure left it, or why it could not be read
-OUTBOX = """() => new Promise((resolve) => {
-  window.setTimeout(() => resolve("no answer in 2 s"), 2000);
-  const opened = indexedDB.open("mighty-ledger");
-  opened.onerror = () => resolve(String(opened.error));
-  opened.onsuccess = () => {
-    try {
-      const all = opened.result.transaction("outbox").objectStore("outbox").getAll();
-      all.onsuccess = () => resolve(JSON.stringify(all.result.map(
-        ({ id, kind, state, key, number, message }) => ({ id, kind, state, key, number, message }))));
-    } catch (error) { resolve(String(error)); }
-  };
-})"""
-HEARD = 40  # the last things a page said and asked, in a failed test's report
-
-
-def listen(page) -> None:
-    """What a page says on its console and asks of the network, kept for a failed test's report: a
-    Save that never leaves its form says nothing on the page itself."""
-    page.heard = heard = []
-    clock = time.monotonic
-
-    def hear(line: str) -> None:
-        heard.append(f"{clock():.2f} {line}")
-        del heard[:-HEARD]
-
-    page.on("console", lambda message: hear(f"console.{message.type}: {message.text}"))
-    page.on("request", lambda request: hear(f"> {request.method} {request.url}"))
-    page.on("requestfinished", lambda request: hear(f"< {request.method} {request.url}"))
-    page.on("requestfailed", lambda request: hear(f"x {request.method} {request.url} {request.failure}"))
-    page.on("framenavigated", lambda frame: hear(f"navigated {frame.url}") if frame.parent_frame is None else None)
 
 
 @pytest.fixture

@@ -61,7 +61,7 @@ from scoring.problems import InvalidInput
 from tests.factories import SEATS, SessionFactory
 from tests.relay import Relay
 
-from .chromium import close_context
+from .chromium import HEARD, close_context, listen
 from .steps import QUESTION_SETTLES_MS
 from .table_phones import (
     CALLS,
@@ -149,6 +149,7 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
         page = context.new_page()
         page.on("pageerror", lambda error: self.errors.append(str(error)))
         page.on("console", lambda message: self.errors.append(message.text) if quiet_is_wrong(message) else None)
+        listen(page)
         open_as_app(page, phone.line.url + self.path)
         return page
 
@@ -209,6 +210,13 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
     def board(self, phone: Phone) -> None:
         phone.page.goto(phone.line.url + self.path)
         phone.left = None  # Back leads elsewhere now
+
+    @staticmethod
+    def saying(page: Page) -> str:
+        """What the form's line of news says, for a Save that did not go as the model meant."""
+        with contextlib.suppress(PlaywrightError):
+            return page.locator("#hand-form [data-testid=draft-notice]").inner_text(timeout=2000)
+        return f"(no line of news at {page.url})"
 
     def outcome_of(self, page: Page) -> str:
         """What became of a Save: the form kept it, saying what is missing or wrong ("refused"), or
@@ -323,7 +331,8 @@ class TheTableInTheBrowser(RuleBasedStateMachine):
         previewed(phone.page)
         phone.page.get_by_test_id("save-hand").click()
         seen = self.outcome_of(phone.page)
-        assert seen == {"saved": "left", "used": "left"}.get(expected, expected), (expected, seen, form)
+        assert seen == {"saved": "left", "used": "left"}.get(expected, expected), (
+            expected, seen, form, self.saying(phone.page), *phone.page.heard[-HEARD:])
         self.landed(phone, form, expected)
         if phone.form is not None and phone.form.refused:
             self.nothing_moved(phone)  # kept on the form: as it was
