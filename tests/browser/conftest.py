@@ -39,11 +39,15 @@ def pytest_runtest_makereport(item, call):
                 folder.mkdir(parents=True, exist_ok=True)
                 page.screenshot(path=folder / f"{name}.png", full_page=True, timeout=5000)
                 (folder / f"{name}.html").write_text(page.content())
-                lines.append(f"{name} at {page.url}: {shown}")
-                lines.append(f"    outbox: {page.evaluate(OUTBOX)}")
-                lines.extend(f"    {line}" for line in getattr(page, "heard", ())[-HEARD:])
             except Exception as error:  # a page gone or hung: what can still be said of it
-                lines.append(f"{name} at {page.url}: not read ({type(error).__name__})")
+                shown = f"not read ({type(error).__name__})"
+            try:
+                outbox = page.evaluate(OUTBOX)
+            except Exception as error:
+                outbox = f"not read ({type(error).__name__})"
+            lines += [f"{name} at {page.url}: {shown}", f"    outbox: {outbox}"]
+            # heard as it happened: said even of a page that no longer answers
+            lines.extend(f"    {line}" for line in getattr(page, "heard", ())[-HEARD:])
     if lines:
         report.sections.append(("the phones when it failed", "\n".join(lines)))
 
