@@ -62,19 +62,20 @@ def serving(tmp_path_factory):
         yield {"proxies": in_front, "first": app.stream_ports[0], "log": app.stream_logs[0]}
 
 
-def _tables(proxy) -> tuple[str, list[int]]:
+def _group(proxy) -> str:
     status, _, body = proxy.request("POST", "/api/v1/groups", headers={"Content-Type": "application/json"},
                                     body=json.dumps({"name": f"Back {proxy.name}", "players": SEATS}).encode())
     assert status == 201, body[:300]
-    edit = json.loads(body)["edit_token"]
-    sessions = []
-    for _ in range(TABLES_PER_PROXY):
-        status, _, body = proxy.request("POST", "/api/v1/sessions", headers={
-            "Content-Type": "application/json", "Authorization": f"Bearer {edit}"},
-            body=json.dumps({"seats": SEATS, "preset": "pagat-standard"}).encode())
-        assert status == 201, body[:300]
-        sessions.append(json.loads(body)["id"])
-    return edit, sessions
+    return json.loads(body)["edit_token"]
+
+
+def _table(proxy, edit: str) -> str:
+    """A new table of the group, as the path its phones follow."""
+    status, _, body = proxy.request("POST", "/api/v1/sessions", headers={
+        "Content-Type": "application/json", "Authorization": f"Bearer {edit}"},
+        body=json.dumps({"seats": SEATS, "preset": "pagat-standard"}).encode())
+    assert status == 201, body[:300]
+    return f"/g/{edit}/s/{json.loads(body)['id']}/events/"
 
 
 class Phone(threading.Thread):
@@ -128,12 +129,23 @@ def _hello(phone: Phone) -> bool:
 def test_a_killed_stream_server_is_back_and_followed_within_five_seconds(serving):
     everyone: list[Phone] = []
     for label, proxy in serving["proxies"]:
-        edit, sessions = _tables(proxy)
-        everyone += [Phone(label, proxy, f"/g/{edit}/s/{session}/events/") for session in sessions]
+        edit = _group(proxy)
+        everyone += [Phone(label, proxy, _table(proxy, edit)) for _ in range(TABLES_PER_PROXY)]
     for phone in everyone:
         phone.start()
     try:
         _wait("stream for every phone", lambda: all(phone.hellos for phone in everyone), 30, serving["log"])
+        # each proxy follows a table of the server killed below: one in front of both hashes each
+        # table's address to either server, a coin toss a table, and once sent all six to the other
+        for label, proxy in serving["proxies"]:
+            theirs = [phone for phone in everyone if phone.label == label]
+            while not any(_opened(phone) in serving["log"].read_text(errors="replace") for phone in theirs):
+                assert len(theirs) < 40, f"{label}: none of {len(theirs)} tables reached the first stream server"
+                phone = Phone(label, proxy, _table(proxy, _group(proxy)))
+                phone.start()
+                theirs.append(phone)
+                everyone.append(phone)
+                _wait("stream for the new table", lambda phone=phone: phone.hellos, 30, serving["log"])
         first = serving["first"]
         served_before = serving["log"].read_text(errors="replace")
         master = _stream_master(first)
