@@ -16,6 +16,11 @@ import * as stores from "./stores.js";
 const status = document.getElementById("app-status");
 const say = status ? status.dataset : {};
 const STAYS = new Set(["payment", "unpay", "abandon"]); // marked on the page where they were made
+// the board drawn in place at a Save is on the screen some 40 to 80 ms after the tap (make bench,
+// save); the page waits for that before it goes, this long at most
+const DRAWN_WITHIN_MS = 5000;
+
+const pause = (ms) => new Promise((resolve) => { window.setTimeout(resolve, ms); });
 
 export function noticeLine(form) {
   // a form's one line of news from this phone (a draft brought back, what is missing, a Save kept),
@@ -165,8 +170,11 @@ export async function land(entry, form, kept = () => {}) {
   kept();
   if (canLeave) {
     // the write leaves first, by a request that outlives this page; the board then shows it at once
-    // (a board that cannot be drawn here is only shown later, by its own load)
-    await Promise.all([told, Promise.all([board, departed]).then(([copy]) => showBoard(copy, place)).catch(() => {})]);
+    // (a board that cannot be drawn here is only shown later, by its own load). The page goes even
+    // when drawing it never ends (a kept copy the phone's storage does not give back): the write is
+    // kept, and the Save must not stay on its form with nothing said
+    const drawn = Promise.all([board, departed]).then(([copy]) => showBoard(copy, place)).catch(() => {});
+    await Promise.all([told, Promise.race([drawn, pause(DRAWN_WITHIN_MS)])]);
     window.location.assign(place.board);
   } else if (leaves) {
     noticeLine(form).textContent = say.sayQueued;
