@@ -128,9 +128,9 @@ def _hello(phone: Phone) -> bool:
 
 def test_a_killed_stream_server_is_back_and_followed_within_five_seconds(serving):
     everyone: list[Phone] = []
+    groups = {label: _group(proxy) for label, proxy in serving["proxies"]}
     for label, proxy in serving["proxies"]:
-        edit = _group(proxy)
-        everyone += [Phone(label, proxy, _table(proxy, edit)) for _ in range(TABLES_PER_PROXY)]
+        everyone += [Phone(label, proxy, _table(proxy, groups[label])) for _ in range(TABLES_PER_PROXY)]
     for phone in everyone:
         phone.start()
     try:
@@ -138,12 +138,12 @@ def test_a_killed_stream_server_is_back_and_followed_within_five_seconds(serving
         # each proxy follows a table of the server killed below: one in front of both hashes each
         # table's address to either server, a coin toss a table, and once sent all six to the other
         for label, proxy in serving["proxies"]:
-            theirs = [phone for phone in everyone if phone.label == label]
-            while not any(_opened(phone) in serving["log"].read_text(errors="replace") for phone in theirs):
-                assert len(theirs) < 40, f"{label}: none of {len(theirs)} tables reached the first stream server"
-                phone = Phone(label, proxy, _table(proxy, _group(proxy)))
+            followed = [phone for phone in everyone if phone.label == label]
+            while not any(_opened(phone) in serving["log"].read_text(errors="replace") for phone in followed):
+                assert len(followed) < 40, f"{label}: none of {len(followed)} tables reached the first stream server"
+                phone = Phone(label, proxy, _table(proxy, groups[label]))
                 phone.start()
-                theirs.append(phone)
+                followed.append(phone)
                 everyone.append(phone)
                 _wait("stream for the new table", lambda phone=phone: phone.hellos, 30, serving["log"])
         first = serving["first"]
