@@ -102,6 +102,15 @@ OUTBOX = """() => new Promise((resolve) => {
   };
 })"""
 HEARD = 40  # the last things a page said and asked, in a failed test's report
+# each button tapped and each form submitted, said on the page's console as it happens: a Save that
+# stays on its form, with nothing in the outbox, then says whether the page ever took it
+TAKEN = """
+addEventListener("click", (event) => {
+  const button = event.target instanceof Element && event.target.closest("button");
+  if (button) console.debug(`tapped ${button.dataset.testid || button.textContent.trim().slice(0, 30)}`);
+}, true);
+addEventListener("submit", (event) => console.debug(`submitted #${event.target.id}`), true);
+"""
 
 
 def listen(page) -> None:
@@ -115,10 +124,13 @@ def listen(page) -> None:
         del heard[:-HEARD]
 
     page.on("console", lambda message: hear(f"console.{message.type}: {message.text}"))
-    page.on("request", lambda request: hear(f"> {request.method} {request.url}"))
-    page.on("requestfinished", lambda request: hear(f"< {request.method} {request.url}"))
+    # the app's own files left out: a page's load of them would push out what came before it
+    page.on("request", lambda request: hear(f"> {request.method} {request.url}") if "/static/" not in request.url else None)
+    page.on("requestfinished",
+            lambda request: hear(f"< {request.method} {request.url}") if "/static/" not in request.url else None)
     page.on("requestfailed", lambda request: hear(f"x {request.method} {request.url} {request.failure}"))
     page.on("framenavigated", lambda frame: hear(f"navigated {frame.url}") if frame.parent_frame is None else None)
+    page.add_init_script(TAKEN)
 
 
 def _stop_chromium() -> None:
