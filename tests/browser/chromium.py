@@ -89,7 +89,7 @@ def close_context(context: BrowserContext) -> None:
 
 
 # the phone's outbox (static/js/outbox.js) as the failure left it, or why it could not be read
-OUTBOX = """() => new Promise((resolve) => {
+OUTBOX_AS_LEFT = """() => new Promise((resolve) => {
   window.setTimeout(() => resolve("no answer in 2 s"), 2000);
   const opened = indexedDB.open("mighty-ledger");
   opened.onerror = () => resolve(String(opened.error));
@@ -123,11 +123,13 @@ def listen(page) -> None:
         heard.append(f"{clock():.2f} {line}")
         del heard[:-HEARD]
 
+    def asked(mark: str):
+        # the app's own files left out: a page's load of them would push out what came before it
+        return lambda request: hear(f"{mark} {request.method} {request.url}") if "/static/" not in request.url else None
+
     page.on("console", lambda message: hear(f"console.{message.type}: {message.text}"))
-    # the app's own files left out: a page's load of them would push out what came before it
-    page.on("request", lambda request: hear(f"> {request.method} {request.url}") if "/static/" not in request.url else None)
-    page.on("requestfinished",
-            lambda request: hear(f"< {request.method} {request.url}") if "/static/" not in request.url else None)
+    page.on("request", asked(">"))
+    page.on("requestfinished", asked("<"))
     page.on("requestfailed", lambda request: hear(f"x {request.method} {request.url} {request.failure}"))
     page.on("framenavigated", lambda frame: hear(f"navigated {frame.url}") if frame.parent_frame is None else None)
     page.add_init_script(TAKEN)

@@ -14,7 +14,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .chromium import EXECUTABLE, HEARD, OUTBOX, Chromium, close_context, listen
+from .chromium import EXECUTABLE, HEARD, OUTBOX_AS_LEFT, Chromium, close_context, listen
 from .steps import ARTIFACTS, LEAVING_PAGE, PHONE, WAIT_SECONDS
 
 expect.set_options(timeout=WAIT_SECONDS * 1000)
@@ -42,7 +42,7 @@ def pytest_runtest_makereport(item, call):
             except Exception as error:  # a page gone or hung: what can still be said of it
                 shown = f"not read ({type(error).__name__})"
             try:
-                outbox = page.evaluate(OUTBOX)
+                outbox = page.evaluate(OUTBOX_AS_LEFT)
             except Exception as error:
                 outbox = f"not read ({type(error).__name__})"
             lines += [f"{name} at {page.url}: {shown}", f"    outbox: {outbox}"]

@@ -524,8 +524,6 @@ class TheTable(RuleBasedStateMachine):
         self.checked_at = now
 
     def the_ledger_holds_what_the_players_meant(self):
-        if not hasattr(self, "session"):
-            return
         stored = list(Hand.objects.filter(session=self.session).order_by("number"))
         assert [(hand.number, hand.entry, hand.deleted_at is not None) for hand in stored] == [
             (number, meant.entry, meant.deleted) for number, meant in enumerate(self.model.hands, 1)]
@@ -545,8 +543,6 @@ class TheTable(RuleBasedStateMachine):
     def what_is_still_owed_is_the_balances_net_of_the_payments(self):
         """The settle page's list (and every surface that shows it, from the same read) settles
         each player's total less what they paid plus what they were paid, in the fewest transfers."""
-        if not hasattr(self, "session"):
-            return
         session = Session.objects.get(pk=self.session.pk)
         net = dict(session.totals)
         for payer, payee, amount in self.model.payments:
@@ -566,8 +562,6 @@ class TheTable(RuleBasedStateMachine):
         """The board's live regions come from what was drawn before, row by row and part by part
         (partials/board_region.html): after any step they show the stored hands, totals, who deals
         next and the hand in progress, never a copy drawn before an edit, delete or restore."""
-        if not hasattr(self, "session"):
-            return
         self.session.refresh_from_db()
         fragments = Client().get(self.url("session_live")).content.decode()
         shown = {int(number): re.findall(r'<span class="total">([^<]*)</span>', cells)
@@ -590,8 +584,6 @@ class TheTable(RuleBasedStateMachine):
         """The statistics add each new hand to counts kept from before (reads/kept_counts.py), and
         count a session again when its hands are rewritten: after any step, what they keep is
         what counting every stored hand from nothing gives."""
-        if not hasattr(self, "session"):
-            return
         sessions = [Session.objects.get(pk=self.session.pk)]
         kept = kept_counts.stats_for(sessions)
         afresh = stats.stats_from_counts(sessions, [stats.count_sessions(sessions)[sessions[0].pk]])
@@ -599,8 +591,6 @@ class TheTable(RuleBasedStateMachine):
             afresh.players, afresh.pairs, afresh.contracts, afresh.hands, afresh.events)
 
     def the_ratings_kept_hand_by_hand_are_every_hand_rated_afresh(self):
-        if not hasattr(self, "session"):
-            return
         sessions = [Session.objects.get(pk=self.session.pk)]
         assert ratings.ratings_of(sessions).players == ratings.ratings_from_scratch(sessions).players
 
