@@ -161,6 +161,11 @@ export async function land(entry, form, kept = () => {}) {
   // a page without a service worker cannot open the board without signal: it says so and stays
   const canLeave = leaves && (navigator.onLine || (navigator.serviceWorker && navigator.serviceWorker.controller));
   if (canLeave) document.dispatchEvent(new CustomEvent("outbox:leaving"));
+  // a tap on the board drawn in place (its next hand, a restore) may go before this page does:
+  // where the player went then is where the page stays, not the board's load over it
+  let elsewhere = false;
+  const goingElsewhere = () => { elsewhere = true; };
+  if (canLeave) window.addEventListener("beforeunload", goingElsewhere);
   const departed = outbox.departed();
   // the service worker is told where the player goes while the write is kept
   const told = canLeave ? workerLanding(place.board) : Promise.resolve();
@@ -175,7 +180,8 @@ export async function land(entry, form, kept = () => {}) {
     // kept, and the Save must not stay on its form with nothing said
     const drawn = Promise.all([board, departed]).then(([copy]) => showBoard(copy, place)).catch(() => {});
     await Promise.all([told, Promise.race([drawn, pause(DRAWN_WITHIN_MS)])]);
-    window.location.assign(place.board);
+    window.removeEventListener("beforeunload", goingElsewhere);
+    if (!elsewhere) window.location.assign(place.board);
   } else if (leaves) {
     noticeLine(form).textContent = say.sayQueued;
   }

@@ -304,6 +304,38 @@ def test_a_save_goes_to_the_board_though_the_board_the_phone_keeps_is_never_read
     assert [hand.entry["declarer"] for hand in Hand.objects.filter(session=session)] == ["Di"]
 
 
+# taps the board's "Enter a hand" the moment the Save draws the board in place, before the page
+# goes there: as fast as no thumb is, so the tap always comes first
+NEXT_HAND_TAPPED_ON_THE_DRAWN_BOARD = """
+new MutationObserver((changes, watching) => {
+  const next = document.querySelector("[data-testid=enter-hand]");
+  if (next && document.querySelector("[data-testid=pending-hand]")) {
+    watching.disconnect();
+    next.click();
+  }
+}).observe(document, { childList: true, subtree: true });
+"""
+
+
+def test_a_tap_on_the_board_a_save_drew_goes_where_it_was_tapped(phone, line):
+    session, base = session_of(0)
+    page = phone("en")
+    open_as_app(page, line.url + base)
+    wait_until_kept(page, base)
+    page.goto(line.url + base + "hands/new/")
+    page.evaluate(NEXT_HAND_TAPPED_ON_THE_DRAWN_BOARD)
+    fill_di_alone(page)
+    page.get_by_test_id("save-hand").click()
+    # the next hand's form, blank, and not the board's load over it a moment later
+    declarers = page.locator("input[name=declarer]")
+    expect(declarers.first).to_be_attached()
+    expect(page.locator("input[name=declarer]:checked")).to_have_count(0)
+    page.wait_for_timeout(1000)
+    assert page.url.startswith(line.url + base + "hands/new/")
+    expect(declarers.first).to_be_attached()
+    assert [hand.entry["declarer"] for hand in Hand.objects.filter(session=session)] == ["Di"]
+
+
 # --- two phones, one hand --------------------------------------------------------------------------
 
 
