@@ -88,6 +88,8 @@ async function run(name, mode, work) {
     const request = work(transaction.objectStore(name));
     transaction.oncomplete = () => resolve(request && request.result);
     transaction.onerror = () => reject(transaction.error);
+    // a write the store refuses as it commits (the phone's storage full) fails with no request's error
+    transaction.onabort = () => reject(transaction.error);
   });
 }
 
@@ -140,7 +142,10 @@ export async function queue(entry, { leaving: thenLeaving = false } = {}) {
   const same = await withKey(entry.key);
   if (same) return same.id;
   Object.assign(entry, { state: "waiting", queuedAt: new Date().toISOString() });
-  const id = await put(entry);
+  const id = await put(entry).catch((error) => {
+    if (thenLeaving) leaving = false; // not kept: the page stays, and so do its sends
+    throw error;
+  });
   if (!thenLeaving) {
     changed();
     return id;

@@ -146,21 +146,29 @@ function showBoard(html, place) {
   });
 }
 
+function notKept(entry, form) {
+  // the phone's storage would not keep the write (full, or closed to this page): with signal the
+  // form posts itself, as it does without JavaScript, under its request key (the server keeps it
+  // once, however often it is sent); without, the player is told, and the taps stay on the form
+  if (navigator.onLine && form.getAttribute("action")) {
+    if (entry.key) keys.markUsed(entry.key);
+    form.submit();
+    return;
+  }
+  const line = noticeLine(form);
+  line.textContent = say.sayNotKept;
+  line.dataset.saveKept = "";
+}
+
 export async function land(entry, form, kept = () => {}) {
   // the write is kept and on its way; the player goes where it shows, at once (``kept`` runs once
   // the outbox holds it: what the page held of it, a draft, may go then)
   const place = outbox.here();
   Object.assign(entry, { session: place.session, token: place.token, api: place.api, board: place.board,
                          formUrl: form.getAttribute("action"), page: window.location.pathname });
-  if (entry.number && !entry.after) {
-    // after a delete, restore or correction of the same hand still waiting: its answer's version
-    const last = lastTouching(await outbox.items(), place.session, entry.number);
-    if (last) entry.after = last.id;
-  }
   const leaves = !STAYS.has(entry.kind) && window.location.pathname !== place.board;
   // a page without a service worker cannot open the board without signal: it says so and stays
   const canLeave = leaves && (navigator.onLine || (navigator.serviceWorker && navigator.serviceWorker.controller));
-  if (canLeave) document.dispatchEvent(new CustomEvent("outbox:leaving"));
   // a tap on the board drawn in place (its next hand, a restore) may go before this page does:
   // where the player went then is where the page stays, not the board's load over it
   let elsewhere = false;
@@ -170,7 +178,20 @@ export async function land(entry, form, kept = () => {}) {
   // the service worker is told where the player goes while the write is kept
   const told = canLeave ? workerLanding(place.board) : Promise.resolve();
   const board = canLeave ? keptBoard(place.board) : null;
-  await outbox.queue(entry, { leaving: canLeave });
+  try {
+    if (entry.number && !entry.after) {
+      // after a delete, restore or correction of the same hand still waiting: its answer's version
+      const last = lastTouching(await outbox.items(), place.session, entry.number);
+      if (last) entry.after = last.id;
+    }
+    await outbox.queue(entry, { leaving: canLeave });
+  } catch {
+    window.removeEventListener("beforeunload", goingElsewhere);
+    notKept(entry, form);
+    return;
+  }
+  // (told once kept: the answer that the write is stored comes after this, never before)
+  if (canLeave) document.dispatchEvent(new CustomEvent("outbox:leaving"));
   if (entry.key) keys.markUsed(entry.key);
   kept();
   if (canLeave) {

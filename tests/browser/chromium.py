@@ -106,8 +106,12 @@ HEARD = 40  # the last things a page said and asked, in a failed test's report
 # stays on its form, with nothing in the outbox, then says whether the page ever took it
 TAKEN = """
 addEventListener("click", (event) => {
-  const button = event.target instanceof Element && event.target.closest("button");
+  const target = event.target instanceof Element ? event.target : null;
+  const button = target && target.closest("button");
   if (button) console.debug(`tapped ${button.dataset.testid || button.textContent.trim().slice(0, 30)}`);
+  // a tap that met no button: where it landed (a Save whose click found something else over it)
+  else if (target) console.debug(`tapped beside: ${target.tagName.toLowerCase()}${target.id ? "#" + target.id : ""}` +
+                                 `${target.dataset.testid ? " " + target.dataset.testid : ""} at ${event.clientX},${event.clientY}`);
 }, true);
 addEventListener("submit", (event) => console.debug(`submitted #${event.target.id}`), true);
 """

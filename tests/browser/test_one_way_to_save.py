@@ -336,6 +336,50 @@ def test_a_tap_on_the_board_a_save_drew_goes_where_it_was_tapped(phone, line):
     assert [hand.entry["declarer"] for hand in Hand.objects.filter(session=session)] == ["Di"]
 
 
+# the phone's storage is full: the outbox's write succeeds, and its transaction is refused as it
+# commits (as a quota is met), which tells no request of it
+STORAGE_FULL = """
+(() => {
+  const put = IDBObjectStore.prototype.put;
+  IDBObjectStore.prototype.put = function (...args) {
+    const request = put.apply(this, args);
+    if (this.name === "outbox") {
+      const transaction = this.transaction;
+      request.addEventListener("success", () => transaction.abort());
+    }
+    return request;
+  };
+})();
+"""
+NOT_KEPT = {"en": "This phone could not keep it", "ko": "이 휴대폰에 저장하지 못했습니다"}
+
+
+@pytest.mark.parametrize("language", ["ko"])
+def test_a_save_the_phone_cannot_keep_says_so_offline_and_is_posted_once_online(phone, line, language):
+    session, base = session_of(0)
+    page = phone(language)
+    open_as_app(page, line.url + base)
+    wait_until_kept(page, base + "hands/new/")
+    page.context.add_init_script(STORAGE_FULL)
+
+    go_offline(page.context)
+    page.goto(line.url + base + "hands/new/")
+    fill_di_alone(page)
+    page.get_by_test_id("save-hand").click()
+    # said in the save bar, the taps still on the form, nothing waiting that was never kept
+    expect(page.get_by_test_id("draft-notice")).to_contain_text(NOT_KEPT[language])
+    expect(page.locator("input[name=declarer][value=Di]")).to_be_checked()
+    assert page.url.startswith(line.url + base + "hands/new/")
+    assert outbox_items(page) == []
+
+    # with signal the same Save posts the form itself, under its request key: stored once
+    line_back(page, line)
+    page.get_by_test_id("save-hand").click()
+    expect(page).to_have_url(line.url + base)
+    expect(page.locator("#hand-1")).to_contain_text("Di")
+    assert [hand.entry["declarer"] for hand in Hand.objects.filter(session=session)] == ["Di"]
+
+
 # --- two phones, one hand --------------------------------------------------------------------------
 
 
