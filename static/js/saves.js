@@ -21,6 +21,7 @@ const STAYS = new Set(["payment", "unpay", "abandon"]); // marked on the page wh
 const DRAWN_WITHIN_MS = 5000;
 
 const pause = (ms) => new Promise((resolve) => { window.setTimeout(resolve, ms); });
+let goingBy = null; // the last Save that takes the page to where it lands
 
 export function noticeLine(form) {
   // a form's one line of news from this phone (a draft brought back, what is missing, a Save kept),
@@ -169,11 +170,17 @@ export async function land(entry, form, kept = () => {}) {
   const leaves = !STAYS.has(entry.kind) && window.location.pathname !== place.board;
   // a page without a service worker cannot open the board without signal: it says so and stays
   const canLeave = leaves && (navigator.onLine || (navigator.serviceWorker && navigator.serviceWorker.controller));
-  // a tap on the board drawn in place (its next hand, a restore) may go before this page does:
-  // where the player went then is where the page stays, not the board's load over it
+  // a tap on the board drawn in place may come before this page goes: a link (the next hand) takes
+  // the page where it leads, not under the board's load; a write (a restore) goes there itself,
+  // once it is kept, and this one's going is then its own
   let elsewhere = false;
   const goingElsewhere = () => { elsewhere = true; };
-  if (canLeave) window.addEventListener("beforeunload", goingElsewhere);
+  const going = {};
+  const goingBefore = goingBy;
+  if (canLeave) {
+    window.addEventListener("beforeunload", goingElsewhere);
+    goingBy = going;
+  }
   const departed = outbox.departed();
   // the service worker is told where the player goes while the write is kept
   const told = canLeave ? workerLanding(place.board) : Promise.resolve();
@@ -187,6 +194,7 @@ export async function land(entry, form, kept = () => {}) {
     await outbox.queue(entry, { leaving: canLeave });
   } catch {
     window.removeEventListener("beforeunload", goingElsewhere);
+    if (goingBy === going) goingBy = goingBefore;
     notKept(entry, form);
     return;
   }
@@ -202,7 +210,7 @@ export async function land(entry, form, kept = () => {}) {
     const drawn = Promise.all([board, departed]).then(([copy]) => showBoard(copy, place)).catch(() => {});
     await Promise.all([told, Promise.race([drawn, pause(DRAWN_WITHIN_MS)])]);
     window.removeEventListener("beforeunload", goingElsewhere);
-    if (!elsewhere) window.location.assign(place.board);
+    if (!elsewhere && goingBy === going) window.location.assign(place.board);
   } else if (leaves) {
     noticeLine(form).textContent = say.sayQueued;
   }

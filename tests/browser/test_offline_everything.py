@@ -170,6 +170,7 @@ def test_a_whole_stretch_offline_lands_once_each_in_order_when_the_signal_is_bac
     expect(page.get_by_test_id("pending-delete")).to_contain_text("deleted")
     page.get_by_test_id("restore-pending").click()
     expect(page.get_by_test_id("pending-restore")).to_contain_text("restored")
+    expect(page).to_have_url(f"{live_server.url}{base}")
 
     # still offline, the phone reloads: everything still waits, the board shows it where it lands
     page.goto(f"{live_server.url}{base}")

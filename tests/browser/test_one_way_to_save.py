@@ -643,7 +643,9 @@ def test_offline_settle_and_payments_hide_transfers_a_deletion_or_a_waiting_hand
 
     page.goto(line.url + base + "h/2/")
     page.get_by_test_id("delete-hand").click()
+    # drawn in place, then the board's own load: a page opened before it lands would be cut by it
     expect(page.get_by_test_id("pending-delete")).to_be_visible()
+    expect(page).to_have_url(line.url + base)
     for path in ("settle/", "payments/"):
         page.goto(line.url + base + path)
         expect(page.get_by_test_id("kept-settlement")).to_contain_text("1")
