@@ -53,6 +53,29 @@ if (form) {
   form.addEventListener("input", tapped);
   form.addEventListener("change", tapped);
 
+  // Save stays under the thumb as the preview lands: a bar resting above the screen's bottom edge
+  // (the form's end in view) moves down by all the preview grew (some 110 px for the first
+  // payments), and a tap begun on Save would end beside it, taken by nothing. While a thumb is
+  // down on Save, the page scrolls by as much instead, in the same frame (at any other time the
+  // rows above stay where they are, for the next tap on them)
+  let pressed = false;
+  let restedOver = null;
+  form.addEventListener("pointerdown", (event) => { pressed = Boolean(event.target.closest(".save-bar button")); });
+  window.addEventListener("pointerup", () => { pressed = false; });
+  window.addEventListener("pointercancel", () => { pressed = false; });
+  form.addEventListener("htmx:beforeSwap", () => {
+    const bar = form.querySelector(".save-bar");
+    const rests = pressed && bar && bar.previousElementSibling && bar.getBoundingClientRect().bottom < window.innerHeight - 1;
+    restedOver = rests ? bar.previousElementSibling.getBoundingClientRect().bottom : null;
+  });
+  form.addEventListener("htmx:afterSwap", () => {
+    const bar = form.querySelector(".save-bar");
+    if (restedOver === null || !bar || !bar.previousElementSibling) return;
+    const grew = bar.previousElementSibling.getBoundingClientRect().bottom - restedOver;
+    restedOver = null;
+    if (grew) window.scrollBy({ top: grew, behavior: "instant" });
+  });
+
   form.addEventListener("change", (event) => {
     const row = event.target.closest("fieldset.field");
     if (!row || !shown(row)) return;

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from mighty_ledger.models import Hand
-from tests.factories import HandFactory, SessionFactory
+from tests.factories import MADE_15_DIAMONDS, HandFactory, SessionFactory
 from tests.web.test_table import PAGAT_EXAMPLES
 
 from .steps import (
     board_url,
     call_card,
+    fill_hand,
     has_no_horizontal_scroll,
     pick_number,
     preview_payment,
@@ -316,3 +319,35 @@ def test_the_dealers_line_says_the_dealer_ticked_before_the_forms_script_started
     release(page, held)
 
     expect(page.locator("[data-dealer-name]")).to_have_text("Cy")
+
+
+def test_a_save_tapped_as_the_preview_lands_is_taken(page, live_server):
+    """The last tap's preview answers while the thumb is on Save, between down and up: the preview
+    grows above the Save bar, which rests at the form's end in view, and Save stays under the
+    thumb (a tap that ended beside it would be taken by nothing)."""
+    session = SessionFactory()
+    HandFactory(session=session, entry=MADE_15_DIAMONDS)
+    page.goto(board_url(live_server, session) + "hands/new/")
+    # the last tap's preview (its points) held until the thumb is down; the others answer at once
+    held = []
+    last_tap = f"points={MADE_15_DIAMONDS['points']}"
+    page.route("**/hands/preview/**", lambda route: held.append(route) if last_tap in (
+        route.request.post_data or "") else route.continue_())
+    fill_hand(page, MADE_15_DIAMONDS)
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    expect(page.locator("#hand-form[data-preview-current]")).to_have_count(0)
+
+    box = page.get_by_test_id("save-hand").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    for route in held:
+        with contextlib.suppress(PlaywrightError):  # one cut by a later one (hx-sync) has no one to answer
+            route.continue_()
+    expect(page.locator("#hand-form[data-preview-current]")).to_have_count(1)
+    page.mouse.up()
+
+    expect(page.locator("#hand-2")).to_be_visible()
+    assert Hand.objects.filter(session=session).count() == 2
