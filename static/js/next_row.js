@@ -60,18 +60,19 @@ if (form) {
   // rows above stay where they are, for the next tap on them)
   let pressed = false;
   let restedOver = null;
+  const bar = form.querySelector(".save-bar");
+  // where the bar would rest: below what stands before it (the preview, swapped whole)
+  const aboveBar = () => bar.previousElementSibling.getBoundingClientRect().bottom;
   form.addEventListener("pointerdown", (event) => { pressed = Boolean(event.target.closest(".save-bar button")); });
   window.addEventListener("pointerup", () => { pressed = false; });
   window.addEventListener("pointercancel", () => { pressed = false; });
   form.addEventListener("htmx:beforeSwap", () => {
-    const bar = form.querySelector(".save-bar");
-    const rests = pressed && bar && bar.previousElementSibling && bar.getBoundingClientRect().bottom < window.innerHeight - 1;
-    restedOver = rests ? bar.previousElementSibling.getBoundingClientRect().bottom : null;
+    const rests = pressed && bar && bar.getBoundingClientRect().bottom < window.innerHeight - 1;
+    restedOver = rests ? aboveBar() : null;
   });
   form.addEventListener("htmx:afterSwap", () => {
-    const bar = form.querySelector(".save-bar");
-    if (restedOver === null || !bar || !bar.previousElementSibling) return;
-    const grew = bar.previousElementSibling.getBoundingClientRect().bottom - restedOver;
+    if (restedOver === null) return;
+    const grew = aboveBar() - restedOver;
     restedOver = null;
     if (grew) window.scrollBy({ top: grew, behavior: "instant" });
   });

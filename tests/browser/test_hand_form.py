@@ -29,13 +29,18 @@ from .steps import (
 pytestmark = pytest.mark.browser
 
 
-def release(page, held: list) -> None:
-    """Let the held hand_form.js go, once its request has reached the route (in Playwright's own time)."""
+def until_held(page, held: list, what: str) -> None:
+    """Wait until a held request has reached its route (in Playwright's own time)."""
     for _ in range(100):
         if held:
             break
         page.wait_for_timeout(50)
-    assert held, "hand_form.js was asked for"
+    assert held, f"{what} was asked for"
+
+
+def release(page, held: list) -> None:
+    """Let the held hand_form.js go, once its request has reached the route."""
+    until_held(page, held, "hand_form.js")
     held[0].continue_()
 
 
@@ -334,10 +339,7 @@ def test_a_save_tapped_as_the_preview_lands_is_taken(page, live_server):
     page.route("**/hands/preview/**", lambda route: held.append(route) if last_tap in (
         route.request.post_data or "") else route.continue_())
     fill_hand(page, MADE_15_DIAMONDS)
-    for _ in range(100):
-        if held:
-            break
-        page.wait_for_timeout(50)
+    until_held(page, held, "the last tap's preview")
     expect(page.locator("#hand-form[data-preview-current]")).to_have_count(0)
 
     box = page.get_by_test_id("save-hand").bounding_box()
