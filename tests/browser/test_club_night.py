@@ -197,7 +197,9 @@ def test_fifteen_players_three_tables_three_rounds(asgi_server, phones, language
 
     organizer.get_by_test_id("night-settle-link").first.click()
     transfers = organizer.get_by_test_id("night-transfers").locator("li[data-from]")
-    assert transfers.count() == len(nights.night_settlement(night).outstanding) > 0
+    outstanding = nights.night_settlement(night).outstanding
+    assert outstanding
+    expect(transfers).to_have_count(len(outstanding))
     expect(organizer.get_by_test_id("table-settlement")).to_have_count(9)
     # one transfer paid for the whole night, in one tap
     transfers.first.get_by_test_id("night-mark-paid").click()

@@ -282,8 +282,9 @@ def test_a_seat_sitting_the_hand_out_cannot_be_tapped_as_declarer_or_partner(pag
     session = SessionFactory(seats=seats, preset="korean-7-rotation")
     page.goto(board_url(live_server, session))
     page.get_by_role("link", name="Enter a hand").click()
-    out = page.locator("input[name=sitting_out]:checked").evaluate_all("boxes => boxes.map(box => box.value)")
-    assert len(out) == 2
+    sitting_out = page.locator("input[name=sitting_out]:checked")
+    expect(sitting_out).to_have_count(2)  # the form has arrived, two seats ticked out
+    out = sitting_out.evaluate_all("boxes => boxes.map(box => box.value)")
     playing = next(seat for seat in seats if seat not in out)
 
     for seat in out:

@@ -77,8 +77,9 @@ def test_the_result_of_a_contract_is_not_saved_until_the_partner_is_tapped(phone
     phone.goto(board(live_server, session))
     phone.get_by_test_id("complete-hand").click()
 
-    # nothing answers for the player: no partner arrives ticked
-    assert phone.locator("input[name='partners']:checked").count() == 0
+    # nothing answers for the player: the partner row arrives with no one ticked
+    expect(phone.locator("#field-partners input[name='partners']").first).to_be_visible()
+    expect(phone.locator("input[name='partners']:checked")).to_have_count(0)
     type_number(phone, "points", 16)
     phone.get_by_test_id("save-hand").click()
 
