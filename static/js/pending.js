@@ -155,6 +155,10 @@ function pendingRow(template, entry, blocked) {
   row.dataset.state = entry.state;
   row.dataset.kind = entry.kind;
   row.dataset.key = entry.key;
+  // the board's row it becomes, to take it away the moment that row comes in (dropLanded)
+  const number = entry.state === "saved" ? entry.number : entry.kind === "hand" && entry.meant;
+  if (number) row.dataset.landsAs = number;
+  if (entry.kind === "hand") row.dataset.declarer = entry.summary.declarer;
   if (entry.kind === "hand") {
     slot("declarer").textContent = entry.summary.declarer;
     slot("contract").textContent = entry.summary.contract;
@@ -183,13 +187,26 @@ function stillLanding() {
   return rows;
 }
 
-function onTheBoard(entry) {
+function declaredBy(number, declarer) {
   // a hand the server stored before its answer reached this phone (the answer was lost, or is on
   // its way) is on a board drawn since: its own row shows it, and the outbox confirms it with its
   // key. Were it another phone's hand with the same declarer, the server asks, and it shows again
-  const row = entry.kind === "hand" && entry.meant && document.getElementById(`hand-${entry.meant}`);
-  const who = row && row.querySelector(".who");
-  return Boolean(who && who.title === entry.summary.declarer);
+  const who = number && document.querySelector(`#hand-${number} .who`);
+  return Boolean(who && who.title === declarer);
+}
+
+function onTheBoard(entry) {
+  return entry.kind === "hand" && declaredBy(entry.meant, entry.summary.declarer);
+}
+
+function dropLanded() {
+  // the board's own row for one waiting here came in (a live step, a swap): the waiting row goes in
+  // the same moment, not once the outbox is read again, so that the hand never shows twice
+  for (const row of document.querySelectorAll("#outbox-rows tr[data-lands-as]")) {
+    const number = row.dataset.landsAs;
+    const numbered = row.dataset.state === "saved" && document.getElementById(`hand-${number}`);
+    if (numbered || declaredBy(number, row.dataset.declarer)) row.remove();
+  }
 }
 
 function showLanding() {
@@ -352,9 +369,14 @@ if (status && place.session) {
   document.addEventListener("outbox:stopped", (event) => {
     if (event.detail.entry.kind === "payment") beyondOwed(event.detail.entry);
   });
-  for (const name of ["outbox:changed", "outbox:stopped", "live:updated", "htmx:afterSwap"]) {
-    document.addEventListener(name, redraw);
+  for (const name of ["outbox:changed", "outbox:stopped"]) document.addEventListener(name, redraw);
+  for (const name of ["live:updated", "htmx:afterSwap"]) {
+    document.addEventListener(name, () => {
+      dropLanded();
+      redraw();
+    });
   }
   showLanding();
+  dropLanded();
   redraw();
 }

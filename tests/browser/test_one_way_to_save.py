@@ -158,6 +158,18 @@ FIRST_SHOWN_ON = """
 """
 
 
+# the hand shown twice at any moment, as the board's own row and as the row waiting on the phone
+SHOWN_TWICE = """
+(() => {
+  new MutationObserver(() => {
+    if (document.querySelector("#hand-2") && document.querySelector("[data-testid=pending-hand]")) {
+      sessionStorage.setItem("shown-twice", location.pathname);
+    }
+  }).observe(document, { childList: true, subtree: true });
+})();
+"""
+
+
 def waiting_on_the_board(page: Page, language: str, board: str) -> None:
     """On the board at once, the hand at its end waiting (or, on a board the server drew after it
     stored the hand, its own row), and the status line's count exact."""
@@ -236,6 +248,7 @@ def test_a_save_whose_request_goes_wrong_shows_at_once_and_is_stored_once(phone,
         open_as_app(page, line.url + base)
         wait_until_kept(page, base)
         page.context.add_init_script(FIRST_SHOWN_ON)
+    page.context.add_init_script(SHOWN_TWICE)
     page.goto(line.url + base + "hands/new/")
     fill_di_alone(page)
     line.break_writes(how)
@@ -252,6 +265,9 @@ def test_a_save_whose_request_goes_wrong_shows_at_once_and_is_stored_once(phone,
     expect(page.locator("#hand-2")).to_contain_text("Di")
     expect(page.get_by_test_id("pending-hand")).to_have_count(0)
     assert still_the_same_page(page)
+    # the board's own row came in while the answer was still on its way (slow, or lost): the row
+    # waiting on the phone went in the same moment
+    assert page.evaluate("sessionStorage.getItem('shown-twice')") is None
     hands = list(Hand.objects.filter(session=session).order_by("number"))
     assert [(hand.number, hand.entry["declarer"]) for hand in hands] == [(1, "Ann"), (2, "Di")]
     # the first try met what it was meant to, and the later ones were cut until the line was back
