@@ -158,8 +158,8 @@ function pendingRow(template, entry, blocked) {
   // the board's row it becomes, to take it away the moment that row comes in (dropLanded)
   const number = entry.state === "saved" ? entry.number : entry.kind === "hand" && entry.meant;
   if (number) row.dataset.landsAs = number;
-  if (entry.kind === "hand") row.dataset.declarer = entry.summary.declarer;
   if (entry.kind === "hand") {
+    row.dataset.declarer = entry.summary.declarer;
     slot("declarer").textContent = entry.summary.declarer;
     slot("contract").textContent = entry.summary.contract;
   } else {
@@ -181,31 +181,33 @@ function stillLanding() {
   const now = Date.now();
   const rows = [];
   for (const [key, seen] of landed) {
-    if (document.getElementById(`hand-${seen.number}`) || now - seen.at > LANDED_MS) landed.delete(key);
+    if (ownRowShown(seen.number, null) || now - seen.at > LANDED_MS) landed.delete(key);
     else rows.push({ ...seen.entry, state: "saved", number: seen.number });
   }
   return rows;
 }
 
-function declaredBy(number, declarer) {
-  // a hand the server stored before its answer reached this phone (the answer was lost, or is on
-  // its way) is on a board drawn since: its own row shows it, and the outbox confirms it with its
-  // key. Were it another phone's hand with the same declarer, the server asks, and it shows again
-  const who = number && document.querySelector(`#hand-${number} .who`);
+function ownRowShown(number, declarer) {
+  // the board's own row for a hand waiting here: once the server numbered it (declarer null), the
+  // row with that number. Before, a hand the server stored before its answer reached this phone (the
+  // answer was lost, or is on its way) is on a board drawn since at the number it meant, by the same
+  // declarer, and the outbox confirms it with its key. Were it another phone's hand with the same
+  // declarer, the server asks, and it shows again
+  const row = number && document.getElementById(`hand-${number}`);
+  if (!row || declarer === null) return Boolean(row);
+  const who = row.querySelector(".who");
   return Boolean(who && who.title === declarer);
 }
 
 function onTheBoard(entry) {
-  return entry.kind === "hand" && declaredBy(entry.meant, entry.summary.declarer);
+  return entry.kind === "hand" && ownRowShown(entry.meant, entry.summary.declarer);
 }
 
 function dropLanded() {
   // the board's own row for one waiting here came in (a live step, a swap): the waiting row goes in
   // the same moment, not once the outbox is read again, so that the hand never shows twice
   for (const row of document.querySelectorAll("#outbox-rows tr[data-lands-as]")) {
-    const number = row.dataset.landsAs;
-    const numbered = row.dataset.state === "saved" && document.getElementById(`hand-${number}`);
-    if (numbered || declaredBy(number, row.dataset.declarer)) row.remove();
+    if (ownRowShown(row.dataset.landsAs, row.dataset.state === "saved" ? null : row.dataset.declarer)) row.remove();
   }
 }
 
